@@ -1,0 +1,8 @@
+import { defineConfig } from 'drizzle-kit';
+
+// One migration set for both engines: PGlite and PostgreSQL run the same SQL.
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: './src/db/schema.ts',
+  out: './drizzle',
+});

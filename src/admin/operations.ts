@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { Services } from '../app/services.ts';
+import { generateFlights } from '../flights/flight-seeder.ts';
+import { InvalidRequestError } from '../shared/errors.ts';
+import { toTenantView, type TenantView } from '../tenants/tenant-service.ts';
+import type { UserView } from '../users/user-service.ts';
+
+/**
+ * What the CLI can do, as plain data in and out. Run in-process against the database, or sent
+ * to a running server over its admin socket (embedded mode, where one process owns the data).
+ */
+export const operationInputs = {
+  migrate: z.object({}),
+  createTenant: z.object({ name: z.string(), slug: z.string().optional(), authority: z.enum(['creator', 'system']).optional() }),
+  setAuthority: z.object({ tenant: z.string(), authority: z.enum(['creator', 'system']) }),
+  createUser: z.object({ tenant: z.string(), email: z.string(), name: z.string(), roles: z.array(z.string()), password: z.string() }),
+  setRoles: z.object({ email: z.string(), roles: z.array(z.string()) }),
+  deleteUser: z.object({ email: z.string() }),
+  seedFlights: z.object({ tenant: z.string(), count: z.number().int().min(1).max(100_000) }),
+};
+
+export type OperationName = keyof typeof operationInputs;
+export type OperationInput<N extends OperationName> = z.infer<(typeof operationInputs)[N]>;
+
+export type AdminOperations = {
+  migrate(input: OperationInput<'migrate'>): Promise<{ migrated: true }>;
+  createTenant(input: OperationInput<'createTenant'>): Promise<TenantView>;
+  setAuthority(input: OperationInput<'setAuthority'>): Promise<TenantView>;
+  createUser(input: OperationInput<'createUser'>): Promise<UserView>;
+  setRoles(input: OperationInput<'setRoles'>): Promise<UserView>;
+  deleteUser(input: OperationInput<'deleteUser'>): Promise<{ deleted: string }>;
+  seedFlights(input: OperationInput<'seedFlights'>): Promise<{ tenant: string; inserted: number }>;
+};
+
+/** The operations over this process's services; every change goes through the same services as HTTP. */
+export function localOperations(services: Services): AdminOperations {
+  return {
+    // Opening the database already applied every migration.
+    migrate: async () => ({ migrated: true }),
+    createTenant: (input) => services.tenants.create(input),
+    setAuthority: (input) => services.tenants.setAuthority(input.tenant, input.authority),
+    createUser: async (input) => {
+      const tenant = await services.tenants.requireBySlug(input.tenant);
+      return services.users.create(tenant.id, input);
+    },
+    setRoles: async (input) => {
+      const user = await services.users.requireByEmail(input.email);
+      return services.users.update({ type: 'system' }, user.tenantId, user.id, { roles: input.roles });
+    },
+    deleteUser: async (input) => {
+      const user = await services.users.requireByEmail(input.email);
+      await services.users.delete({ type: 'system' }, user.tenantId, user.id);
+      return { deleted: user.email };
+    },
+    seedFlights: async (input) => {
+      const tenant = await services.tenants.requireBySlug(input.tenant);
+      const rows = generateFlights(tenant.id, input.count, services.clock.now(), Date.now() & 0xffff);
+      return { tenant: toTenantView(tenant).slug, inserted: await services.flightRepository.insertMany(rows) };
+    },
+  };
+}
+
+export function parseOperation<N extends OperationName>(name: N, input: unknown): OperationInput<N> {
+  const parsed = operationInputs[name].safeParse(input);
+  if (!parsed.success) {
+    throw new InvalidRequestError(parsed.error.issues.map((issue) => ({ path: issue.path.join('.') || 'input', message: issue.message })));
+  }
+  return parsed.data as OperationInput<N>;
+}

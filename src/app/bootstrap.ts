@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/database.ts';
+import { tenants } from '../db/schema.ts';
+import { generateFlights } from '../flights/flight-seeder.ts';
+import { hashPassword } from '../users/password.ts';
+import type { Services } from './services.ts';
+
+export type FirstStart = { tenantSlug: string; email: string; generatedPassword: string | undefined; flights: number };
+
+const BOOTSTRAP_LOCK_ID = 727_002;
+export const DEMO_FLIGHT_COUNT = 2000;
+
+/**
+ * On an empty database: the demo tenant "Demo Air", one System Administrator and sample flights.
+ * Runs under an advisory lock, so instances starting together create it once. Returns undefined
+ * when the database already had tenants.
+ */
+export async function bootstrapIfEmpty(services: Services): Promise<FirstStart | undefined> {
+  const { config, clock } = services;
+  const generatedPassword = config.adminPassword ? undefined : randomBytes(12).toString('base64url');
+  const email = (config.adminEmail ?? 'admin@demo.airkey.test').toLowerCase();
+  const passwordHash = await hashPassword(config.adminPassword ?? generatedPassword!);
+  return services.database.db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    await tx.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK_ID})`);
+    if ((await tx.select({ id: tenants.id }).from(tenants).limit(1)).length > 0) return undefined;
+    const tenant = await services.tenantRepository.insert(tx, { name: 'Demo Air', slug: 'demo' });
+    await services.userRepository.insert(tx, {
+      tenantId: tenant.id,
+      email,
+      name: 'Demo Administrator',
+      passwordHash,
+      roles: ['system_administrator'],
+    });
+    const rows = config.demo ? generateFlights(tenant.id, DEMO_FLIGHT_COUNT, clock.now()) : [];
+    await services.flightRepository.insertMany(rows, tx);
+    return { tenantSlug: tenant.slug, email, generatedPassword, flights: rows.length };
+  });
+}

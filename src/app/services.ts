@@ -1,0 +1,101 @@
+import { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
+import { openDatabase, type Database } from '../db/database.ts';
+import { AuditRepository } from '../audit/audit-repository.ts';
+import { AuditService } from '../audit/audit-service.ts';
+import { ChangeFeed } from '../bus/change-feed.ts';
+import { FlightRepository } from '../flights/flight-repository.ts';
+import { FlightService } from '../flights/flight-service.ts';
+import { KeyCache } from '../keys/key-cache.ts';
+import { KeyCheck, type KeyCheckMetrics } from '../keys/key-check.ts';
+import { KeyRepository } from '../keys/key-repository.ts';
+import { KeyService } from '../keys/key-service.ts';
+import type { RandomBytes } from '../keys/secret.ts';
+import { UsageRecorder } from '../keys/usage-recorder.ts';
+import { SessionRepository } from '../sessions/session-repository.ts';
+import { SessionService } from '../sessions/session-service.ts';
+import { systemClock, type Clock } from '../shared/clock.ts';
+import { CursorCodec } from '../shared/cursor.ts';
+import { TenantRepository } from '../tenants/tenant-repository.ts';
+import { TenantService } from '../tenants/tenant-service.ts';
+import { FailureThrottle } from '../throttle/failure-throttle.ts';
+import { UserRepository } from '../users/user-repository.ts';
+import { UserService } from '../users/user-service.ts';
+import { sharedSecret } from './settings.ts';
+
+export type ServiceOverrides = {
+  clock?: Clock;
+  random?: RandomBytes;
+  database?: Database;
+  keyCheckMetrics?: KeyCheckMetrics;
+  onBackgroundError?: (error: unknown) => void;
+};
+
+/**
+ * The composition root: builds every service once from config. The HTTP server, the MCP server
+ * and the CLI all receive this same object.
+ */
+export async function createServices(config: Config, overrides: ServiceOverrides = {}) {
+  const clock = overrides.clock ?? systemClock;
+  const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const { db } = database;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  const cursors = new CursorCodec(await sharedSecret(db, 'cursor_secret'));
+  const changes = new ChangeFeed(() => clock.now().getTime());
+
+  const tenantRepository = new TenantRepository(db);
+  const keyRepository = new KeyRepository(db);
+  const userRepository = new UserRepository(db);
+  const audit = new AuditService(new AuditRepository(db), cursors);
+
+  const keyCache = new KeyCache({ maxEntries: config.keyCacheMaxEntries, maxAgeMs: config.keyCacheMaxAgeMs });
+  changes.onChange((change) => keyCache.invalidate(change));
+  changes.onState((listening) => keyCache.setTrusted(listening));
+
+  const keyFailures = new FailureThrottle({ points: 20, windowSeconds: 60, blockSeconds: 60, keyPrefix: 'key-failures', redis });
+  const signInFailures = new FailureThrottle({ points: 5, windowSeconds: 300, blockSeconds: 300, keyPrefix: 'sign-in-failures', redis });
+  const usage = new UsageRecorder(keyRepository, config.usageFlushMs, overrides.onBackgroundError);
+
+  const services = {
+    config,
+    clock,
+    database,
+    changes,
+    keyCache,
+    usage,
+    keyCheck: new KeyCheck(keyRepository, keyCache, usage, keyFailures, clock, overrides.keyCheckMetrics),
+    keys: new KeyService(db, keyRepository, tenantRepository, audit, changes, clock, {
+      maxKeysPerTenant: config.maxKeysPerTenant,
+      ...(overrides.random ? { random: overrides.random } : {}),
+    }),
+    tenants: new TenantService(db, tenantRepository, keyRepository, audit, changes),
+    users: new UserService(db, userRepository, tenantRepository, keyRepository, audit, changes),
+    sessions: new SessionService(db, new SessionRepository(db), userRepository, audit, signInFailures, clock),
+    flights: new FlightService(new FlightRepository(db), cursors),
+    flightRepository: new FlightRepository(db),
+    tenantRepository,
+    userRepository,
+    audit,
+    /** Starts background work: the change feed, usage write-behind. */
+    async start() {
+      await changes.start(database);
+      usage.start();
+    },
+    async close() {
+      await usage.stop();
+      await changes.stop();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+  return services;
+}
+
+export type Services = Awaited<ReturnType<typeof createServices>>;
+
+function connectRedis(url: string): Redis {
+  // Fail fast while Redis is down, so throttling falls back to memory instead of queueing.
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+  redis.on('error', () => {});
+  return redis;
+}

@@ -1,0 +1,71 @@
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
+import type { Config } from '../config.ts';
+import { InvalidRequestError } from '../shared/errors.ts';
+import { startServer } from '../server.ts';
+
+/** `airkey serve [--workers N|auto]`: one process, or a node:cluster of them on PostgreSQL. */
+export async function serve(config: Config, workersOption: string): Promise<void> {
+  const workers = workersOption === 'auto' ? availableParallelism() : Number(workersOption);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 256) {
+    throw InvalidRequestError.field('workers', '--workers must be a whole number from 1 to 256, or "auto".');
+  }
+  if (workers > 1 && !config.databaseUrl) {
+    throw InvalidRequestError.field(
+      'workers',
+      'Several workers need a shared PostgreSQL (set DATABASE_URL): the embedded database belongs to one process.',
+    );
+  }
+  if (workers > 1 && cluster.isPrimary) return superviseWorkers(workers);
+  await serveOne(config);
+}
+
+async function serveOne(config: Config): Promise<void> {
+  const server = await startServer(config);
+  const { firstStart, url } = server;
+  if (firstStart) {
+    const lines = [
+      '',
+      `  airkey first start: created tenant "Demo Air" (slug ${firstStart.tenantSlug}) with ${firstStart.flights} sample flights.`,
+      `  Sign in at ${url}/backoffice/login`,
+      `    e-mail:   ${firstStart.email}`,
+      firstStart.generatedPassword
+        ? `    password: ${firstStart.generatedPassword}   (shown once; set AIRKEY_ADMIN_PASSWORD to choose your own)`
+        : '    password: the one in AIRKEY_ADMIN_PASSWORD',
+      '',
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+  if (!cluster.isWorker) process.stdout.write(`airkey listening on ${url}  (back office: ${url}/backoffice, API docs: ${url}/docs)\n`);
+  const shutdown = (signal: string) => {
+    server.app.log.info({ signal }, 'shutting down');
+    server.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+function superviseWorkers(count: number): Promise<void> {
+  let stopping = false;
+  for (let index = 0; index < count; index++) cluster.fork();
+  cluster.on('exit', (worker, code) => {
+    if (stopping) return;
+    process.stderr.write(`airkey: worker ${worker.process.pid} exited (${code}); starting another\n`);
+    cluster.fork();
+  });
+  const stop = () => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    setTimeout(() => process.exit(0), 10_000).unref();
+    cluster.on('exit', () => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    });
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  process.stdout.write(`airkey: ${count} workers on PostgreSQL\n`);
+  return new Promise(() => {});
+}

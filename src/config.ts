@@ -1,0 +1,57 @@
+import { resolve } from 'node:path';
+
+/** Everything airkey reads from the environment (SPEC §1), parsed once. */
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  logLevel: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  demo: boolean;
+  maxKeysPerTenant: number;
+  /** Trust X-Forwarded-* from this many proxy hops (0: none). Needed for throttling behind a balancer. */
+  trustProxyHops: number;
+  keyCacheMaxEntries: number;
+  keyCacheMaxAgeMs: number;
+  usageFlushMs: number;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65_535),
+    host: env.HOST || '127.0.0.1',
+    dataDir: resolve(env.DATA_DIR || './data'),
+    databaseUrl: postgresUrl(env.DATABASE_URL),
+    redisUrl: env.REDIS_URL || undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+    adminEmail: env.AIRKEY_ADMIN_EMAIL || undefined,
+    adminPassword: env.AIRKEY_ADMIN_PASSWORD || undefined,
+    demo: env.AIRKEY_DEMO !== '0',
+    maxKeysPerTenant: integer(env, 'MAX_KEYS_PER_TENANT', 1000, 1, 1_000_000),
+    trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
+    keyCacheMaxEntries: integer(env, 'KEY_CACHE_MAX_ENTRIES', 10_000, 1, 10_000_000),
+    keyCacheMaxAgeMs: integer(env, 'KEY_CACHE_MAX_AGE_MS', 60_000, 0, 3_600_000),
+    usageFlushMs: integer(env, 'USAGE_FLUSH_MS', 5_000, 10, 600_000),
+  };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not "${raw}".`);
+  }
+  return value;
+}
+
+function postgresUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError('DATABASE_URL must be a postgres:// URL.');
+  return raw;
+}

@@ -1,0 +1,42 @@
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import { sql } from 'drizzle-orm';
+import { MIGRATIONS_FOLDER, type Database, type Db } from './database.ts';
+import { schema } from './schema.ts';
+import { acquireDataDirLock } from './data-dir-lock.ts';
+
+/**
+ * The embedded engine: a real Postgres compiled to WASM, in this process, on `dataDir`. Only one
+ * process may open a data directory; the CLI reaches a running server's copy through the
+ * admin socket instead (src/admin).
+ */
+export async function openPglite(dataDir: string): Promise<Database> {
+  const inMemory = dataDir === ':memory:';
+  const releaseLock = inMemory ? () => {} : acquireDataDirLock(dataDir, process.argv.slice(1, 3).join(' '));
+  let client: PGlite;
+  try {
+    client = await PGlite.create(inMemory ? undefined : dataDir);
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const db = drizzle(client, { schema }) as unknown as Db;
+  await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+  return {
+    kind: 'pglite',
+    db,
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    // Every writer is this process, which invalidates its cache itself: nothing to hear.
+    async listen(_channel, handlers) {
+      handlers.onState(true);
+      return async () => {};
+    },
+    async close() {
+      await client.close();
+      releaseLock();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import pg from 'pg';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { sql } from 'drizzle-orm';
+import { MIGRATIONS_FOLDER, type Database, type Db, type FeedHandlers } from './database.ts';
+import { schema } from './schema.ts';
+
+// Serialises migrations when several instances start at once on one database.
+const MIGRATION_LOCK_ID = 727_001;
+
+export async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+  // An idle client that loses its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  await migrateWithLock(pool);
+  const listeners = new Set<() => Promise<void>>();
+  return {
+    kind: 'postgres',
+    db,
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    async listen(channel, handlers) {
+      const stop = await keepListening(url, channel, handlers);
+      listeners.add(stop);
+      return async () => {
+        listeners.delete(stop);
+        await stop();
+      };
+    },
+    async close() {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await pool.end();
+    },
+  };
+}
+
+async function migrateWithLock(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+    client.release();
+  }
+}
+
+/**
+ * One dedicated connection LISTENs on `channel`. When it drops, `onState(false)` fires at once
+ * (the caller stops trusting its cache) and the connection is re-opened with backoff;
+ * `onState(true)` fires only after LISTEN succeeded again.
+ */
+async function keepListening(url: string, channel: string, handlers: FeedHandlers): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let delayMs = 50;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    next.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) handlers.onMessage(message.payload);
+    });
+    const lost = () => {
+      if (client !== next) return;
+      client = undefined;
+      handlers.onState(false);
+      scheduleRetry();
+    };
+    next.on('error', lost);
+    next.on('end', lost);
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+    } catch (error) {
+      if (client === next) {
+        client = undefined;
+        handlers.onState(false);
+      }
+      next.end().catch(() => {});
+      throw error;
+    }
+    delayMs = 50;
+    handlers.onState(true);
+  };
+
+  const scheduleRetry = () => {
+    if (stopped || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      if (stopped) return;
+      connect().catch(() => scheduleRetry());
+    }, delayMs);
+    retryTimer.unref();
+    delayMs = Math.min(delayMs * 2, 2_000);
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retryTimer) clearTimeout(retryTimer);
+    const current = client;
+    client = undefined;
+    await current?.end().catch(() => {});
+  };
+}

@@ -1,0 +1,136 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const tenants = pgTable('tenants', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  /** 'creator': a key acts as its creator; 'system': as a system user (SPEC §2). */
+  keyAuthority: text('key_authority', { enum: ['creator', 'system'] }).notNull().default('creator'),
+  createdAt: createdAt(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    /** Stored lower-cased; unique across tenants so the CLI can name a user by e-mail alone. */
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    roles: text('roles').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_email_unique').on(t.email), index('users_tenant_idx').on(t.tenantId)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** SHA-256 of the cookie value: a database dump does not yield live sessions. */
+    tokenDigest: text('token_digest').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    csrfToken: text('csrf_token').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [uniqueIndex('sessions_token_digest_unique').on(t.tokenDigest), index('sessions_user_idx').on(t.userId)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** 'ask_…' plus the secret's last four characters. */
+    hint: text('hint').notNull(),
+    /** Hex SHA-256 of the whole secret; the secret itself is never stored. */
+    secretDigest: text('secret_digest').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    enabled: boolean('enabled').notNull().default(true),
+    disabledReason: text('disabled_reason'),
+    /** The instant the key stops working: 00:00:00 UTC of the chosen date. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    /** Set once the api_key.expired audit event has been written, so it is written once. */
+    expiryRecorded: boolean('expiry_recorded').notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('api_keys_secret_digest_unique').on(t.secretDigest),
+    index('api_keys_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('api_keys_created_by_idx').on(t.createdBy),
+  ],
+);
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    actorType: text('actor_type', { enum: ['user', 'system'] }).notNull(),
+    actorId: uuid('actor_id'),
+    actorEmail: text('actor_email'),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    targetName: text('target_name'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('audit_events_tenant_id_idx').on(t.tenantId, t.id)],
+);
+
+export const flights = pgTable(
+  'flights',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    flightNumber: text('flight_number').notNull(),
+    origin: text('origin').notNull(),
+    destination: text('destination').notNull(),
+    scheduledDeparture: timestamp('scheduled_departure', { withTimezone: true, mode: 'date' }).notNull(),
+    scheduledArrival: timestamp('scheduled_arrival', { withTimezone: true, mode: 'date' }).notNull(),
+    status: text('status', {
+      enum: ['scheduled', 'boarding', 'departed', 'arrived', 'delayed', 'cancelled'],
+    }).notNull(),
+    aircraftRegistration: text('aircraft_registration').notNull(),
+    aircraftType: text('aircraft_type').notNull(),
+  },
+  (t) => [index('flights_tenant_departure_idx').on(t.tenantId, t.scheduledDeparture, t.id)],
+);
+
+
+/** Instance-wide secrets shared by every instance on one database (the cursor signing key). */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const schema = { tenants, users, sessions, apiKeys, auditEvents, flights, settings };
+export type Schema = typeof schema;

@@ -1,0 +1,58 @@
+import { and, asc, eq, gt, gte, lt, or, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/database.ts';
+import { flights } from '../db/schema.ts';
+import type { FlightStatus } from './flight-schemas.ts';
+
+export type FlightRow = typeof flights.$inferSelect;
+
+export type FlightFilter = {
+  from?: Date | undefined;
+  to?: Date | undefined;
+  origin?: string | undefined;
+  destination?: string | undefined;
+  status?: FlightStatus | undefined;
+  flightNumber?: string | undefined;
+  after?: { departure: Date; id: string } | undefined;
+};
+
+export class FlightRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Ordered by departure then id, which the (tenant, departure, id) index serves directly. */
+  async list(tenantId: string, filter: FlightFilter, limit: number): Promise<FlightRow[]> {
+    const conditions: Array<SQL | undefined> = [eq(flights.tenantId, tenantId)];
+    if (filter.from) conditions.push(gte(flights.scheduledDeparture, filter.from));
+    if (filter.to) conditions.push(lt(flights.scheduledDeparture, filter.to));
+    if (filter.origin) conditions.push(eq(flights.origin, filter.origin));
+    if (filter.destination) conditions.push(eq(flights.destination, filter.destination));
+    if (filter.status) conditions.push(eq(flights.status, filter.status));
+    if (filter.flightNumber) conditions.push(eq(flights.flightNumber, filter.flightNumber));
+    if (filter.after) {
+      const { departure, id } = filter.after;
+      conditions.push(
+        or(gt(flights.scheduledDeparture, departure), and(eq(flights.scheduledDeparture, departure), gt(flights.id, id))),
+      );
+    }
+    return this.db
+      .select()
+      .from(flights)
+      .where(and(...conditions))
+      .orderBy(asc(flights.scheduledDeparture), asc(flights.id))
+      .limit(limit);
+  }
+
+  async findById(tenantId: string, id: string): Promise<FlightRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(flights)
+      .where(and(eq(flights.tenantId, tenantId), eq(flights.id, id)));
+    return row;
+  }
+
+  async insertMany(rows: Array<typeof flights.$inferInsert>, tx: Db = this.db): Promise<number> {
+    for (let start = 0; start < rows.length; start += 500) {
+      await tx.insert(flights).values(rows.slice(start, start + 500));
+    }
+    return rows.length;
+  }
+}

@@ -1,0 +1,71 @@
+import { requireKeyPermission } from '../keys/principal.ts';
+import type { Principal } from '../keys/principal.ts';
+import type { CursorCodec } from '../shared/cursor.ts';
+import { NotFoundError } from '../shared/errors.ts';
+import type { FlightRepository, FlightRow } from './flight-repository.ts';
+import type { Flight, FlightPage, FlightQuery } from './flight-schemas.ts';
+
+type Position = { d: number; i: string };
+const isPosition = (value: unknown): value is Position =>
+  typeof value === 'object' &&
+  value !== null &&
+  Number.isSafeInteger((value as Position).d) &&
+  typeof (value as Position).i === 'string';
+
+/** Read access to a tenant's flights, for REST and MCP alike. */
+export class FlightService {
+  constructor(
+    private readonly flights: FlightRepository,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async list(principal: Principal, query: FlightQuery): Promise<FlightPage> {
+    requireKeyPermission(principal, 'flights:read');
+    const tenantId = principal.tenant.id;
+    // A cursor is bound to the tenant and the filters it was issued for.
+    const scope = JSON.stringify([tenantId, query.from, query.to, query.origin, query.destination, query.status, query.flight_number]);
+    const after = query.cursor ? this.cursors.decode(query.cursor, scope, isPosition) : undefined;
+    const rows = await this.flights.list(
+      tenantId,
+      {
+        from: query.from ? new Date(query.from) : undefined,
+        to: query.to ? new Date(query.to) : undefined,
+        origin: query.origin?.toUpperCase(),
+        destination: query.destination?.toUpperCase(),
+        status: query.status,
+        flightNumber: query.flight_number?.toUpperCase(),
+        after: after ? { departure: new Date(after.d), id: after.i } : undefined,
+      },
+      query.limit + 1,
+    );
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      data: page.map(toFlight),
+      next_cursor:
+        rows.length > query.limit && last
+          ? this.cursors.encode({ d: last.scheduledDeparture.getTime(), i: last.id } satisfies Position, scope)
+          : null,
+    };
+  }
+
+  async get(principal: Principal, id: string): Promise<Flight> {
+    requireKeyPermission(principal, 'flights:read');
+    const row = await this.flights.findById(principal.tenant.id, id);
+    if (!row) throw new NotFoundError('flight');
+    return toFlight(row);
+  }
+}
+
+function toFlight(row: FlightRow): Flight {
+  return {
+    id: row.id,
+    flight_number: row.flightNumber,
+    origin: row.origin,
+    destination: row.destination,
+    scheduled_departure: row.scheduledDeparture.toISOString(),
+    scheduled_arrival: row.scheduledArrival.toISOString(),
+    status: row.status,
+    aircraft: { registration: row.aircraftRegistration, type: row.aircraftType },
+  };
+}

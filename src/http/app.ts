@@ -1,0 +1,123 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifySwagger from '@fastify/swagger';
+import scalarApiReference from '@scalar/fastify-api-reference';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
+import type { Services } from '../app/services.ts';
+import type { Principal } from '../keys/principal.ts';
+import { loggerOptions, logRequestDone } from './logging.ts';
+import { errorHandler, notFoundHandler } from './problem.ts';
+import { stripQueryKey } from './redaction.ts';
+import { backofficeKeyRoutes } from './routes/backoffice-api.ts';
+import { backofficePages } from './routes/backoffice-pages.ts';
+import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
+import { backofficeUserRoutes } from './routes/backoffice-users.ts';
+import { healthRoutes } from './routes/health.ts';
+import { publicApiRoutes, whoamiHandler } from './routes/public-api.ts';
+import { sessionHook } from './session-auth.ts';
+import './types.ts';
+
+export type AppOptions = {
+  /** Where log lines go (tests capture them); stdout otherwise. */
+  logStream?: DestinationStream;
+  /** Registers GET /bench/whoami-unchecked: the whoami handler with this fixed principal, no key check. */
+  benchmarkPrincipal?: Principal;
+  /** Extra routes mounted by other features (MCP) before the server starts. */
+  plugins?: Array<(app: FastifyInstance, services: Services) => Promise<void>>;
+};
+
+/** Builds the HTTP server over the services; nothing here holds a business rule. */
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    logger: loggerOptions({ level: config.logLevel, stream: options.logStream }),
+    // One line per request, written by logRequestDone, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Only as many proxy hops as configured may set the client address the throttles count by.
+    trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
+    rewriteUrl: (request) => stripQueryKey(request),
+    bodyLimit: 64 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addHook('onResponse', async (request, reply) => logRequestDone(request, reply));
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets inline styles.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        // Plain http on a LAN must keep working; HSTS handles https deployments.
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'airkey public API',
+        version: '1.0.0',
+        description: 'Flights of your tenant, authenticated with an API key. Send it in the X-API-Key header.',
+      },
+      components: {
+        securitySchemes: {
+          ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          BearerAuth: { type: 'http', scheme: 'bearer' },
+          ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'Fallback only: URLs end up in logs and history.' },
+        },
+      },
+    },
+    // Only /api/v1 belongs to the public document.
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      return input.url.startsWith('/api/v1/') ? transformed : { ...transformed, schema: { ...transformed.schema, hide: true } };
+    },
+  });
+
+  await app.register(healthRoutes, services);
+  await app.register(async (api) => publicApiRoutes(api, services), { prefix: '/api/v1' });
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  if (options.benchmarkPrincipal) {
+    const principal = options.benchmarkPrincipal;
+    app.get('/bench/whoami-unchecked', { schema: { hide: true }, onRequest: async (request) => void (request.principal = principal) }, whoamiHandler);
+  }
+
+  await app.register(
+    async (backoffice) => {
+      backoffice.addHook('onRequest', async (_request, reply) => void reply.header('Cache-Control', 'no-store'));
+      await backoffice.register(async (open) => backofficeSessionRoutes(open, services));
+      await backoffice.register(async (guarded) => {
+        guarded.addHook('onRequest', sessionHook(services.sessions));
+        await backofficeKeyRoutes(guarded, services);
+        await backofficeUserRoutes(guarded, services);
+      });
+    },
+    { prefix: '/backoffice/api' },
+  );
+  await app.register(async (pages) => backofficePages(pages, services));
+  await app.register(scalarApiReference, {
+    routePrefix: '/docs',
+    configuration: { url: '/api/v1/openapi.json', title: 'airkey API' },
+    hooks: {
+      // Scalar's page runs inline scripts; relax the policy for the docs alone.
+      onRequest: async (_request, reply) => {
+        reply.header('Content-Security-Policy', "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'");
+      },
+    },
+  });
+  for (const plugin of options.plugins ?? []) await app.register(async (scope) => plugin(scope, services));
+  return app;
+}

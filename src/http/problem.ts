@@ -1,0 +1,81 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnreachable } from '../db/unavailable.ts';
+import { AirkeyError, InvalidRequestError, KeyRejectedError, TooManyRequestsError, type FieldError } from '../shared/errors.ts';
+
+/** RFC 9457 problem details: the one shape of every error response. */
+export type Problem = {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  errors?: FieldError[];
+};
+
+const PROBLEM_BASE = 'https://airkey.dev/problems/';
+
+export function problemOf(error: unknown): Problem {
+  if (error instanceof AirkeyError) {
+    const problem: Problem = { type: PROBLEM_BASE + error.code, title: error.title, status: error.status, detail: error.message, code: error.code };
+    if (error instanceof InvalidRequestError) problem.errors = error.errors;
+    return problem;
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const context = (error as { validationContext?: string }).validationContext ?? 'body';
+    const errors = error.validation.flatMap((issue): FieldError[] => {
+      const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      const unknownKeys = (issue.params as { keys?: unknown }).keys;
+      if (issue.keyword === 'unrecognized_keys' && Array.isArray(unknownKeys)) {
+        return unknownKeys.map((key) => ({ path: path ? `${path}.${String(key)}` : String(key), message: 'Unknown field.' }));
+      }
+      return [{ path: path || context, message: issue.message ?? 'Invalid value.' }];
+    });
+    return problemOf(new InvalidRequestError(errors));
+  }
+  if (isDatabaseUnreachable(error)) {
+    return { type: PROBLEM_BASE + 'unavailable', title: 'Service unavailable', status: 503, detail: 'The service cannot reach its database right now. Retry shortly.', code: 'unavailable' };
+  }
+  const status = (error as FastifyError).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return clientProblem(error as FastifyError, status);
+  return { type: PROBLEM_BASE + 'internal_error', title: 'Internal error', status: 500, detail: 'Something went wrong on our side. It has been logged.', code: 'internal_error' };
+}
+
+/** Fastify's own 4xx (malformed JSON, wrong content type, body too large) in our shape. */
+function clientProblem(error: FastifyError, status: number): Problem {
+  if (status === 400) {
+    const detail = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty.' : 'The request body is not valid JSON.';
+    return problemOf(new InvalidRequestError([{ path: 'body', message: detail }], detail));
+  }
+  const known: Record<number, [string, string, string]> = {
+    404: ['not_found', 'Not found', 'The resource does not exist.'],
+    405: ['method_not_allowed', 'Method not allowed', 'This method is not allowed here.'],
+    406: ['not_acceptable', 'Not acceptable', 'The requested representation is not available.'],
+    413: ['payload_too_large', 'Payload too large', 'The request body is too large.'],
+    415: ['unsupported_media_type', 'Unsupported media type', 'Send the body as application/json.'],
+  };
+  const [code, title, detail] = known[status] ?? ['bad_request', 'Bad request', 'The request could not be processed.'];
+  return { type: PROBLEM_BASE + code, title, status, detail, code };
+}
+
+export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  if (problem.status === 401 && problem.code.startsWith('api_key')) {
+    reply.header('WWW-Authenticate', 'ApiKey header="X-API-Key", Bearer realm="airkey"');
+  }
+  return reply.code(problem.status).type('application/problem+json').send(problem);
+}
+
+export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const problem = problemOf(error);
+  if (error instanceof TooManyRequestsError) reply.header('Retry-After', String(error.retryAfterSeconds));
+  if (problem.status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+  } else if (!(error instanceof KeyRejectedError)) {
+    request.log.info({ code: problem.code }, 'request rejected');
+  }
+  return sendProblem(reply, problem);
+}
+
+export function notFoundHandler(_request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendProblem(reply, { type: PROBLEM_BASE + 'not_found', title: 'Not found', status: 404, detail: 'No such route.', code: 'not_found' });
+}

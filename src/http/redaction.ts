@@ -1,0 +1,63 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * The `api_key` query parameter is cut out of the URL before routing (Fastify's rewriteUrl), so
+ * no log line, error or handler ever sees it in `request.url`; the values are kept here, off the
+ * request object, for the key check alone.
+ */
+const queryKeys = new WeakMap<IncomingMessage, string[]>();
+
+const API_KEY_PARAM = /(^|&)api_key=([^&]*)/g;
+
+export function stripQueryKey(raw: IncomingMessage): string {
+  const url = raw.url ?? '/';
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1 || !url.includes('api_key=', queryStart)) return url;
+  const query = url.slice(queryStart + 1);
+  const found: string[] = [];
+  const rest = query
+    .split('&')
+    .filter((pair) => {
+      if (!pair.startsWith('api_key=')) return true;
+      found.push(safeDecode(pair.slice('api_key='.length)));
+      return false;
+    })
+    .join('&');
+  queryKeys.set(raw, found);
+  const clean = url.slice(0, queryStart) + (rest ? `?${rest}` : '');
+  // Fastify keeps the pre-rewrite URL as originalUrl; scrub that copy too.
+  (raw as IncomingMessage & { originalUrl?: string }).originalUrl = clean;
+  return clean;
+}
+
+export function queryKeysOf(raw: IncomingMessage): string[] | undefined {
+  return queryKeys.get(raw);
+}
+
+/** For any string that might still hold a key in a query (defence in depth for log serializers). */
+export function scrubUrl(url: string): string {
+  return url.replace(API_KEY_PARAM, '$1api_key=[REDACTED]');
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}
+
+/** Headers that carry credentials; redacted in every log line, errors included. */
+export const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers["x-api-key"]',
+  'headers.authorization',
+  'headers.cookie',
+  'secret',
+  '*.secret',
+  'password',
+  '*.password',
+];

@@ -1,0 +1,58 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { Services } from '../../app/services.ts';
+import type { Permission } from '../../users/roles.ts';
+import { SESSION_COOKIE } from '../session-auth.ts';
+
+export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+
+/** Pages of the single-page back office and the permission each needs. */
+const PAGES: Record<string, Permission | null> = {
+  '/backoffice/login': null,
+  '/backoffice/settings/api-keys': 'api_keys:manage',
+  '/backoffice/users': 'users:manage',
+};
+
+/**
+ * Serves the built back office. Signed-out visitors of a protected page are redirected to sign-in
+ * with `?next=`; signed-in users without the permission get the page with status 403, which it
+ * renders as "you need role X".
+ */
+export async function backofficePages(app: FastifyInstance, services: Services): Promise<void> {
+  const indexPath = `${WEB_DIST}/index.html`;
+  const built = existsSync(indexPath);
+  let indexHtml: string | undefined;
+  const page = () => (indexHtml ??= readFileSync(indexPath, 'utf8'));
+
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: `${WEB_DIST}/assets`,
+      prefix: '/backoffice/assets/',
+      immutable: true,
+      maxAge: '365d',
+    });
+  }
+
+  app.get('/backoffice', async (_request, reply) => reply.redirect('/backoffice/settings/api-keys'));
+
+  for (const [path, permission] of Object.entries(PAGES)) {
+    app.get(path, async (request: FastifyRequest, reply: FastifyReply) => {
+      let status = 200;
+      if (permission) {
+        const token = request.cookies[SESSION_COOKIE];
+        const session = token ? await services.sessions.resolve(token) : undefined;
+        if (!session) return reply.redirect(`/backoffice/login?next=${encodeURIComponent(request.url)}`);
+        if (!session.actor.permissions.includes(permission)) status = 403;
+      }
+      if (!built) {
+        return reply
+          .code(503)
+          .type('text/plain; charset=utf-8')
+          .send('The back office is not built yet: run `npm run build` (npm start does it for you).');
+      }
+      return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(page());
+    });
+  }
+}

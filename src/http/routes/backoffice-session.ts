@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Services } from '../../app/services.ts';
+import { problemResponses, signInBodySchema, userSchema } from '../schemas.ts';
+import { checkOrigin, SESSION_COOKIE, sessionHook } from '../session-auth.ts';
+
+const sessionSchema = z.object({ user: userSchema, csrf_token: z.string() });
+
+/** Sign in, who am I, sign out. */
+export async function backofficeSessionRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const requireSession = sessionHook(services.sessions);
+
+  api.post('/session', {
+    schema: { body: signInBodySchema, response: { 200: sessionSchema, ...problemResponses(400, 401, 403, 429) } },
+    handler: async (request, reply) => {
+      // No session yet, so no CSRF token: the origin check alone stops login CSRF.
+      checkOrigin(request);
+      const { token, expiresAt, ...signedIn } = await services.sessions.signIn(request.body.email, request.body.password, request.ip);
+      reply.setCookie(SESSION_COOKIE, token, {
+        path: '/backoffice',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: 'auto',
+        expires: expiresAt,
+      });
+      return signedIn;
+    },
+  });
+
+  api.get('/session', {
+    onRequest: requireSession,
+    schema: { response: { 200: sessionSchema, ...problemResponses(401) } },
+    handler: async (request) => {
+      const { user, csrf_token } = request.backofficeSession!;
+      return { user, csrf_token };
+    },
+  });
+
+  api.delete('/session', {
+    onRequest: requireSession,
+    handler: async (request, reply) => {
+      await services.sessions.signOut(request.backofficeSession!.token);
+      reply.clearCookie(SESSION_COOKIE, { path: '/backoffice' });
+      return reply.code(204).send();
+    },
+  });
+}

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../app/services.ts';
+
+/** Liveness (the process answers) and readiness (database reachable, change feed subscribed). */
+export async function healthRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const checks = { database: false, change_feed: services.changes.listening };
+    try {
+      await services.database.ping();
+      checks.database = true;
+    } catch {
+      // reported below
+    }
+    const ready = checks.database && checks.change_feed;
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks });
+  });
+}

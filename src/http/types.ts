@@ -1,0 +1,11 @@
+import type { Principal } from '../keys/principal.ts';
+import type { ResolvedSession } from '../sessions/session-service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the key check on /api/v1 and /mcp. */
+    principal?: Principal;
+    /** Set by the session check on the back office. */
+    backofficeSession?: ResolvedSession & { token: string };
+  }
+}

@@ -1,0 +1,19 @@
+import type { KeyFacts, Principal } from './principal.ts';
+
+export type KeyFailure = 'api_key_invalid' | 'api_key_disabled' | 'api_key_expired';
+
+export type Verdict = { ok: true; principal: Principal; keyId: string } | { ok: false; reason: KeyFailure };
+
+/**
+ * The pure decision for one request: no I/O, no clock of its own. `facts` is null for a digest
+ * that matches no key (unknown or deleted).
+ */
+export function decide(facts: KeyFacts | null, nowMs: number): Verdict {
+  if (facts === null) return { ok: false, reason: 'api_key_invalid' };
+  // An expired key is expired whatever `enabled` says (SPEC §3).
+  if (facts.expiresAtMs !== null && nowMs >= facts.expiresAtMs) return { ok: false, reason: 'api_key_expired' };
+  if (!facts.enabled) return { ok: false, reason: 'api_key_disabled' };
+  // Under creator authority a key whose creator is gone acts as nobody.
+  if (facts.authority === 'creator' && facts.creatorId === null) return { ok: false, reason: 'api_key_disabled' };
+  return { ok: true, principal: facts.principal, keyId: facts.keyId };
+}

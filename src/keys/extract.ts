@@ -1,0 +1,33 @@
+/** Where a request may carry its key, in the order SPEC §5 looks. */
+export type PresentedKeySources = {
+  xApiKey: string | string[] | undefined;
+  authorization: string | string[] | undefined;
+  queryKey: string | string[] | undefined;
+};
+
+export type PresentedKey = { kind: 'none' } | { kind: 'ambiguous' } | { kind: 'one'; secret: string };
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * Collects the key from the header, the bearer token and the query string. The same key sent
+ * twice is fine; two different keys are ambiguous rather than silently picking one.
+ */
+export function extractPresentedKey(sources: PresentedKeySources): PresentedKey {
+  const found = new Set<string>();
+  for (const value of asList(sources.xApiKey)) found.add(value.trim());
+  for (const value of asList(sources.authorization)) {
+    const bearer = BEARER.exec(value);
+    if (bearer?.[1]) found.add(bearer[1]);
+  }
+  for (const value of asList(sources.queryKey)) found.add(value);
+  found.delete('');
+  if (found.size === 0) return { kind: 'none' };
+  if (found.size > 1) return { kind: 'ambiguous' };
+  return { kind: 'one', secret: found.values().next().value as string };
+}
+
+function asList(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}

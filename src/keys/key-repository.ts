@@ -1,0 +1,135 @@
+import { and, count, desc, eq, getTableColumns, isNull, lte, sql } from 'drizzle-orm';
+import type { Db } from '../db/database.ts';
+import { apiKeys, tenants, users } from '../db/schema.ts';
+import { API_PERMISSIONS, permissionsOf } from '../users/roles.ts';
+import { expiryDateOf } from './expiry.ts';
+import type { KeyFacts } from './principal.ts';
+
+export type KeyRow = typeof apiKeys.$inferSelect;
+export type KeyRowWithCreator = KeyRow & { creatorEmail: string | null };
+
+/** The only place that knows how keys are stored. */
+export class KeyRepository {
+  constructor(private readonly db: Db) {}
+
+  /** One indexed query: the key, its tenant and its creator's current roles. */
+  async findFactsByDigest(digest: string): Promise<KeyFacts | null> {
+    const [row] = await this.db
+      .select({
+        key: apiKeys,
+        tenantSlug: tenants.slug,
+        tenantName: tenants.name,
+        authority: tenants.keyAuthority,
+        creatorEmail: users.email,
+        creatorRoles: users.roles,
+      })
+      .from(apiKeys)
+      .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+      .leftJoin(users, eq(users.id, apiKeys.createdBy))
+      .where(eq(apiKeys.secretDigest, digest))
+      .limit(1);
+    if (!row) return null;
+    const { key, authority } = row;
+    const creator = key.createdBy && row.creatorEmail !== null ? { id: key.createdBy, email: row.creatorEmail } : null;
+    const permissions =
+      authority === 'system'
+        ? API_PERMISSIONS
+        : permissionsOf(row.creatorRoles ?? []).filter((permission) => API_PERMISSIONS.includes(permission));
+    return {
+      keyId: key.id,
+      tenantId: key.tenantId,
+      creatorId: creator?.id ?? null,
+      enabled: key.enabled,
+      expiresAtMs: key.expiresAt?.getTime() ?? null,
+      authority,
+      principal: {
+        tenant: { id: key.tenantId, slug: row.tenantSlug, name: row.tenantName },
+        key: {
+          id: key.id,
+          name: key.name,
+          hint: key.hint,
+          expires_at: key.expiresAt ? expiryDateOf(key.expiresAt) : null,
+        },
+        acts_as: authority === 'system' || !creator ? { type: 'system' } : { type: 'user', ...creator },
+        permissions,
+      },
+    };
+  }
+
+  async listForTenant(tenantId: string): Promise<KeyRowWithCreator[]> {
+    return this.withCreator(this.db).where(eq(apiKeys.tenantId, tenantId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  }
+
+  async findForTenant(tx: Db, tenantId: string, id: string): Promise<KeyRowWithCreator | undefined> {
+    const [row] = await this.withCreator(tx)
+      .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, id)))
+      .for('update', { of: apiKeys });
+    return row;
+  }
+
+  async countForTenant(tx: Db, tenantId: string): Promise<number> {
+    const [row] = await tx.select({ n: count() }).from(apiKeys).where(eq(apiKeys.tenantId, tenantId));
+    return row?.n ?? 0;
+  }
+
+  async insert(tx: Db, values: typeof apiKeys.$inferInsert): Promise<KeyRow> {
+    const [row] = await tx.insert(apiKeys).values(values).returning();
+    return row!;
+  }
+
+  async setEnabled(tx: Db, id: string, enabled: boolean, disabledReason: string | null): Promise<void> {
+    await tx.update(apiKeys).set({ enabled, disabledReason }).where(eq(apiKeys.id, id));
+  }
+
+  async delete(tx: Db, id: string): Promise<void> {
+    await tx.delete(apiKeys).where(eq(apiKeys.id, id));
+  }
+
+  /** Disables every key a user created (their account is being deleted). */
+  async disableByCreator(tx: Db, userId: string, reason: string): Promise<Array<{ id: string; name: string }>> {
+    return tx
+      .update(apiKeys)
+      .set({ enabled: false, disabledReason: reason })
+      .where(eq(apiKeys.createdBy, userId))
+      .returning({ id: apiKeys.id, name: apiKeys.name });
+  }
+
+  /** Disables a tenant's keys whose creator no longer exists (authority switched to creator). */
+  async disableOrphaned(tx: Db, tenantId: string, reason: string): Promise<Array<{ id: string; name: string }>> {
+    return tx
+      .update(apiKeys)
+      .set({ enabled: false, disabledReason: reason })
+      .where(and(eq(apiKeys.tenantId, tenantId), isNull(apiKeys.createdBy), eq(apiKeys.enabled, true)))
+      .returning({ id: apiKeys.id, name: apiKeys.name });
+  }
+
+  /** Marks newly expired keys once, across all instances (for the api_key.expired audit event). */
+  async claimNewlyExpired(tx: Db, now: Date): Promise<KeyRow[]> {
+    return tx
+      .update(apiKeys)
+      .set({ expiryRecorded: true })
+      .where(and(lte(apiKeys.expiresAt, now), eq(apiKeys.expiryRecorded, false)))
+      .returning();
+  }
+
+  /** Batched write-behind of last use; never moves a timestamp backwards. */
+  async recordUsage(batch: ReadonlyMap<string, number>): Promise<void> {
+    if (batch.size === 0) return;
+    const rows = sql.join(
+      [...batch].map(([id, at]) => sql`(${id}::uuid, ${new Date(at).toISOString()}::timestamptz)`),
+      sql`, `,
+    );
+    await this.db.execute(sql`
+      update api_keys set last_used_at = used.at
+      from (values ${rows}) as used(id, at)
+      where api_keys.id = used.id and (api_keys.last_used_at is null or api_keys.last_used_at < used.at)`);
+  }
+
+  private withCreator(db: Db) {
+    return db
+      .select({ ...getTableColumns(apiKeys), creatorEmail: users.email })
+      .from(apiKeys)
+      .leftJoin(users, eq(users.id, apiKeys.createdBy))
+      .$dynamic();
+  }
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { Server } from 'node:http';
+import { serveAdminSocket } from './admin/admin-socket.ts';
+import { localOperations, type AdminOperations } from './admin/operations.ts';
+import { bootstrapIfEmpty, type FirstStart } from './app/bootstrap.ts';
+import { createServices, type ServiceOverrides, type Services } from './app/services.ts';
+import type { Config } from './config.ts';
+import { buildApp, type AppOptions } from './http/app.ts';
+import { mcpRoutes } from './mcp/mcp-routes.ts';
+
+export type RunningServer = { app: FastifyInstance; services: Services; url: string; firstStart: FirstStart | undefined; stop(): Promise<void> };
+
+const EXPIRY_SWEEP_MS = 30_000;
+
+/** `airkey serve`: services, first-start data, HTTP, admin socket, background jobs, clean shutdown. */
+export async function startServer(config: Config, options: AppOptions & { overrides?: ServiceOverrides } = {}): Promise<RunningServer> {
+  // Embedded mode: the CLI talks to this process through a socket in the data directory.
+  let resolveOperations!: (operations: AdminOperations) => void;
+  const operations = new Promise<AdminOperations>((resolve) => (resolveOperations = resolve));
+  const adminSocket: Server | undefined = config.databaseUrl ? undefined : await serveAdminSocket(config.dataDir, operations);
+
+  const services = await createServices(config, options.overrides);
+  await services.start();
+  const firstStart = await bootstrapIfEmpty(services);
+  resolveOperations(localOperations(services));
+  const app = await buildApp(services, { ...options, plugins: [mcpRoutes, ...(options.plugins ?? [])] });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+  const sweep = setInterval(() => {
+    services.keys.recordExpiries().catch((error: unknown) => app.log.warn({ err: error }, 'expiry sweep failed'));
+  }, EXPIRY_SWEEP_MS);
+  sweep.unref();
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      clearInterval(sweep);
+      adminSocket?.close();
+      await app.close(); // drains in-flight requests
+      await services.close(); // flushes last-use timestamps, closes the feed and the database
+    })());
+  return { app, services, url, firstStart, stop };
+}

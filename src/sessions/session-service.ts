@@ -1,0 +1,76 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../db/database.ts';
+import type { AuditService } from '../audit/audit-service.ts';
+import type { UserRepository } from '../users/user-repository.ts';
+import { actorOf, toUserView, type UserView } from '../users/user-service.ts';
+import { verifyPassword } from '../users/password.ts';
+import type { UserActor } from '../shared/actor.ts';
+import type { Clock } from '../shared/clock.ts';
+import { InvalidCredentialsError, TooManyRequestsError } from '../shared/errors.ts';
+import type { FailureThrottle } from '../throttle/failure-throttle.ts';
+import type { SessionRepository } from './session-repository.ts';
+
+export type SignedIn = { user: UserView; csrf_token: string };
+export type ResolvedSession = SignedIn & { actor: UserActor };
+
+const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Back-office sign-in: argon2id passwords, database sessions, a CSRF token per session. */
+export class SessionService {
+  constructor(
+    private readonly db: Db,
+    private readonly sessions: SessionRepository,
+    private readonly users: UserRepository,
+    private readonly audit: AuditService,
+    private readonly throttle: FailureThrottle,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Returns the new session's cookie token with what the client may see. */
+  async signIn(email: string, password: string, client: string): Promise<SignedIn & { token: string; expiresAt: Date }> {
+    const throttleKey = `${client}|${email.trim().toLowerCase()}`;
+    const retryAfter = Math.max(await this.throttle.retryAfter(throttleKey), await this.throttle.retryAfter(client));
+    if (retryAfter > 0) throw new TooManyRequestsError(retryAfter);
+    const user = await this.users.findByEmail(email.trim());
+    const valid = await verifyPassword(user?.passwordHash ?? null, password);
+    if (!user || !valid) {
+      // Count per client+e-mail (guessing one account) and per client (spraying many).
+      await Promise.all([this.throttle.recordFailure(throttleKey), this.throttle.recordFailure(client)]);
+      if (user) {
+        await this.audit.record(this.db, user.tenantId, { type: 'user', id: user.id, email: user.email }, 'user.sign_in_failed', {
+          type: 'user',
+          id: user.id,
+          name: user.email,
+        });
+      }
+      throw new InvalidCredentialsError();
+    }
+    await this.throttle.reset(throttleKey);
+    const token = randomBytes(32).toString('base64url');
+    const csrfToken = randomBytes(24).toString('base64url');
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+    await this.sessions.insert({ tokenDigest: digest(token), userId: user.id, csrfToken, createdAt: now, expiresAt });
+    await this.audit.record(this.db, user.tenantId, { type: 'user', id: user.id, email: user.email }, 'user.signed_in', {
+      type: 'user',
+      id: user.id,
+      name: user.email,
+    });
+    return { token, expiresAt, user: toUserView(user), csrf_token: csrfToken };
+  }
+
+  /** The session's user with their roles as they are now. */
+  async resolve(token: string): Promise<ResolvedSession | undefined> {
+    const session = await this.sessions.findLive(digest(token), this.clock.now());
+    if (!session) return undefined;
+    const user = await this.users.findById(session.userId);
+    if (!user) return undefined;
+    return { user: toUserView(user), csrf_token: session.csrfToken, actor: actorOf(user) };
+  }
+
+  async signOut(token: string): Promise<void> {
+    await this.sessions.delete(digest(token));
+  }
+}

@@ -1,0 +1,79 @@
+import type { Db } from '../db/database.ts';
+import type { ChangeFeed } from '../bus/change-feed.ts';
+import type { AuditService } from '../audit/audit-service.ts';
+import type { KeyRepository } from '../keys/key-repository.ts';
+import type { KeyAuthority } from '../keys/principal.ts';
+import { SYSTEM_ACTOR, type Actor } from '../shared/actor.ts';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/errors.ts';
+import type { TenantRepository, TenantRow } from './tenant-repository.ts';
+
+export type TenantView = { id: string; slug: string; name: string; authority: KeyAuthority; created_at: string };
+
+const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+
+export class TenantService {
+  constructor(
+    private readonly db: Db,
+    private readonly tenants: TenantRepository,
+    private readonly keys: KeyRepository,
+    private readonly audit: AuditService,
+    private readonly changes: ChangeFeed,
+  ) {}
+
+  async create(input: { name: string; slug?: string | undefined; authority?: KeyAuthority | undefined }): Promise<TenantView> {
+    const name = input.name.trim();
+    if (name.length < 1 || name.length > 100) throw InvalidRequestError.field('name', 'The name must be 1–100 characters.');
+    const slug = input.slug ?? slugify(name);
+    if (!SLUG_PATTERN.test(slug)) {
+      throw InvalidRequestError.field('slug', 'The slug must be 1–40 lower-case letters, digits or inner hyphens.');
+    }
+    if (await this.tenants.findBySlug(slug)) throw new ConflictError('slug_taken', `A tenant with slug "${slug}" exists.`);
+    const row = await this.db.transaction((tx) =>
+      this.tenants.insert(tx as unknown as Db, { name, slug, keyAuthority: input.authority ?? 'creator' }),
+    );
+    return toTenantView(row);
+  }
+
+  async requireBySlug(slug: string): Promise<TenantRow> {
+    const tenant = await this.tenants.findBySlug(slug);
+    if (!tenant) throw new NotFoundError(`tenant "${slug}"`);
+    return tenant;
+  }
+
+  async findById(id: string): Promise<TenantRow | undefined> {
+    return this.tenants.findById(id);
+  }
+
+  /**
+   * Switches what the tenant's keys act as. Back to `creator`, keys whose creator is gone are
+   * disabled (creator_deleted), as they would have been had the creator gone under `creator`.
+   */
+  async setAuthority(slug: string, authority: KeyAuthority, actor: Actor = SYSTEM_ACTOR): Promise<TenantView> {
+    const tenant = await this.requireBySlug(slug);
+    if (tenant.keyAuthority === authority) return toTenantView(tenant);
+    await this.changes.transaction(this.db, async (tx, publish) => {
+      await this.tenants.setAuthority(tx, tenant.id, authority);
+      if (authority === 'creator') await this.keys.disableOrphaned(tx, tenant.id, 'creator_deleted');
+      await this.audit.record(tx, tenant.id, actor, 'tenant.authority_changed', { type: 'tenant', id: tenant.id, name: tenant.name }, {
+        from: tenant.keyAuthority,
+        to: authority,
+      });
+      await publish({ type: 'tenant', id: tenant.id });
+    });
+    return toTenantView({ ...tenant, keyAuthority: authority });
+  }
+}
+
+export function toTenantView(row: TenantRow): TenantView {
+  return { id: row.id, slug: row.slug, name: row.name, authority: row.keyAuthority, created_at: row.createdAt.toISOString() };
+}
+
+function slugify(name: string): string {
+  return name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/g, '');
+}

@@ -1,0 +1,57 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db } from '../db/database.ts';
+import { tenants, users } from '../db/schema.ts';
+
+export type UserRow = typeof users.$inferSelect;
+export type UserWithTenant = UserRow & { tenant: { id: string; slug: string; name: string } };
+
+export class UserRepository {
+  constructor(private readonly db: Db) {}
+
+  async findByEmail(email: string, tx: Db = this.db): Promise<UserWithTenant | undefined> {
+    return this.findOne(tx, eq(users.email, email.toLowerCase()));
+  }
+
+  async findById(id: string, tx: Db = this.db): Promise<UserWithTenant | undefined> {
+    return this.findOne(tx, eq(users.id, id));
+  }
+
+  async findInTenant(tx: Db, tenantId: string, id: string): Promise<UserWithTenant | undefined> {
+    return this.findOne(tx, and(eq(users.tenantId, tenantId), eq(users.id, id))!);
+  }
+
+  async listForTenant(tenantId: string): Promise<UserWithTenant[]> {
+    const rows = await this.selectWithTenant(this.db).where(eq(users.tenantId, tenantId)).orderBy(asc(users.email));
+    return rows.map(merge);
+  }
+
+  async insert(tx: Db, values: typeof users.$inferInsert): Promise<UserRow> {
+    const [row] = await tx.insert(users).values({ ...values, email: values.email.toLowerCase() }).returning();
+    return row!;
+  }
+
+  async update(tx: Db, id: string, values: Partial<Pick<UserRow, 'name' | 'roles' | 'passwordHash'>>): Promise<void> {
+    await tx.update(users).set(values).where(eq(users.id, id));
+  }
+
+  async delete(tx: Db, id: string): Promise<void> {
+    await tx.delete(users).where(eq(users.id, id));
+  }
+
+  private async findOne(tx: Db, where: ReturnType<typeof eq>): Promise<UserWithTenant | undefined> {
+    const [row] = await this.selectWithTenant(tx).where(where).limit(1);
+    return row ? merge(row) : undefined;
+  }
+
+  private selectWithTenant(db: Db) {
+    return db
+      .select({ user: users, tenant: { id: tenants.id, slug: tenants.slug, name: tenants.name } })
+      .from(users)
+      .innerJoin(tenants, eq(tenants.id, users.tenantId))
+      .$dynamic();
+  }
+}
+
+function merge(row: { user: UserRow; tenant: UserWithTenant['tenant'] }): UserWithTenant {
+  return { ...row.user, tenant: row.tenant };
+}

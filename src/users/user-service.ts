@@ -1,0 +1,158 @@
+import type { Db } from '../db/database.ts';
+import type { ChangeFeed } from '../bus/change-feed.ts';
+import type { AuditService } from '../audit/audit-service.ts';
+import type { KeyRepository } from '../keys/key-repository.ts';
+import type { TenantRepository } from '../tenants/tenant-repository.ts';
+import { requirePermission, SYSTEM_ACTOR, type Actor, type UserActor } from '../shared/actor.ts';
+import { ConflictError, InvalidRequestError, NotFoundError, PermissionDeniedError, type FieldError } from '../shared/errors.ts';
+import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from './password.ts';
+import { isRole, permissionsOf, type Role } from './roles.ts';
+import type { UserRepository, UserWithTenant } from './user-repository.ts';
+
+export type UserView = { id: string; email: string; name: string; roles: Role[]; tenant: { id: string; slug: string; name: string } };
+
+export type NewUser = { email: string; name: string; password: string; roles: readonly string[] };
+export type UserChanges = { name?: string | undefined; password?: string | undefined; roles?: readonly string[] | undefined };
+
+const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
+
+/** Accounts and roles. Roles decide what a creator-bound key may do, so every change is published. */
+export class UserService {
+  constructor(
+    private readonly db: Db,
+    private readonly users: UserRepository,
+    private readonly tenants: TenantRepository,
+    private readonly keys: KeyRepository,
+    private readonly audit: AuditService,
+    private readonly changes: ChangeFeed,
+  ) {}
+
+  async list(actor: UserActor): Promise<UserView[]> {
+    requirePermission(actor, 'users:manage');
+    return (await this.users.listForTenant(actor.tenantId)).map(toUserView);
+  }
+
+  async create(tenantId: string, input: NewUser, actor: Actor = SYSTEM_ACTOR): Promise<UserView> {
+    requirePermission(actor, 'users:manage');
+    const errors: FieldError[] = [];
+    const email = checkEmail(input.email, errors);
+    const name = checkName(input.name, errors);
+    checkPassword(input.password, errors);
+    const roles = checkRoles(input.roles, errors);
+    if (errors.length > 0) throw new InvalidRequestError(errors);
+    guardAdministratorGrant(actor, [], roles);
+    if (await this.users.findByEmail(email)) throw new ConflictError('email_taken', 'A user with this e-mail exists.');
+    const passwordHash = await hashPassword(input.password);
+    const row = await this.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const tenant = await this.tenants.findById(tenantId, tx);
+      if (!tenant) throw new NotFoundError('tenant');
+      const user = await this.users.insert(tx, { tenantId, email, name, passwordHash, roles });
+      await this.audit.record(tx, tenantId, actor, 'user.created', { type: 'user', id: user.id, name: user.email }, { roles });
+      return { ...user, tenant: { id: tenant.id, slug: tenant.slug, name: tenant.name } };
+    });
+    return toUserView(row);
+  }
+
+  async update(actor: Actor, tenantId: string, id: string, changes: UserChanges): Promise<UserView> {
+    requirePermission(actor, 'users:manage');
+    const errors: FieldError[] = [];
+    const name = changes.name === undefined ? undefined : checkName(changes.name, errors);
+    if (changes.password !== undefined) checkPassword(changes.password, errors);
+    const roles = changes.roles === undefined ? undefined : checkRoles(changes.roles, errors);
+    if (errors.length > 0) throw new InvalidRequestError(errors);
+    const passwordHash = changes.password === undefined ? undefined : await hashPassword(changes.password);
+    const updated = await this.changes.transaction(this.db, async (tx, publish) => {
+      const user = await this.users.findInTenant(tx, tenantId, id);
+      if (!user) throw new NotFoundError('user');
+      const values: Parameters<UserRepository['update']>[2] = {};
+      if (name !== undefined) values.name = name;
+      if (passwordHash !== undefined) values.passwordHash = passwordHash;
+      if (roles !== undefined && !sameRoles(roles, user.roles)) {
+        guardAdministratorGrant(actor, user.roles, roles);
+        values.roles = roles;
+        await this.audit.record(tx, tenantId, actor, 'user.roles_changed', { type: 'user', id: user.id, name: user.email }, {
+          from: user.roles,
+          to: roles,
+        });
+        // The user's keys act with these roles from the very next request.
+        await publish({ type: 'user', id: user.id });
+      }
+      if (Object.keys(values).length > 0) await this.users.update(tx, user.id, values);
+      return { ...user, ...values };
+    });
+    return toUserView(updated);
+  }
+
+  /** Deletes the account; under creator authority the user's keys are disabled with it. */
+  async delete(actor: Actor, tenantId: string, id: string): Promise<void> {
+    requirePermission(actor, 'users:manage');
+    if (actor.type === 'user' && actor.id === id) {
+      throw InvalidRequestError.field('id', 'You cannot delete your own account.');
+    }
+    await this.changes.transaction(this.db, async (tx, publish) => {
+      const user = await this.users.findInTenant(tx, tenantId, id);
+      if (!user) throw new NotFoundError('user');
+      guardAdministratorGrant(actor, user.roles, []);
+      const tenant = await this.tenants.lock(tx, tenantId);
+      const disabled = tenant?.keyAuthority === 'creator' ? await this.keys.disableByCreator(tx, user.id, 'creator_deleted') : [];
+      await this.users.delete(tx, user.id);
+      await this.audit.record(tx, tenantId, actor, 'user.deleted', { type: 'user', id: user.id, name: user.email }, {
+        disabled_keys: disabled.map((key) => key.id),
+      });
+      await publish({ type: 'user', id: user.id });
+    });
+  }
+
+  async requireByEmail(email: string): Promise<UserWithTenant> {
+    const user = await this.users.findByEmail(email);
+    if (!user) throw new NotFoundError(`user "${email}"`);
+    return user;
+  }
+}
+
+export function toUserView(user: UserWithTenant): UserView {
+  return { id: user.id, email: user.email, name: user.name, roles: user.roles.filter(isRole), tenant: user.tenant };
+}
+
+/** Only a System Administrator may grant or remove the System Administrator role (SPEC §4). */
+function guardAdministratorGrant(actor: Actor, before: readonly string[], after: readonly string[]): void {
+  if (actor.type !== 'user' || actor.roles.includes('system_administrator')) return;
+  if (before.includes('system_administrator') !== after.includes('system_administrator')) {
+    throw new PermissionDeniedError('system_administrator', 'Only a System Administrator may grant or remove the system_administrator role.');
+  }
+}
+
+function sameRoles(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((role) => b.includes(role));
+}
+
+function checkEmail(raw: unknown, errors: FieldError[]): string {
+  const email = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+  if (!EMAIL_PATTERN.test(email) || email.length > 320) errors.push({ path: 'email', message: 'Enter a valid e-mail address.' });
+  return email;
+}
+
+function checkName(raw: unknown, errors: FieldError[]): string {
+  const name = typeof raw === 'string' ? raw.trim() : '';
+  if (name.length < 1 || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) {
+    errors.push({ path: 'name', message: 'The name must be 1–100 characters with no control characters.' });
+  }
+  return name;
+}
+
+function checkPassword(raw: unknown, errors: FieldError[]): void {
+  if (typeof raw !== 'string' || raw.length < PASSWORD_MIN || raw.length > PASSWORD_MAX) {
+    errors.push({ path: 'password', message: `The password must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters.` });
+  }
+}
+
+function checkRoles(raw: readonly string[], errors: FieldError[]): Role[] {
+  const unknown = raw.filter((role) => !isRole(role));
+  if (unknown.length > 0) errors.push({ path: 'roles', message: `Unknown role(s): ${unknown.join(', ')}.` });
+  return [...new Set(raw.filter(isRole))];
+}
+
+export function actorOf(user: UserWithTenant): UserActor {
+  return { type: 'user', id: user.id, email: user.email, tenantId: user.tenantId, roles: user.roles, permissions: permissionsOf(user.roles) };
+}

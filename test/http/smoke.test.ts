@@ -1,0 +1,21 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../support/harness.ts';
+import { ENGINES } from '../support/databases.ts';
+
+describe.each(ENGINES)('a key created in the back office (%s)', (engine) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({ engine });
+  });
+  afterAll(async () => h.close());
+
+  it('authenticates whoami by header, bearer and query', async () => {
+    const admin = await h.signedIn();
+    const { secret, api_key } = await h.createKey(admin, { name: 'Smoke' });
+    for (const via of ['header', 'bearer', 'query'] as const) {
+      const response = await h.api(secret, '/api/v1/whoami', via);
+      expect(response.statusCode, via).toBe(200);
+      expect(response.json().key.id).toBe(api_key.id);
+    }
+  });
+});

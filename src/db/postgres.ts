@@ -59,7 +59,8 @@ async function keepListening(url: string, channel: string, handlers: FeedHandler
   let delayMs = 50;
 
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    // Named so operators (and tests) can find this instance's listener in pg_stat_activity.
+    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, application_name: `airkey-listener-${process.pid}` });
     next.on('notification', (message) => {
       if (message.channel === channel && message.payload !== undefined) handlers.onMessage(message.payload);
     });

@@ -23,6 +23,8 @@ export function loggerOptions(options: LogOptions): LoggerOptions & { stream?: D
 
 /** One line per request, written when the response is done. */
 export function logRequestDone(request: FastifyRequest, reply: FastifyReply): void {
+  // Skip building the line at all when info is off: this runs on every request.
+  if (!(request.log as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) return;
   request.log.info(
     {
       method: request.method,

@@ -1,5 +1,67 @@
-import type { FastifyInstance } from 'fastify';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../app/services.ts';
+import { apiKeyHook } from '../http/api-key-auth.ts';
+import { problemOf, sendProblem } from '../http/problem.ts';
+import { NotAuthenticatedError } from '../shared/errors.ts';
+import { createMcpServer } from './mcp-server.ts';
 
-/** Placeholder until the MCP issue lands: /mcp answers like any unknown route. */
-export async function mcpRoutes(_app: FastifyInstance, _services: Services): Promise<void> {}
+const PROBLEM_BASE = 'https://airkey.dev/problems/';
+
+/**
+ * `/mcp`: MCP over Streamable HTTP, stateless. There are no MCP sessions to hijack or to outlive
+ * a key: every HTTP request carries the key and goes through the same key check as `/api/v1`,
+ * so a key disabled, deleted or narrowed mid-conversation is refused on its very next request.
+ */
+export async function mcpRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  // onRequest, before the body is parsed: without a valid key, nothing MCP-related runs and the
+  // answer is the same 401/429/503 problem+json as the REST API's.
+  app.addHook('onRequest', apiKeyHook(services.keyCheck));
+
+  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+    const principal = request.principal;
+    if (!principal) throw new NotAuthenticatedError();
+    const server = createMcpServer({
+      principal,
+      flights: services.flights,
+      onFault: (error) => request.log.error({ err: error }, 'mcp tool failed'),
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+
+    // From here the SDK writes the response (Fastify still logs it on finish, via onResponse).
+    reply.hijack();
+    reply.raw.once('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (error) {
+      request.log.error({ err: error }, 'mcp request failed');
+      if (!reply.raw.headersSent) writeProblem(reply, error);
+    }
+  });
+
+  // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
+  app.get('/mcp', { schema: { hide: true } }, methodNotAllowed);
+  app.delete('/mcp', { schema: { hide: true } }, methodNotAllowed);
+}
+
+async function methodNotAllowed(_request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  reply.header('Allow', 'POST');
+  return sendProblem(reply, {
+    type: PROBLEM_BASE + 'method_not_allowed',
+    title: 'Method not allowed',
+    status: 405,
+    detail: 'This MCP server is stateless: send JSON-RPC messages with POST /mcp.',
+    code: 'method_not_allowed',
+  });
+}
+
+/** After hijack the error handler is out of reach; the same problem body, written by hand. */
+function writeProblem(reply: FastifyReply, error: unknown): void {
+  const problem = problemOf(error);
+  reply.raw.writeHead(problem.status, { 'Content-Type': 'application/problem+json' });
+  reply.raw.end(JSON.stringify(problem));
+}

@@ -1,0 +1,98 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { FlightService } from '../flights/flight-service.ts';
+import { flightFilterShape, flightIdSchema, flightPageSchema, flightSchema } from '../flights/flight-schemas.ts';
+import { problemOf } from '../http/problem.ts';
+import { whoamiSchema } from '../http/schemas.ts';
+import type { Principal } from '../keys/principal.ts';
+import { renderFlight, renderFlightPage, renderWhoami } from './render.ts';
+
+/** What the tools need: the principal of this HTTP request, already checked, and the services. */
+export type ToolContext = {
+  principal: Principal;
+  flights: FlightService;
+  /** Unexpected faults (5xx) go here to be logged; the caller sees a generic message only. */
+  onFault: (error: unknown) => void;
+};
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+const STATUS_GUIDE =
+  'Statuses: scheduled (not boarding yet), boarding (gate open), departed (in the air), arrived (landed), ' +
+  'delayed (will leave later than scheduled), cancelled (will not operate).';
+
+/**
+ * The three MCP tools. Each is a thin adapter: the same schemas as REST for inputs and outputs,
+ * the same services for the work, and so the same permission check (FlightService calls
+ * requireKeyPermission). A refusal becomes a tool error carrying the catalogued code, never data.
+ */
+export function registerTools(server: McpServer, context: ToolContext): void {
+  const { principal, flights } = context;
+
+  server.registerTool(
+    'list_flights',
+    {
+      title: 'List flights',
+      description:
+        "Lists your airline's flights, ordered by scheduled departure (then id). All times are UTC (ISO 8601). " +
+        'Filter by departure window (from inclusive, to exclusive), origin/destination IATA code, status and flight number; ' +
+        'all filters combine with AND. Returns up to `limit` flights (default 50, max 500) and `next_cursor`: ' +
+        'when it is not null, call again with the same filters and `cursor` set to it for the next page; null means the last page. ' +
+        STATUS_GUIDE,
+      inputSchema: flightFilterShape,
+      outputSchema: flightPageSchema,
+      annotations: READ_ONLY,
+    },
+    async (query) => guarded(context, async () => {
+      const page = await flights.list(principal, query);
+      return { structuredContent: page, content: [{ type: 'text', text: renderFlightPage(page) }] };
+    }),
+  );
+
+  server.registerTool(
+    'get_flight',
+    {
+      title: 'Get a flight',
+      description:
+        'Returns one flight by its id (a UUID, as returned by list_flights): flight number, route (IATA codes), ' +
+        'scheduled departure and arrival in UTC, status and aircraft. ' +
+        STATUS_GUIDE,
+      inputSchema: flightIdSchema.shape,
+      outputSchema: flightSchema,
+      annotations: READ_ONLY,
+    },
+    async ({ id }) => guarded(context, async () => {
+      const flight = await flights.get(principal, id);
+      return { structuredContent: flight, content: [{ type: 'text', text: renderFlight(flight) }] };
+    }),
+  );
+
+  server.registerTool(
+    'whoami',
+    {
+      title: 'Who am I',
+      description:
+        'Describes the API key in use: its tenant (airline), the key (id, name, hint, expiry date), who it acts as ' +
+        '(a user under creator authority, or the system) and the permissions it holds right now. ' +
+        'Call it to check access before other tools; list_flights and get_flight need flights:read.',
+      outputSchema: whoamiSchema,
+      annotations: READ_ONLY,
+    },
+    async () => guarded(context, async () => {
+      // Parsed so only the documented fields leave, exactly as the REST serializer does.
+      const whoami = whoamiSchema.parse(principal);
+      return { structuredContent: whoami, content: [{ type: 'text', text: renderWhoami(whoami) }] };
+    }),
+  );
+}
+
+/** Catalogued errors become tool errors with their public code and detail; faults stay opaque. */
+async function guarded(context: ToolContext, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    const problem = problemOf(error);
+    if (problem.status >= 500) context.onFault(error);
+    return { isError: true, content: [{ type: 'text', text: `${problem.code}: ${problem.detail}` }] };
+  }
+}

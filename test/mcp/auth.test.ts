@@ -1,0 +1,167 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actorOf } from '../../src/users/user-service.ts';
+import { ENGINES } from '../support/databases.ts';
+import { ADMIN_EMAIL, startMcpTestServer, textOf, type McpTestServer } from './mcp-kit.ts';
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+const UNKNOWN_KEY = `ask_${'Q'.repeat(64)}`;
+
+/** A raw MCP POST, as any Streamable HTTP client sends it. */
+function post(kit: McpTestServer, headers: Record<string, string>, body: unknown = INITIALIZE, url: URL = kit.mcpUrl) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
+  let kit: McpTestServer;
+  beforeAll(async () => {
+    kit = await startMcpTestServer(engine);
+    await kit.seedFlights(kit.demoTenantId, 5);
+  });
+  afterAll(async () => kit?.stop());
+
+  const admin = async () => actorOf(await kit.services.users.requireByEmail(ADMIN_EMAIL));
+
+  it('refuses to connect without a key: HTTP 401 problem+json api_key_missing before any MCP handling', async () => {
+    const client = new Client({ name: 'no-key', version: '1' });
+    await expect(client.connect(new StreamableHTTPClientTransport(kit.mcpUrl))).rejects.toMatchObject({ code: 401 });
+
+    const response = await post(kit, {});
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(response.headers.get('www-authenticate')).toMatch(/X-API-Key/);
+    expect(await response.json()).toMatchObject({ status: 401, code: 'api_key_missing' });
+  });
+
+  it('refuses an unknown key with 401 api_key_invalid and two different keys with 400 api_key_ambiguous', async () => {
+    const unknown = await post(kit, { 'x-api-key': UNKNOWN_KEY });
+    expect(unknown.status).toBe(401);
+    expect(await unknown.json()).toMatchObject({ code: 'api_key_invalid' });
+
+    const { secret } = await kit.key();
+    const ambiguous = await post(kit, { 'x-api-key': secret, authorization: `Bearer ${UNKNOWN_KEY}` });
+    expect(ambiguous.status).toBe(400);
+    expect(await ambiguous.json()).toMatchObject({ code: 'api_key_ambiguous' });
+  });
+
+  it('checks the key before parsing the body: a keyless malformed request is still 401', async () => {
+    const response = await fetch(kit.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ code: 'api_key_missing' });
+  });
+
+  it('accepts the key as X-API-Key, Bearer or api_key query value, and never logs the query value', async () => {
+    const { secret, api_key } = await kit.key();
+    for (const via of ['header', 'bearer', 'query'] as const) {
+      const client = await kit.connect(secret, via);
+      const result = await client.callTool({ name: 'whoami', arguments: {} });
+      expect(result.structuredContent, via).toMatchObject({ key: { id: api_key.id } });
+    }
+    expect(kit.logs.some((line) => line.includes('"url":"/mcp"'))).toBe(true);
+    expect(kit.logs.join('\n')).not.toContain(secret);
+  });
+
+  it('answers GET and DELETE /mcp with 405 for a valid key and 401 without one', async () => {
+    const { secret } = await kit.key();
+    for (const method of ['GET', 'DELETE']) {
+      const withKey = await fetch(kit.mcpUrl, { method, headers: { 'x-api-key': secret, accept: 'text/event-stream' } });
+      expect(withKey.status, method).toBe(405);
+      expect(withKey.headers.get('allow')).toBe('POST');
+      expect(await withKey.json()).toMatchObject({ code: 'method_not_allowed' });
+      const without = await fetch(kit.mcpUrl, { method });
+      expect(without.status, method).toBe(401);
+    }
+  });
+
+  it("gives a tool error, never data, once the creator's roles lose flights:read, and data again when restored", async () => {
+    const { secret, creator } = await kit.key();
+    const client = await kit.connect(secret);
+    const before = await client.callTool({ name: 'list_flights', arguments: { limit: 1 } });
+    expect(before.isError).toBeFalsy();
+    const flightId = (before.structuredContent as { data: Array<{ id: string }> }).data[0]!.id;
+
+    await kit.services.users.update(await admin(), kit.demoTenantId, creator.id, { roles: ['crew'] });
+    for (const [name, args] of [['list_flights', {}], ['get_flight', { id: flightId }]] as const) {
+      const refused = await client.callTool({ name, arguments: args });
+      expect(refused.isError, name).toBe(true);
+      expect(refused.structuredContent, name).toBeUndefined();
+      expect(textOf(refused), name).toMatch(/^permission_denied: .*flights:read/);
+      expect(textOf(refused), name).not.toContain(flightId);
+    }
+    const whoami = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(whoami.structuredContent).toMatchObject({ permissions: [] });
+
+    await kit.services.users.update(await admin(), kit.demoTenantId, creator.id, { roles: ['operations'] });
+    const after = await client.callTool({ name: 'get_flight', arguments: { id: flightId } });
+    expect(after.isError).toBeFalsy();
+  });
+
+  it('refuses a key disabled mid-session on its very next call (401 api_key_disabled), and serves it again once enabled', async () => {
+    const { secret, api_key } = await kit.key();
+    const client = await kit.connect(secret);
+    expect((await client.callTool({ name: 'list_flights', arguments: { limit: 1 } })).isError).toBeFalsy();
+
+    await kit.services.keys.setEnabled(await admin(), api_key.id, false);
+    const refused = client.callTool({ name: 'list_flights', arguments: { limit: 1 } });
+    await expect(refused).rejects.toMatchObject({ code: 401 });
+    await expect(refused).rejects.toThrow(/api_key_disabled/);
+
+    await kit.services.keys.setEnabled(await admin(), api_key.id, true);
+    expect((await client.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
+  });
+
+  it('refuses a key deleted mid-session on its very next call (401 api_key_invalid)', async () => {
+    const { secret, api_key } = await kit.key();
+    const client = await kit.connect(secret);
+    expect((await client.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
+
+    await kit.services.keys.delete(await admin(), api_key.id);
+    const refused = client.callTool({ name: 'whoami', arguments: {} });
+    await expect(refused).rejects.toMatchObject({ code: 401 });
+    await expect(refused).rejects.toThrow(/api_key_invalid/);
+  });
+
+  it('refuses the keys of a deleted creator on their next call (401 api_key_disabled)', async () => {
+    const { secret, creator } = await kit.key();
+    const client = await kit.connect(secret);
+    expect((await client.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
+
+    await kit.services.users.delete(await admin(), kit.demoTenantId, creator.id);
+    await expect(client.callTool({ name: 'whoami', arguments: {} })).rejects.toThrow(/api_key_disabled/);
+  });
+});
+
+describe('MCP under a burst of bad keys', () => {
+  let kit: McpTestServer;
+  beforeAll(async () => {
+    kit = await startMcpTestServer();
+  });
+  afterAll(async () => kit?.stop());
+
+  it('answers 429 problem+json with Retry-After to the client, while a valid key in use keeps working', async () => {
+    const { secret } = await kit.key();
+    // In use before the burst: the key check keeps serving known valid keys to a throttled client.
+    const client = await kit.connect(secret);
+    let response: Response | undefined;
+    for (let attempt = 0; attempt < 30; attempt += 1) {
+      response = await post(kit, { 'x-api-key': UNKNOWN_KEY });
+      if (response.status === 429) break;
+      expect(response.status).toBe(401);
+    }
+    expect(response?.status).toBe(429);
+    expect(Number(response?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await response?.json()).toMatchObject({ code: 'too_many_requests' });
+
+    expect((await client.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
+  });
+});

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { loadConfig } from '../../src/config.ts';
+import { generateFlights } from '../../src/flights/flight-seeder.ts';
+import { startServer } from '../../src/server.ts';
+import { ManualClock } from '../../src/shared/clock.ts';
+import type { Role } from '../../src/users/roles.ts';
+import type { UserWithTenant } from '../../src/users/user-repository.ts';
+import { actorOf } from '../../src/users/user-service.ts';
+import { storageFor, type Engine } from '../support/databases.ts';
+import { TEST_PASSWORD } from '../support/harness.ts';
+
+export const ADMIN_EMAIL = 'admin@demo.airkey.test';
+export type KeyVia = 'header' | 'bearer' | 'query';
+
+/**
+ * A real listening airkey server (bootstrapped tenant "demo", no sample flights) and an MCP client
+ * factory using the SDK's own Client and Streamable HTTP transport, as an agent would.
+ */
+export async function startMcpTestServer(engine: Engine = 'pglite') {
+  const clock = new ManualClock(new Date('2026-11-22T12:00:00Z'));
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const server = await startServer(
+    {
+      ...loadConfig({}),
+      ...(await storageFor(engine)),
+      port: 0,
+      demo: false,
+      adminEmail: ADMIN_EMAIL,
+      adminPassword: TEST_PASSWORD,
+      logLevel: 'info',
+      usageFlushMs: 60_000,
+    },
+    { overrides: { clock }, logStream },
+  );
+  const { services } = server;
+  const demoTenantId = (await services.users.requireByEmail(ADMIN_EMAIL)).tenantId;
+  const mcpUrl = new URL('/mcp', server.url);
+  const clients: Client[] = [];
+
+  /** A user in `tenantId` (the demo tenant by default) who can create keys unless told otherwise. */
+  async function user(roles: Role[] = ['system_administrator'], tenantId = demoTenantId): Promise<UserWithTenant> {
+    const email = `${randomBytes(4).toString('hex')}@example.test`;
+    await services.users.create(tenantId, { email, name: 'MCP Test User', password: TEST_PASSWORD, roles });
+    return services.users.requireByEmail(email);
+  }
+
+  const kit = {
+    server,
+    services,
+    clock,
+    logs,
+    mcpUrl,
+    demoTenantId,
+
+    user,
+
+    /** A key created by `creator` (a new System Administrator of the demo tenant by default). */
+    async key(creator?: UserWithTenant) {
+      const by = creator ?? (await user());
+      const created = await services.keys.create(actorOf(by), { name: 'MCP test key' });
+      return { ...created, creator: by };
+    },
+
+    async seedFlights(tenantId: string, count: number, seed = 1) {
+      await services.flightRepository.insertMany(generateFlights(tenantId, count, clock.now(), seed));
+    },
+
+    /** A connected MCP client sending `key` the chosen way; closed by stop(). */
+    async connect(key: string | undefined, via: KeyVia = 'header'): Promise<Client> {
+      const url = new URL(mcpUrl);
+      const headers: Record<string, string> = {};
+      if (key !== undefined && via === 'header') headers['X-API-Key'] = key;
+      if (key !== undefined && via === 'bearer') headers.Authorization = `Bearer ${key}`;
+      if (key !== undefined && via === 'query') url.searchParams.set('api_key', key);
+      const client = new Client({ name: 'airkey-test', version: '1.0.0' });
+      clients.push(client);
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+      return client;
+    },
+
+    async stop() {
+      await Promise.allSettled(clients.map((client) => client.close()));
+      await server.stop();
+    },
+  };
+  return kit;
+}
+
+export type McpTestServer = Awaited<ReturnType<typeof startMcpTestServer>>;
+
+/** The text of a tool result's first content block. */
+export function textOf(result: unknown): string {
+  const [first] = (result as CallToolResult).content;
+  return first?.type === 'text' ? first.text : '';
+}

@@ -11,6 +11,7 @@ import { mcpRoutes } from './mcp/mcp-routes.ts';
 export type RunningServer = { app: FastifyInstance; services: Services; url: string; firstStart: FirstStart | undefined; stop(): Promise<void> };
 
 const EXPIRY_SWEEP_MS = 30_000;
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /** `airkey serve`: services, first-start data, HTTP, admin socket, background jobs, clean shutdown. */
 export async function startServer(config: Config, options: AppOptions & { overrides?: ServiceOverrides } = {}): Promise<RunningServer> {
@@ -39,7 +40,14 @@ export async function startServer(config: Config, options: AppOptions & { overri
     (stopping ??= (async () => {
       clearInterval(sweep);
       adminSocket?.close();
+      // A connection busy when the signal came would otherwise stay open for its whole keep-alive
+      // timeout after its last response: close it as soon as it is idle. Streams that never end
+      // (an MCP event stream) are cut after a grace period.
+      const closeIdle = setInterval(() => app.server.closeIdleConnections(), 50);
+      const cutStreams = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await app.close(); // drains in-flight requests
+      clearInterval(closeIdle);
+      clearTimeout(cutStreams);
       await services.close(); // flushes last-use timestamps, closes the feed and the database
     })());
   return { app, services, url, firstStart, stop };

@@ -12,6 +12,7 @@ import { KeyRepository } from '../keys/key-repository.ts';
 import { KeyService } from '../keys/key-service.ts';
 import type { RandomBytes } from '../keys/secret.ts';
 import { UsageRecorder } from '../keys/usage-recorder.ts';
+import { Metrics } from '../metrics/metrics.ts';
 import { SessionRepository } from '../sessions/session-repository.ts';
 import { SessionService } from '../sessions/session-service.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
@@ -51,6 +52,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const keyCache = new KeyCache({ maxEntries: config.keyCacheMaxEntries, maxAgeMs: config.keyCacheMaxAgeMs });
   changes.onChange((change) => keyCache.invalidate(change));
   changes.onState((listening) => keyCache.setTrusted(listening));
+  const metrics = new Metrics({ keyCache, changes });
 
   const keyFailures = new FailureThrottle({ points: 20, windowSeconds: 60, blockSeconds: 60, keyPrefix: 'key-failures', redis });
   const signInFailures = new FailureThrottle({ points: 5, windowSeconds: 300, blockSeconds: 300, keyPrefix: 'sign-in-failures', redis });
@@ -62,8 +64,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     database,
     changes,
     keyCache,
+    metrics,
     usage,
-    keyCheck: new KeyCheck(keyRepository, keyCache, usage, keyFailures, clock, overrides.keyCheckMetrics),
+    keyCheck: new KeyCheck(keyRepository, keyCache, usage, keyFailures, clock, keyCheckMetricsOf(metrics, overrides.keyCheckMetrics)),
     keys: new KeyService(db, keyRepository, tenantRepository, audit, changes, clock, {
       maxKeysPerTenant: config.maxKeysPerTenant,
       ...(overrides.random ? { random: overrides.random } : {}),
@@ -92,6 +95,17 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
+
+/** The /metrics counters always; a test's own observer as well when it passes one. */
+function keyCheckMetricsOf(metrics: Metrics, extra: KeyCheckMetrics | undefined): KeyCheckMetrics {
+  if (!extra) return metrics.keyCheck;
+  return {
+    observe(outcome, seconds) {
+      metrics.keyCheck.observe(outcome, seconds);
+      extra.observe(outcome, seconds);
+    },
+  };
+}
 
 function connectRedis(url: string): Redis {
   // Fail fast while Redis is down, so throttling falls back to memory instead of queueing.

@@ -77,7 +77,7 @@ export function buildCli(): Command {
     .option('--none', 'remove every role')
     .addOption(json())
     .action(async (options: Output & { email: string; role?: string[]; none?: boolean }) => {
-      if (options.none === Boolean(options.role?.length)) throw new InvalidRequestError([{ path: 'role', message: 'Give --role at least once, or --none.' }], 'Give --role at least once, or --none.');
+      if (Boolean(options.none) === Boolean(options.role?.length)) throw new InvalidRequestError([{ path: 'role', message: 'Give --role at least once, or --none.' }], 'Give --role at least once, or --none.');
       await run(options, (ops) => ops.setRoles({ email: options.email, roles: options.none ? [] : options.role! }), (u) => `${u.email}: roles ${u.roles.join(', ') || 'none'}.`);
     });
   user

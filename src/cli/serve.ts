@@ -58,11 +58,16 @@ function superviseWorkers(count: number): Promise<void> {
   });
   const stop = () => {
     stopping = true;
+    // Counted here: when 'exit' fires, cluster.workers may still list the worker until its
+    // 'disconnect', and an empty event loop would end this process with code 13 instead of 0.
+    const running = new Set(Object.values(cluster.workers ?? {}).map((worker) => worker!.id));
+    if (running.size === 0) process.exit(0);
+    cluster.on('exit', (worker) => {
+      running.delete(worker.id);
+      if (running.size === 0) process.exit(0);
+    });
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     setTimeout(() => process.exit(0), 10_000).unref();
-    cluster.on('exit', () => {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-    });
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -47,6 +47,11 @@ async function migrateWithLock(pool: pg.Pool): Promise<void> {
   }
 }
 
+// Worst case for a silently dead listener: HEARTBEAT_MS + HEARTBEAT_TIMEOUT_MS until the cache is
+// bypassed. A connection that is closed or reset is noticed at once.
+const HEARTBEAT_MS = 2_000;
+const HEARTBEAT_TIMEOUT_MS = 1_000;
+
 /**
  * One dedicated connection LISTENs on `channel`. When it drops, `onState(false)` fires at once
  * (the caller stops trusting its cache) and the connection is re-opened with backoff;
@@ -64,7 +69,9 @@ async function keepListening(url: string, channel: string, handlers: FeedHandler
     next.on('notification', (message) => {
       if (message.channel === channel && message.payload !== undefined) handlers.onMessage(message.payload);
     });
+    let heartbeat: NodeJS.Timeout | undefined;
     const lost = () => {
+      clearInterval(heartbeat);
       if (client !== next) return;
       client = undefined;
       handlers.onState(false);
@@ -85,6 +92,15 @@ async function keepListening(url: string, channel: string, handlers: FeedHandler
       throw error;
     }
     delayMs = 50;
+    // A connection that dies silently (a partition, a frozen host: no FIN, no RST) reports nothing,
+    // and LISTEN alone never writes; a query left unanswered proves it deaf within a few seconds.
+    heartbeat = setInterval(() => {
+      answeredWithin(next.query('select 1'), HEARTBEAT_TIMEOUT_MS).catch(() => {
+        lost();
+        next.end().catch(() => {});
+      });
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
     handlers.onState(true);
   };
 
@@ -105,6 +121,15 @@ async function keepListening(url: string, channel: string, handlers: FeedHandler
     if (retryTimer) clearTimeout(retryTimer);
     const current = client;
     client = undefined;
-    await current?.end().catch(() => {});
+    // A dead connection may never confirm the goodbye; shutdown must not wait for it.
+    if (current) await answeredWithin(current.end(), HEARTBEAT_TIMEOUT_MS).catch(() => {});
   };
+}
+
+function answeredWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

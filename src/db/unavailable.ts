@@ -3,8 +3,11 @@ const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EN
 /** True when an error means "the database cannot be reached", as opposed to a bad query. */
 export function isDatabaseUnreachable(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const { code, message } = current as { code?: unknown; message?: unknown };
+    const { code, message, severity } = current as { code?: unknown; message?: unknown; severity?: unknown };
     if (typeof code === 'string' && (CONNECTION_CODES.has(code) || code.startsWith('08'))) return true;
+    // FATAL ends the session: the server refused or dropped us (not accepting connections, too
+    // many clients, shutting down), whatever the SQLSTATE.
+    if (severity === 'FATAL' || severity === 'PANIC') return true;
     if (typeof message === 'string' && /Connection terminated|connection timeout|PGlite is closed|Client has encountered a connection error/i.test(message)) {
       return true;
     }

@@ -3,10 +3,11 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import scalarApiReference from '@scalar/fastify-api-reference';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import type { Services } from '../app/services.ts';
 import type { Principal } from '../keys/principal.ts';
+import { countRequest, metricsRoutes } from '../metrics/metrics-routes.ts';
 import { loggerOptions, logRequestDone } from './logging.ts';
 import { errorHandler, notFoundHandler } from './problem.ts';
 import { stripQueryKey } from './redaction.ts';
@@ -15,7 +16,7 @@ import { backofficePages } from './routes/backoffice-pages.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
 import { backofficeUserRoutes } from './routes/backoffice-users.ts';
 import { healthRoutes } from './routes/health.ts';
-import { publicApiRoutes, whoamiHandler } from './routes/public-api.ts';
+import { publicApiRoutes, whoamiRoute } from './routes/public-api.ts';
 import { sessionHook } from './session-auth.ts';
 import './types.ts';
 
@@ -36,7 +37,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     // One line per request, written by logRequestDone, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     // Only as many proxy hops as configured may set the client address the throttles count by.
-    trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
+    trustProxy: config.trustProxyHops > 0 ? (_address: string, hop: number) => hop < config.trustProxyHops : false,
     rewriteUrl: (request) => stripQueryKey(request),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
@@ -45,7 +46,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
-  app.addHook('onResponse', async (request, reply) => logRequestDone(request, reply));
+  app.addHook('onResponse', async (request, reply) => {
+    logRequestDone(request, reply);
+    countRequest(services.metrics, request, reply);
+  });
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -88,11 +92,16 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
 
   await app.register(healthRoutes, services);
+  await app.register(async (scope) => metricsRoutes(scope, services.metrics));
   await app.register(async (api) => publicApiRoutes(api, services), { prefix: '/api/v1' });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   if (options.benchmarkPrincipal) {
     const principal = options.benchmarkPrincipal;
-    app.get('/bench/whoami-unchecked', { schema: { hide: true }, onRequest: async (request) => void (request.principal = principal) }, whoamiHandler);
+    app.withTypeProvider<ZodTypeProvider>().get('/bench/whoami-unchecked', {
+      ...whoamiRoute,
+      schema: { ...whoamiRoute.schema, hide: true },
+      onRequest: async (request) => void (request.principal = principal),
+    });
   }
 
   await app.register(

@@ -8,18 +8,23 @@ import type { IncomingMessage } from 'node:http';
 const queryKeys = new WeakMap<IncomingMessage, string[]>();
 
 const API_KEY_PARAM = /(^|&)api_key=([^&]*)/g;
+// The parameter name as the query parser will read it: `api%5Fkey` is `api_key` too.
+const MAYBE_API_KEY_PARAM = /api(?:_|%5f)key/i;
+// Anything shaped like a key, whatever parameter or path segment carries it.
+const KEY_SHAPED = /ask_[A-Za-z0-9]{64}/g;
 
 export function stripQueryKey(raw: IncomingMessage): string {
   const url = raw.url ?? '/';
   const queryStart = url.indexOf('?');
-  if (queryStart === -1 || !url.includes('api_key=', queryStart)) return url;
+  if (queryStart === -1 || !MAYBE_API_KEY_PARAM.test(url.slice(queryStart))) return url;
   const query = url.slice(queryStart + 1);
   const found: string[] = [];
   const rest = query
     .split('&')
     .filter((pair) => {
-      if (!pair.startsWith('api_key=')) return true;
-      found.push(safeDecode(pair.slice('api_key='.length)));
+      const separator = pair.indexOf('=');
+      if (separator === -1 || safeDecode(pair.slice(0, separator)) !== 'api_key') return true;
+      found.push(safeDecode(pair.slice(separator + 1)));
       return false;
     })
     .join('&');
@@ -36,7 +41,7 @@ export function queryKeysOf(raw: IncomingMessage): string[] | undefined {
 
 /** For any string that might still hold a key in a query (defence in depth for log serializers). */
 export function scrubUrl(url: string): string {
-  return url.replace(API_KEY_PARAM, '$1api_key=[REDACTED]');
+  return url.replace(API_KEY_PARAM, '$1api_key=[REDACTED]').replace(KEY_SHAPED, 'ask_[REDACTED]');
 }
 
 function safeDecode(value: string): string {

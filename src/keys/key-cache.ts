@@ -47,7 +47,8 @@ export class KeyCache {
   }
 
   fill(digest: string, facts: KeyFacts | null, epochAtRead: number): void {
-    if (this.trusted && epochAtRead === this.epoch) this.entries.set(digest, { facts });
+    // Kept while untrusted too, though not served: it is the freshest `lastKnown`.
+    if (epochAtRead === this.epoch) this.entries.set(digest, { facts });
   }
 
   invalidate(change: KeyChange): void {
@@ -67,11 +68,24 @@ export class KeyCache {
   }
 
   /**
+   * The facts last seen for a digest, even while untrusted; `undefined` when none. Only for a
+   * database that cannot be reached: then no instance can change a key through it, so what held
+   * when it went away still holds (SPEC §6: a cached key keeps working). `maxAgeMs` bounds it.
+   */
+  lastKnown(digest: string): KeyFacts | null | undefined {
+    return this.entries.get(digest)?.facts;
+  }
+
+  /**
    * While the change feed is down this instance cannot know what other instances changed, so it
-   * stops answering from the cache until the feed is back (read-through, never stale).
+   * stops answering from the cache until the feed is back (read-through, never stale); the
+   * entries stay only as `lastKnown` for a database outage. Coming back drops them all and moves
+   * the epoch: a read that began while deaf may predate a change this instance never heard, so
+   * its fill must not be kept.
    */
   setTrusted(trusted: boolean): void {
-    if (!trusted) this.invalidate({ type: 'all' });
+    if (trusted) this.invalidate({ type: 'all' });
+    else this.epoch++;
     this.trusted = trusted;
   }
 

@@ -43,8 +43,15 @@ export class KeyCheck {
     if (retryAfterSeconds > 0) return this.finish({ ok: false, reason: 'throttled', retryAfterSeconds }, started);
     if (digest !== null && facts === undefined) {
       const epoch = this.cache.currentEpoch();
-      facts = await this.repository.findFactsByDigest(digest);
-      this.cache.fill(digest, facts, epoch);
+      try {
+        facts = await this.repository.findFactsByDigest(digest);
+        this.cache.fill(digest, facts, epoch);
+      } catch (error) {
+        // Database unreachable (the change feed, untrusting the cache, usually went with it): the
+        // facts last seen still hold. A key never seen stays a fault (503), never "invalid".
+        facts = this.cache.lastKnown(digest);
+        if (facts === undefined) throw error;
+      }
       verdict = decide(facts, nowMs);
       if (verdict.ok) return this.accept(verdict, nowMs, started);
     }

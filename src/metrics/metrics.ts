@@ -1,0 +1,89 @@
+import { Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
+import type { KeyCheckMetrics } from '../keys/key-check.ts';
+import type { KeyCacheStats } from '../keys/key-cache.ts';
+
+/** What the metrics read at scrape time; nothing here is updated on the hot path. */
+export type MetricSources = {
+  keyCache: { readonly stats: KeyCacheStats; readonly size: number };
+  changes: { readonly lastLagMs: number; readonly listening: boolean };
+};
+
+// Key checks answer from memory in microseconds; a database read takes milliseconds.
+const KEY_CHECK_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1];
+
+/**
+ * The Prometheus metrics of one services instance, in a registry of its own (never the global
+ * default registry: tests run several instances in one process). Per-event cost is a map lookup
+ * and an increment: label children are resolved once and kept.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly keyChecks: Counter<'outcome'>;
+  private readonly keyCheckSeconds: Histogram;
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly keyCheckChildren = new Map<string, Counter.Internal>();
+  private readonly requestChildren = new Map<string, Counter.Internal>();
+
+  /** Passed to KeyCheck: one counter increment and one histogram observation per check. */
+  readonly keyCheck: KeyCheckMetrics = {
+    observe: (outcome, seconds) => {
+      this.child(this.keyCheckChildren, this.keyChecks, outcome, { outcome }).inc();
+      this.keyCheckSeconds.observe(seconds);
+    },
+  };
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    this.keyChecks = new Counter({ name: 'airkey_key_checks_total', help: 'API key checks by outcome (ok or the rejection reason).', labelNames: ['outcome'], registers });
+    this.keyCheckSeconds = new Histogram({ name: 'airkey_key_check_duration_seconds', help: 'Time to check one API key, cache or database.', buckets: KEY_CHECK_BUCKETS, registers });
+    this.requests = new Counter({ name: 'airkey_http_requests_total', help: 'HTTP requests by route pattern and status code.', labelNames: ['method', 'route', 'status'], registers });
+
+    const { keyCache, changes } = sources;
+    monotonic(registers, 'airkey_key_cache_hits_total', 'Key checks answered from the in-process cache.', () => keyCache.stats.hits);
+    monotonic(registers, 'airkey_key_cache_misses_total', 'Key checks that had to read the database.', () => keyCache.stats.misses);
+    monotonic(registers, 'airkey_key_cache_evictions_total', 'Cache entries dropped because a change made them stale.', () => keyCache.stats.evictions);
+    sampled(registers, 'airkey_key_cache_entries', 'Entries in the key cache.', () => keyCache.size);
+    sampled(registers, 'airkey_change_feed_listening', '1 while this instance is subscribed to the change feed; 0 means its cache is bypassed.', () => (changes.listening ? 1 : 0));
+    sampled(registers, 'airkey_change_feed_lag_seconds', 'Commit-to-arrival delay of the last change heard from another instance.', () => changes.lastLagMs / 1000);
+  }
+
+  /** Called once per response. `route` is the route pattern, never the raw URL (unbounded, may hold a key). */
+  observeRequest(method: string, route: string, status: number): void {
+    this.child(this.requestChildren, this.requests, `${method} ${status} ${route}`, { method, route, status }).inc();
+  }
+
+  private child<T extends string>(cache: Map<string, Counter.Internal>, counter: Counter<T>, id: string, labels: LabelValues<T>): Counter.Internal {
+    let child = cache.get(id);
+    if (child === undefined) {
+      child = counter.labels(labels);
+      cache.set(id, child);
+    }
+    return child;
+  }
+}
+
+/** A counter whose value lives elsewhere (the cache's own tallies), brought up to date at scrape time. */
+function monotonic(registers: Registry[], name: string, help: string, read: () => number): void {
+  let reported = 0;
+  new Counter({
+    name,
+    help,
+    registers,
+    collect() {
+      const value = read();
+      if (value > reported) this.inc(value - reported);
+      reported = value;
+    },
+  });
+}
+
+function sampled(registers: Registry[], name: string, help: string, read: () => number): void {
+  new Gauge({
+    name,
+    help,
+    registers,
+    collect() {
+      this.set(read());
+    },
+  });
+}

@@ -1,0 +1,72 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { ENGINES, type Engine } from '../support/databases.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+import { apiFrom, expectProblem } from '../support/problems.ts';
+
+/**
+ * Takes the database away for real: PGlite is closed under the running app; PostgreSQL refuses
+ * new connections to the test database and its open ones are terminated.
+ */
+async function takeDatabaseDown(h: Harness, engine: Engine): Promise<() => Promise<void>> {
+  if (engine === 'pglite') {
+    await h.services.database.close();
+    return async () => {};
+  }
+  const name = new URL(h.config.databaseUrl!).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: inject('postgresUrl') });
+  await admin.connect();
+  await admin.query(`alter database ${name} allow_connections false`);
+  await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+  return async () => {
+    await admin.query(`alter database ${name} allow_connections true`);
+    await admin.end();
+  };
+}
+
+describe.each(ENGINES)('the database goes down (%s)', (engine) => {
+  let h: Harness;
+  let cached: string;
+  let uncached: string;
+  let bringBack: () => Promise<void> = async () => {};
+
+  beforeAll(async () => {
+    h = await createHarness({ engine });
+    const admin = await h.signedIn();
+    cached = (await h.createKey(admin, { name: 'cached' })).secret;
+    uncached = (await h.createKey(admin, { name: 'never used' })).secret;
+    expect((await apiFrom(h, '10.5.0.1', cached, '/api/v1/whoami')).statusCode).toBe(200);
+    bringBack = await takeDatabaseDown(h, engine);
+    // Let the pool and the change-feed listener notice the terminated connections.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  });
+  afterAll(async () => {
+    await bringBack();
+    await h.close().catch(() => {});
+  });
+
+  it('answers an uncached key with 503 unavailable, never as an invalid key', async () => {
+    for (let i = 0; i < 3; i++) {
+      const body = expectProblem(await apiFrom(h, '10.5.0.2', uncached, '/api/v1/whoami'), 503, 'unavailable');
+      expect(body.detail).not.toMatch(/ECONN|PGlite|terminat|allow_connections|pg_/i);
+    }
+  });
+
+  it('keeps a cached key working on whoami', async () => {
+    const response = await apiFrom(h, '10.5.0.1', cached, '/api/v1/whoami');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().key.name).toBe('cached');
+  });
+
+  it('reports a database read the API needs as 503, without SQL in the body', async () => {
+    const response = await apiFrom(h, '10.5.0.1', cached, '/api/v1/flights');
+    expectProblem(response, 503, 'unavailable');
+  });
+
+  it('says it is not ready', async () => {
+    const response = await h.app.inject({ method: 'GET', url: '/readyz' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json().checks.database).toBe(false);
+    expect((await h.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, TEST_PASSWORD, type Harness } from '../support/harness.ts';
+import { expectProblem } from '../support/problems.ts';
+
+describe('users endpoints', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(async () => h.close());
+
+  const newUser = (roles: string[], email = `${crypto.randomUUID().slice(0, 8)}@example.test`) => ({ email, name: 'New Person', password: 'long-enough-password', roles });
+
+  it('lets an administrator list, create, update and delete users of the tenant', async () => {
+    const admin = await h.signedIn(['administrator']);
+    const created = await admin.request('POST', '/backoffice/api/users', newUser(['operations']));
+    expect(created.statusCode).toBe(201);
+    const user = created.json();
+    expect(user).toEqual({ id: expect.any(String), email: user.email, name: 'New Person', roles: ['operations'], tenant: { id: admin.tenantId, slug: expect.any(String), name: expect.any(String) } });
+    expect(JSON.stringify(user)).not.toMatch(/password|argon/i);
+    expect((await admin.request('GET', '/backoffice/api/users')).json().data.map((u: { email: string }) => u.email).sort()).toEqual([admin.email, user.email].sort());
+    const updated = await admin.request('PATCH', `/backoffice/api/users/${user.id}`, { roles: ['crew'], name: 'Renamed' });
+    expect(updated.json()).toMatchObject({ roles: ['crew'], name: 'Renamed' });
+    const session = await h.signIn(user.email, 'long-enough-password');
+    expect((await admin.request('DELETE', `/backoffice/api/users/${user.id}`)).statusCode).toBe(204);
+    expectProblem(await session.request('GET', '/backoffice/api/session'), 401, 'not_authenticated');
+    const actions = (await h.services.audit.list(admin.tenantId, 50)).data.map((e) => e.action).reverse();
+    expect(actions).toEqual(['user.created', 'user.signed_in', 'user.created', 'user.roles_changed', 'user.signed_in', 'user.deleted']);
+  });
+
+  it('lets only a System Administrator grant or remove system_administrator', async () => {
+    const sysadmin = await h.signedIn(['system_administrator']);
+    const admin = await h.signIn((await h.user(sysadmin.tenantId, ['administrator'])).email);
+    expectProblem(await admin.request('POST', '/backoffice/api/users', newUser(['system_administrator'])), 403, 'permission_denied');
+    const peer = (await admin.request('POST', '/backoffice/api/users', newUser(['operations']))).json();
+    expectProblem(await admin.request('PATCH', `/backoffice/api/users/${peer.id}`, { roles: ['system_administrator'] }), 403, 'permission_denied');
+    expectProblem(await admin.request('PATCH', `/backoffice/api/users/${admin.userId}`, { roles: ['administrator', 'system_administrator'] }), 403, 'permission_denied');
+    expectProblem(await admin.request('PATCH', `/backoffice/api/users/${sysadmin.userId}`, { roles: ['crew'] }), 403, 'permission_denied');
+    expectProblem(await admin.request('DELETE', `/backoffice/api/users/${sysadmin.userId}`), 403, 'permission_denied');
+    expect((await sysadmin.request('GET', '/backoffice/api/session')).json().user.roles).toEqual(['system_administrator']);
+
+    const granted = await sysadmin.request('PATCH', `/backoffice/api/users/${peer.id}`, { roles: ['system_administrator'] });
+    expect(granted.json().roles).toEqual(['system_administrator']);
+    const created = await sysadmin.request('POST', '/backoffice/api/users', newUser(['system_administrator']));
+    expect(created.statusCode).toBe(201);
+    expect((await sysadmin.request('PATCH', `/backoffice/api/users/${peer.id}`, { roles: ['operations'] })).json().roles).toEqual(['operations']);
+  });
+
+  it('refuses to let a user delete themselves', async () => {
+    const admin = await h.signedIn(['administrator']);
+    const response = await admin.request('DELETE', `/backoffice/api/users/${admin.userId}`);
+    expect(response.statusCode).toBeGreaterThanOrEqual(400);
+    expect(response.statusCode).toBeLessThan(500);
+    expect(response.headers['content-type']).toMatch(/problem\+json/);
+    expect((await admin.request('GET', '/backoffice/api/session')).statusCode).toBe(200);
+  });
+
+  it('validates new users field by field and refuses a taken e-mail with 409', async () => {
+    const admin = await h.signedIn(['administrator']);
+    const body = expectProblem(await admin.request('POST', '/backoffice/api/users', { email: 'not-an-email', name: '', password: 'short', roles: ['pilot'] }), 400, 'invalid_request');
+    expect(body.errors?.map((e) => e.path).sort()).toEqual(['email', 'name', 'password', 'roles']);
+    expectProblem(await admin.request('POST', '/backoffice/api/users', newUser(['crew'], admin.email.toUpperCase())), 409, 'email_taken');
+  });
+
+  it('refuses users endpoints to roles without users:manage', async () => {
+    for (const role of ['operations', 'crew'] as const) {
+      const session = await h.signedIn([role]);
+      expectProblem(await session.request('GET', '/backoffice/api/users'), 403, 'permission_denied');
+      expectProblem(await session.request('PATCH', `/backoffice/api/users/${session.userId}`, { roles: ['administrator'] }), 403, 'permission_denied');
+    }
+  });
+});
+
+describe('sign-in throttling', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(async () => h.close());
+
+  const signIn = (email: string, password: string, client: string) =>
+    h.app.inject({ method: 'POST', url: '/backoffice/api/session', payload: { email, password }, remoteAddress: client });
+
+  it('answers 429 with Retry-After after repeated wrong passwords, even for the right one, for that client only', async () => {
+    const tenant = await h.tenant();
+    const user = await h.user(tenant.id, ['system_administrator']);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await signIn(user.email, `wrong password ${i}`, '10.7.0.1')).statusCode);
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses.at(-1)).toBe(429);
+    const blocked = await signIn(user.email, TEST_PASSWORD, '10.7.0.1');
+    expectProblem(blocked, 429, 'too_many_requests');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(blocked.cookies).toEqual([]);
+    expect((await signIn(user.email, TEST_PASSWORD, '10.7.0.2')).statusCode).toBe(200);
+    const failed = (await h.services.audit.list(tenant.id, 50)).data.filter((e) => e.action === 'user.sign_in_failed');
+    expect(failed.length).toBeGreaterThan(0);
+  });
+
+  it('throttles a client spraying many accounts', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await signIn(`nobody-${i}@example.test`, 'wrong password', '10.7.1.1')).statusCode);
+    expect(statuses.at(-1)).toBe(429);
+  });
+});

@@ -1,0 +1,21 @@
+import type { UserActor } from '../../src/shared/actor.ts';
+import { actorOf } from '../../src/users/user-service.ts';
+import type { Role } from '../../src/users/roles.ts';
+import type { Harness } from '../support/harness.ts';
+
+/** A new tenant and a user in it, as the acting user the services take. */
+export async function tenantWithUser(h: Harness, roles: Role[] = ['system_administrator'], authority: 'creator' | 'system' = 'creator') {
+  const tenant = await h.tenant(authority);
+  const actor = await actorIn(h, tenant.id, roles);
+  return { tenant, actor };
+}
+
+export async function actorIn(h: Harness, tenantId: string, roles: Role[]): Promise<UserActor> {
+  const user = await h.user(tenantId, roles);
+  const row = await h.services.userRepository.findById(user.id);
+  return actorOf(row!);
+}
+
+export async function auditActions(h: Harness, tenantId: string): Promise<Array<{ action: string; target: { id: string | null; name: string | null }; actor: { type: string; id: string | null }; detail: Record<string, unknown> }>> {
+  return (await h.services.audit.list(tenantId, 200)).data.reverse();
+}

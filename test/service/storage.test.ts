@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../support/databases.ts';
+import { createHarness, type Harness } from '../support/harness.ts';
+import { auditActions, tenantWithUser } from './actors.ts';
+
+const START = '2026-11-22T12:00:00Z';
+
+async function rows(h: Harness, query: ReturnType<typeof sql>): Promise<Array<Record<string, unknown>>> {
+  const result = (await h.services.database.db.execute(query)) as unknown as { rows: Array<Record<string, unknown>> };
+  return result.rows;
+}
+
+/** Every row of every table, as text. */
+async function everyRowAsText(h: Harness): Promise<string[]> {
+  const tables = await rows(h, sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`);
+  const text: string[] = [];
+  for (const { table_name } of tables) {
+    for (const row of await rows(h, sql.raw(`select t::text as row from "${String(table_name)}" t`))) text.push(String(row.row));
+  }
+  return text;
+}
+
+describe.each(ENGINES)('what the database keeps (%s)', (engine) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({ engine, now: START });
+  });
+  afterAll(async () => h.close());
+  afterEach(() => h.clock.set(START));
+
+  it('stores only the SHA-256 digest of a key: no column of any table holds the secret', async () => {
+    const { actor } = await tenantWithUser(h);
+    const { api_key, secret } = await h.services.keys.create(actor, { name: 'digest only' });
+    const [stored] = await rows(h, sql`select * from api_keys where id = ${api_key.id}`);
+    expect(stored!.secret_digest).toBe(createHash('sha256').update(secret).digest('hex'));
+    for (const value of Object.values(stored!)) expect(String(value)).not.toContain(secret.slice(4));
+    const everything = await everyRowAsText(h);
+    expect(everything.length).toBeGreaterThan(3);
+    expect(everything.filter((row) => row.includes(secret.slice(4)) || row.includes(secret.slice(4, 20)))).toEqual([]);
+  });
+
+  it('records last use write-behind: nothing is written by the check, the flush writes the time of use', async () => {
+    const { actor } = await tenantWithUser(h);
+    const { api_key, secret } = await h.services.keys.create(actor, { name: 'used' });
+    h.clock.set('2026-11-22T13:00:00Z');
+    expect((await h.services.keyCheck.check(secret, 'usage')).ok).toBe(true);
+    h.clock.set('2026-11-22T13:05:00Z');
+    expect((await h.services.keyCheck.check(secret, 'usage')).ok).toBe(true);
+    expect((await h.services.keys.list(actor)).data[0]!.last_used_at).toBeNull();
+    await h.services.usage.flush();
+    expect((await h.services.keys.list(actor)).data[0]).toMatchObject({ id: api_key.id, last_used_at: '2026-11-22T13:05:00.000Z' });
+  });
+
+  it('never moves last use backwards', async () => {
+    const { actor } = await tenantWithUser(h);
+    const { secret } = await h.services.keys.create(actor, { name: 'monotonic' });
+    h.clock.set('2026-11-22T15:00:00Z');
+    await h.services.keyCheck.check(secret, 'usage');
+    await h.services.usage.flush();
+    h.clock.set('2026-11-22T14:00:00Z');
+    await h.services.keyCheck.check(secret, 'usage');
+    await h.services.usage.flush();
+    expect((await h.services.keys.list(actor)).data[0]!.last_used_at).toBe('2026-11-22T15:00:00.000Z');
+  });
+
+  it('does not record use of a rejected key', async () => {
+    const { actor } = await tenantWithUser(h);
+    const { api_key, secret } = await h.services.keys.create(actor, { name: 'disabled, unused' });
+    await h.services.keys.setEnabled(actor, api_key.id, false);
+    expect((await h.services.keyCheck.check(secret, 'usage')).ok).toBe(false);
+    await h.services.usage.flush();
+    expect((await h.services.keys.list(actor)).data[0]!.last_used_at).toBeNull();
+  });
+
+  it('writes one api_key.expired event per key once it has expired, by the system', async () => {
+    const { tenant, actor } = await tenantWithUser(h);
+    const { api_key, secret } = await h.services.keys.create(actor, { name: 'sweep', expires_at: '2026-11-24' });
+    await h.services.keys.create(actor, { name: 'no expiry' });
+    h.clock.set('2026-11-23T23:59:59.999Z');
+    await h.services.keys.recordExpiries();
+    expect((await auditActions(h, tenant.id)).filter((e) => e.action === 'api_key.expired')).toEqual([]);
+    expect((await h.services.keyCheck.check(secret, 'sweep')).ok).toBe(true);
+
+    h.clock.set('2026-11-24T00:00:00.000Z');
+    expect(await h.services.keyCheck.check(secret, 'sweep')).toEqual({ ok: false, reason: 'api_key_expired' });
+    expect(await h.services.keys.recordExpiries()).toBeGreaterThanOrEqual(1);
+    expect(await h.services.keys.recordExpiries()).toBe(0);
+    const expired = (await auditActions(h, tenant.id)).filter((e) => e.action === 'api_key.expired');
+    expect(expired).toEqual([
+      expect.objectContaining({
+        actor: { type: 'system', id: null, email: null },
+        target: { type: 'api_key', id: api_key.id, name: 'sweep' },
+        detail: { hint: api_key.hint, expired_at: '2026-11-24T00:00:00.000Z' },
+      }),
+    ]);
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { KeyCache } from '../../src/keys/key-cache.ts';
+import { factsOf } from './facts.ts';
+
+const cache = (maxEntries = 100) => new KeyCache({ maxEntries, maxAgeMs: 60_000 });
+
+describe('KeyCache', () => {
+  it('returns undefined for a miss, the facts for a hit and null for a cached unknown key', () => {
+    const c = cache();
+    expect(c.get('d1')).toBeUndefined();
+    const facts = factsOf();
+    c.fill('d1', facts, c.currentEpoch());
+    c.fill('d2', null, c.currentEpoch());
+    expect(c.get('d1')).toBe(facts);
+    expect(c.get('d2')).toBeNull();
+  });
+
+  it('discards a fill that started before an invalidation (a slow read cannot resurrect stale facts)', () => {
+    const c = cache();
+    const epoch = c.currentEpoch();
+    c.invalidate({ type: 'key', id: 'unrelated' });
+    c.fill('d1', factsOf({ enabled: true }), epoch);
+    expect(c.get('d1')).toBeUndefined();
+    c.fill('d1', factsOf({ enabled: false }), c.currentEpoch());
+    expect(c.get('d1')?.enabled).toBe(false);
+  });
+
+  it('invalidates by key, by creator and by tenant, leaving other entries', () => {
+    const c = cache();
+    const fill = (digest: string, keyId: string, creatorId: string, tenantId: string) =>
+      c.fill(digest, factsOf({ keyId, creatorId, tenantId }), c.currentEpoch());
+    fill('a', 'k-a', 'u-1', 't-1');
+    fill('b', 'k-b', 'u-1', 't-1');
+    fill('c', 'k-c', 'u-2', 't-1');
+    fill('d', 'k-d', 'u-3', 't-2');
+
+    c.invalidate({ type: 'key', id: 'k-a' });
+    expect(c.get('a')).toBeUndefined();
+    expect(c.get('b')).toBeDefined();
+
+    c.invalidate({ type: 'user', id: 'u-1' });
+    expect(c.get('b')).toBeUndefined();
+    expect(c.get('c')).toBeDefined();
+
+    c.invalidate({ type: 'tenant', id: 't-1' });
+    expect(c.get('c')).toBeUndefined();
+    expect(c.get('d')).toBeDefined();
+
+    c.invalidate({ type: 'all' });
+    expect(c.get('d')).toBeUndefined();
+    expect(c.size).toBe(0);
+  });
+
+  it('answers nothing from the cache while untrusted, and starts empty when trusted again', async () => {
+    const c = cache();
+    c.fill('a', factsOf(), c.currentEpoch());
+    c.setTrusted(false);
+    expect(c.get('a')).toBeUndefined();
+    c.fill('b', factsOf(), c.currentEpoch());
+    expect(c.get('b')).toBeUndefined();
+    c.setTrusted(true);
+    expect(c.get('a')).toBeUndefined();
+    expect(c.get('b')).toBeUndefined();
+    expect(c.lastKnown('a')).toBeUndefined();
+    c.fill('b', factsOf(), c.currentEpoch());
+    expect(c.get('b')).toBeDefined();
+  });
+
+  it('keeps the facts last seen while untrusted, for a database outage only, with local changes applied', () => {
+    const c = cache();
+    c.fill('a', factsOf({ keyId: 'k-a' }), c.currentEpoch());
+    c.fill('b', factsOf({ keyId: 'k-b' }), c.currentEpoch());
+    c.fill('u', null, c.currentEpoch());
+    c.setTrusted(false);
+    expect(c.lastKnown('a')?.keyId).toBe('k-a');
+    expect(c.lastKnown('u')).toBeNull();
+    // A fresher read while deaf replaces what is kept; a change made here removes it.
+    c.fill('a', factsOf({ keyId: 'k-a', enabled: false }), c.currentEpoch());
+    expect(c.lastKnown('a')?.enabled).toBe(false);
+    c.invalidate({ type: 'key', id: 'k-b' });
+    expect(c.lastKnown('b')).toBeUndefined();
+  });
+
+  it('drops a fill that began before the cache became untrusted or trusted again', () => {
+    const c = cache();
+    const before = c.currentEpoch();
+    c.setTrusted(false);
+    c.fill('a', factsOf(), before);
+    expect(c.lastKnown('a')).toBeUndefined();
+    const deaf = c.currentEpoch();
+    c.setTrusted(true);
+    c.fill('a', factsOf(), deaf);
+    expect(c.get('a')).toBeUndefined();
+  });
+
+  it('stays within its bound, evicting the least recently used entry', () => {
+    const c = cache(2);
+    c.fill('a', factsOf({ keyId: 'a' }), c.currentEpoch());
+    c.fill('b', factsOf({ keyId: 'b' }), c.currentEpoch());
+    c.get('a');
+    c.fill('c', factsOf({ keyId: 'c' }), c.currentEpoch());
+    expect(c.size).toBe(2);
+    expect(c.get('b')).toBeUndefined();
+    expect(c.get('a')?.keyId).toBe('a');
+    expect(c.get('c')?.keyId).toBe('c');
+  });
+});

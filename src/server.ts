@@ -32,6 +32,7 @@ export async function startServer(config: Config, options: AppOptions & { overri
 
   const sweep = setInterval(() => {
     services.keys.recordExpiries().catch((error: unknown) => app.log.warn({ err: error }, 'expiry sweep failed'));
+    services.sessions.deleteExpired().catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
   }, EXPIRY_SWEEP_MS);
   sweep.unref();
 

@@ -73,4 +73,9 @@ export class SessionService {
   async signOut(token: string): Promise<void> {
     await this.sessions.delete(digest(token));
   }
+
+  /** Housekeeping: expired sessions are already refused; this only keeps the table small. */
+  async deleteExpired(): Promise<void> {
+    await this.sessions.deleteExpired(this.clock.now());
+  }
 }

@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const SCREENSHOTS = 'test-results/backoffice';
+
+/** Builds web/dist when its sources changed (a no-op when it is fresh), as `npm start` does. */
+export function ensureWebBuilt(): void {
+  const result = spawnSync('node', ['scripts/build-web-if-needed.mjs'], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('building the back office failed');
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/** A browser context on the server's origin that may use the clipboard, and collects page errors. */
+export async function openContext(browser: Browser, baseURL: string, viewport = DESKTOP) {
+  const context: BrowserContext = await browser.newContext({ baseURL, viewport, reducedMotion: 'reduce' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  context.setDefaultTimeout(20_000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  // A CSP violation (an inline script, a foreign connection) shows up here.
+  page.on('console', (message) => {
+    // Failed loads are judged below by URL; 401/403 answers are part of the story.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+  });
+  page.on('response', (response) => {
+    if (response.status() === 404 || response.status() >= 500) problems.push(`${response.status()} ${response.url()}`);
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return { context, page, problems };
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** No serious or critical WCAG violations on what the page shows now. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  const axe = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  // With a dialog open, the dialog is all a user can reach; the page behind it is scanned on its own.
+  if (await page.getByRole('dialog').count()) axe.include('[role="dialog"]');
+  const results = await axe.analyze();
+  const bad = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(bad, `axe on ${what}`).toEqual([]);
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  // A dialog is pinned to the viewport: a full-page capture would cut it off mid-page.
+  const dialogOpen = (await page.getByRole('dialog').count()) > 0;
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: !dialogOpen });
+}
+
+export async function whoami(baseURL: string, key: string): Promise<{ status: number; body: { code?: string; key?: { name: string } } }> {
+  const response = await fetch(`${baseURL}/api/v1/whoami`, { headers: { 'x-api-key': key } });
+  return { status: response.status, body: (await response.json()) as { code?: string; key?: { name: string } } };
+}

@@ -1,0 +1,36 @@
+import { MantineProvider } from '@mantine/core';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { isApiError } from './api/client.ts';
+import { FeedbackProvider } from './components/Feedback.tsx';
+import { signInUrl } from './lib/next.ts';
+import { Routes } from './Routes.tsx';
+import { cssVariablesResolver, theme } from './theme.ts';
+
+export function App() {
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({
+        queryCache: new QueryCache({ onError: toSignInIfSignedOut }),
+        mutationCache: new MutationCache({ onError: toSignInIfSignedOut }),
+        defaultOptions: {
+          // Only an unreachable or failing server is worth asking again; a 4xx answer stands.
+          queries: { retry: (count, error) => count < 2 && isApiError(error) && (error.status === 0 || error.status >= 500) },
+        },
+      }),
+  );
+  return (
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme="light">
+      <QueryClientProvider client={queryClient}>
+        <FeedbackProvider>
+          <Routes />
+        </FeedbackProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}
+
+/** A session that lapsed while the page was open: back to sign-in, then back here. */
+function toSignInIfSignedOut(error: unknown): void {
+  if (isApiError(error, 'not_authenticated')) window.location.replace(signInUrl(window.location.pathname + window.location.search));
+}

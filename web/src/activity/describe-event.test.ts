@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditEvent } from '../api/types.ts';
+import { actorOf, describeEvent } from './describe-event.ts';
+
+const event = (overrides: Partial<AuditEvent>): AuditEvent => ({
+  id: '1',
+  at: '2026-11-22T12:00:00.000Z',
+  actor: { type: 'user', id: 'u1', email: 'ops@demo.test' },
+  action: 'api_key.created',
+  target: { type: 'api_key', id: 'k1', name: 'Crew sync' },
+  detail: {},
+  ...overrides,
+});
+
+describe('audit events in words', () => {
+  it('names the key and its hint', () => {
+    expect(describeEvent(event({ detail: { hint: 'ask_…Xy9Z', expires_at: '2027-01-01' } }))).toBe(
+      'Created API key “Crew sync” (ask_…Xy9Z), expiring 2027-01-01',
+    );
+    expect(describeEvent(event({ action: 'api_key.disabled', detail: { hint: 'ask_…Xy9Z' } }))).toBe('Disabled API key “Crew sync” (ask_…Xy9Z)');
+  });
+
+  it('says when a key never expires', () => {
+    expect(describeEvent(event({ detail: { expires_at: null } }))).toBe('Created API key “Crew sync”, never expiring');
+  });
+
+  it('lists new roles by their names', () => {
+    const changed = event({ action: 'user.roles_changed', target: { type: 'user', id: 'u2', name: 'a@b.test' }, detail: { from: [], to: ['operations', 'crew'] } });
+    expect(describeEvent(changed)).toBe('Changed the roles of “a@b.test” (Operations, Crew)');
+  });
+
+  it('attributes expiry to the system', () => {
+    const expired = event({ action: 'api_key.expired', actor: { type: 'system', id: null, email: null } });
+    expect(actorOf(expired)).toBe('System');
+    expect(describeEvent(expired)).toBe('API key “Crew sync” expired');
+  });
+
+  it('falls back to the raw action for one it does not know', () => {
+    expect(describeEvent(event({ action: 'tenant.renamed' }))).toBe('tenant.renamed');
+  });
+});

@@ -1,0 +1,52 @@
+import type { AuditEvent } from '../api/types.ts';
+import { roleLabel } from '../users/roles.ts';
+
+/** Who did it: the user's e-mail, or "System" for what airkey did by itself (e.g. expiry). */
+export function actorOf(event: AuditEvent): string {
+  if (event.actor.type === 'system') return 'System';
+  return event.actor.email ?? 'A deleted user';
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
+
+/** What happened, as one sentence a System Administrator reads at a glance. */
+export function describeEvent(event: AuditEvent): string {
+  const name = event.target.name ? `“${event.target.name}”` : 'an item';
+  const hint = text(event.detail.hint);
+  const key = hint ? `API key ${name} (${hint})` : `API key ${name}`;
+  switch (event.action) {
+    case 'api_key.created': {
+      const expires = text(event.detail.expires_at);
+      return `Created ${key}${expires ? `, expiring ${expires}` : ', never expiring'}`;
+    }
+    case 'api_key.enabled':
+      return `Enabled ${key}`;
+    case 'api_key.disabled':
+      return `Disabled ${key}`;
+    case 'api_key.deleted':
+      return `Deleted ${key}`;
+    case 'api_key.expired':
+      return `${key} expired`;
+    case 'user.signed_in':
+      return 'Signed in';
+    case 'user.sign_in_failed':
+      return 'Failed sign-in (wrong password)';
+    case 'user.created':
+      return `Added user ${name}${rolesText(event.detail.roles)}`;
+    case 'user.roles_changed':
+      return `Changed the roles of ${name}${rolesText(event.detail.to)}`;
+    case 'user.deleted':
+      return `Deleted user ${name}`;
+    case 'tenant.authority_changed': {
+      const authority = text(event.detail.to);
+      return `Changed key authority${authority ? ` to “${authority === 'system' ? 'system user' : 'creator'}”` : ''}`;
+    }
+    default:
+      return event.action;
+  }
+}
+
+function rolesText(roles: unknown): string {
+  if (!Array.isArray(roles)) return '';
+  return roles.length ? ` (${roles.map((role) => roleLabel(String(role))).join(', ')})` : ' (no roles)';
+}

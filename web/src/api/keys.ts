@@ -1,0 +1,66 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { request } from './client.ts';
+import type { ApiKey, CreatedKey, CreateKeyBody, KeyList } from './types.ts';
+
+export const keysKey = ['api-keys'] as const;
+
+export function useKeys(enabled = true) {
+  return useQuery({ queryKey: keysKey, queryFn: () => request<KeyList>('GET', '/api-keys'), enabled });
+}
+
+/**
+ * Creates a key. The response holds the secret, so the mutation is never kept in the cache
+ * (`gcTime: 0`); only the secret-free `api_key` is added to the list.
+ */
+export function useCreateKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateKeyBody) => request<CreatedKey>('POST', '/api-keys', body),
+    gcTime: 0,
+    onSuccess: ({ api_key }) => {
+      queryClient.setQueryData<KeyList>(keysKey, (list) => (list ? { ...list, data: [api_key, ...list.data] } : list));
+      void queryClient.invalidateQueries({ queryKey: ['audit-events'] });
+    },
+  });
+}
+
+type Toggle = { key: ApiKey; enabled: boolean };
+
+/** Enable/disable shows at once; on failure the row goes back as it was and `onFailure` explains. */
+export function useSetKeyEnabled(onFailure: (error: unknown, variables: Toggle) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ key, enabled }: Toggle) => request<ApiKey>('PATCH', `/api-keys/${encodeURIComponent(key.id)}`, { enabled }),
+    onMutate: async ({ key, enabled }) => {
+      await queryClient.cancelQueries({ queryKey: keysKey });
+      const previous = queryClient.getQueryData<KeyList>(keysKey);
+      queryClient.setQueryData<KeyList>(keysKey, (list) => list && replaceKey(list, { ...key, enabled, status: enabled ? 'enabled' : 'disabled' }));
+      return { previous };
+    },
+    onError: (error, variables, context) => {
+      if (context?.previous) queryClient.setQueryData(keysKey, context.previous);
+      onFailure(error, variables);
+    },
+    onSuccess: (updated) => queryClient.setQueryData<KeyList>(keysKey, (list) => list && replaceKey(list, updated)),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: keysKey });
+      void queryClient.invalidateQueries({ queryKey: ['audit-events'] });
+    },
+  });
+}
+
+export function useDeleteKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (key: ApiKey) => request<void>('DELETE', `/api-keys/${encodeURIComponent(key.id)}`),
+    onSuccess: (_nothing, key) => {
+      queryClient.setQueryData<KeyList>(keysKey, (list) => list && { ...list, data: list.data.filter((each) => each.id !== key.id) });
+      void queryClient.invalidateQueries({ queryKey: keysKey });
+      void queryClient.invalidateQueries({ queryKey: ['audit-events'] });
+    },
+  });
+}
+
+function replaceKey(list: KeyList, key: ApiKey): KeyList {
+  return { ...list, data: list.data.map((each) => (each.id === key.id ? key : each)) };
+}

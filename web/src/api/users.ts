@@ -1,0 +1,30 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { request } from './client.ts';
+import type { CreateUserBody, UpdateUserBody, User } from './types.ts';
+
+export const usersKey = ['users'] as const;
+
+export function useUsers() {
+  return useQuery({ queryKey: usersKey, queryFn: () => request<{ data: User[] }>('GET', '/users') });
+}
+
+function useUserMutation<Variables, Result>(mutationFn: (variables: Variables) => Promise<Result>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    gcTime: 0, // a new user's password must not linger in the mutation cache
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: usersKey });
+      // Roles decide what creator-bound keys may do, and deleting a user disables their keys.
+      void queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+      void queryClient.invalidateQueries({ queryKey: ['audit-events'] });
+    },
+  });
+}
+
+export const useCreateUser = () => useUserMutation((body: CreateUserBody) => request<User>('POST', '/users', body));
+
+export const useUpdateUser = () =>
+  useUserMutation(({ id, ...body }: UpdateUserBody & { id: string }) => request<User>('PATCH', `/users/${encodeURIComponent(id)}`, body));
+
+export const useDeleteUser = () => useUserMutation((user: User) => request<void>('DELETE', `/users/${encodeURIComponent(user.id)}`));

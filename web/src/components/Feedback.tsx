@@ -1,0 +1,60 @@
+import { Notification, Stack } from '@mantine/core';
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+
+type Message = { id: number; tone: 'success' | 'error'; title: string; text?: string | undefined };
+type Notify = (tone: Message['tone'], title: string, text?: string) => void;
+
+const FeedbackContext = createContext<Notify>(() => {});
+
+/** Short-lived messages in a live region, so screen readers hear what changed. */
+export function FeedbackProvider({ children }: { children: ReactNode }) {
+  const [messages, setMessages] = useState<Message[]>([]);
+  const next = useRef(1);
+  const dismiss = useCallback((id: number) => setMessages((all) => all.filter((message) => message.id !== id)), []);
+  const notify = useCallback<Notify>(
+    (tone, title, text) => {
+      const id = next.current++;
+      setMessages((all) => [...all.slice(-2), { id, tone, title, text }]);
+      // Errors stay until dismissed or replaced; confirmations fade.
+      if (tone === 'success') setTimeout(() => dismiss(id), 5000);
+    },
+    [dismiss],
+  );
+  const value = useMemo(() => notify, [notify]);
+  return (
+    <FeedbackContext.Provider value={value}>
+      {children}
+      <Stack
+        aria-live="polite"
+        gap="xs"
+        pos="fixed"
+        bottom={16}
+        right={16}
+        left={16}
+        maw={420}
+        ml="auto"
+        style={{ zIndex: 1000, pointerEvents: 'none' }}
+      >
+        {messages.map((message) => (
+          <Notification
+            key={message.id}
+            color={message.tone === 'error' ? 'red' : 'teal'}
+            title={message.title}
+            onClose={() => dismiss(message.id)}
+            closeButtonProps={{ 'aria-label': 'Dismiss message' }}
+            withBorder
+            style={{ pointerEvents: 'auto' }}
+            styles={{ description: { color: 'var(--mantine-color-gray-8)' } }}
+            role={message.tone === 'error' ? 'alert' : 'status'}
+          >
+            {message.text}
+          </Notification>
+        ))}
+      </Stack>
+    </FeedbackContext.Provider>
+  );
+}
+
+export function useFeedback(): Notify {
+  return useContext(FeedbackContext);
+}

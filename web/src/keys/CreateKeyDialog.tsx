@@ -1,0 +1,115 @@
+import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
+import { useState, type FormEvent } from 'react';
+import { isApiError } from '../api/client.ts';
+import { useCreateKey } from '../api/keys.ts';
+import type { CreatedKey } from '../api/types.ts';
+import { earliestExpiryDate } from '../lib/dates.ts';
+
+export const NAME_MAX = 100;
+
+const CALENDAR_LABELS = {
+  monthLevelControl: 'Choose a month',
+  yearLevelControl: 'Choose a year',
+  nextMonth: 'Next month',
+  previousMonth: 'Previous month',
+  nextYear: 'Next year',
+  previousYear: 'Previous year',
+  nextDecade: 'Next decade',
+  previousDecade: 'Previous decade',
+};
+
+type Props = { opened: boolean; onClose: () => void; onCreated: (created: CreatedKey) => void };
+
+/** Name and optional expiry date; server field errors land on their fields. */
+export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
+  const create = useCreateKey();
+  const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
+  const [name, setName] = useState('');
+  const [expiresAt, setExpiresAt] = useState<string | null>(null);
+  const [touched, setTouched] = useState(false);
+
+  const close = () => {
+    setName('');
+    setExpiresAt(null);
+    setTouched(false);
+    create.reset();
+    onClose();
+  };
+  const earliest = earliestExpiryDate(new Date());
+  const trimmed = name.trim();
+  const localError = !trimmed ? 'Give the key a name.' : [...trimmed].length > NAME_MAX ? `At most ${NAME_MAX} characters.` : undefined;
+  const serverError = create.error;
+  const nameError = (touched && localError) || (isApiError(serverError) ? serverError.fieldError('name') : undefined);
+  const expiryError = isApiError(serverError) ? serverError.fieldError('expires_at') : undefined;
+  const otherError = serverError && !nameError && !expiryError ? serverError : undefined;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (localError) return;
+    create.mutate(
+      { name: trimmed, expires_at: expiresAt },
+      {
+        onSuccess: (created) => {
+          // The secret goes to the confirmation dialog only; the mutation forgets it.
+          create.reset();
+          setName('');
+          setExpiresAt(null);
+          setTouched(false);
+          onCreated(created);
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal opened={opened} onClose={close} title="Create API key" size="md" fullScreen={narrow} centered>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          {otherError && (
+            <Alert color="red" variant="light" title="The key was not created" role="alert">
+              {isApiError(otherError) ? otherError.detail : 'Something went wrong. Try again.'}
+            </Alert>
+          )}
+          <TextInput
+            data-autofocus
+            label="Name"
+            required
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            onBlur={() => setTouched(true)}
+            error={nameError}
+            description={`Where the key is used, e.g. “Crew roster sync”. ${[...name].length}/${NAME_MAX}`}
+            maxLength={NAME_MAX + 20}
+            autoComplete="off"
+          />
+          <DatePickerInput
+            label="Expires at"
+            placeholder="Never expires"
+            value={expiresAt}
+            onChange={(value) => setExpiresAt(value)}
+            minDate={earliest}
+            defaultDate={earliest}
+            ariaLabels={CALENDAR_LABELS}
+            clearable
+            clearButtonProps={{ 'aria-label': 'Clear the expiry date' }}
+            valueFormat="D MMM YYYY"
+            description="Optional. The key stops working at 00:00 UTC on this date. Leave empty for a key that never expires."
+            error={expiryError}
+            popoverProps={{ withinPortal: true }}
+          />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Create
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,76 @@
+import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import type { CreatedKey } from '../api/types.ts';
+import { Snippet } from './Snippet.tsx';
+import { usageSnippets } from './usage.ts';
+
+/**
+ * The only time the full key is ever shown. The parent holds the secret in state and drops it
+ * when this closes; nothing else (query cache, storage, URL) ever sees it.
+ */
+export function SecretDialog({ created, onClose }: { created: CreatedKey | null; onClose: () => void }) {
+  const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
+  const snippets = created ? usageSnippets(window.location.origin, created.secret) : undefined;
+  return (
+    <Modal
+      opened={created !== null}
+      onClose={onClose}
+      title="Your new API key"
+      size="xl"
+      fullScreen={narrow}
+      closeOnClickOutside={false}
+      centered
+    >
+      {created && snippets && (
+        <Stack gap="md">
+          <Alert color="yellow" variant="light" icon={<IconAlertTriangle aria-hidden />} title="Copy it now: it will not be shown again">
+            airkey keeps only a fingerprint of this key, so nobody can show it to you later. If you lose it, create a new key and delete
+            this one.
+          </Alert>
+          <Group align="flex-end" gap="sm" wrap="nowrap">
+            <TextInput
+              data-autofocus
+              label={`API key “${created.api_key.name}”`}
+              value={created.secret}
+              readOnly
+              onFocus={(event) => event.currentTarget.select()}
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+              style={{ flex: 1, minWidth: 0 }}
+              data-testid="new-key-secret"
+            />
+            <CopyButton value={created.secret}>
+              {({ copied, copy }) => (
+                <Button
+                  onClick={copy}
+                  color={copied ? 'teal.8' : undefined}
+                  leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+                  aria-live="polite"
+                >
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
+          <Title order={3} size="h5">
+            How to use it
+          </Title>
+          <Snippet label="Call the API with the X-API-Key header (recommended)" code={snippets.curl} />
+          <Snippet label="Query parameter fallback" code={snippets.query}>
+            <Text size="xs" c="dimmed">
+              Only for clients that cannot set headers: a key in a URL can end up in browser history, proxy logs and shell history.
+            </Text>
+          </Snippet>
+          <Snippet label="MCP client configuration" code={snippets.mcp}>
+            <Text size="xs" c="dimmed">
+              For AI agents: the MCP server at {window.location.origin}/mcp takes the same key in the same header.
+            </Text>
+          </Snippet>
+          <Group justify="flex-end">
+            <Button onClick={onClose}>I have saved the key</Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiKey } from '../api/types.ts';
+import { lockReason, statusText } from './key-state.ts';
+
+const key = (overrides: Partial<ApiKey>): ApiKey => ({
+  id: 'k1',
+  name: 'Crew sync',
+  hint: 'ask_…Xy9Z',
+  created_at: '2026-11-01T10:00:00.000Z',
+  created_by: { id: 'u1', email: 'admin@demo.test' },
+  expires_at: null,
+  expires_at_time: null,
+  enabled: true,
+  status: 'enabled',
+  disabled_reason: null,
+  last_used_at: null,
+  ...overrides,
+});
+
+describe('the enabled switch of a key', () => {
+  it('moves freely for an enabled or user-disabled key', () => {
+    expect(lockReason(key({}), 'creator')).toBeUndefined();
+    expect(lockReason(key({ enabled: false, status: 'disabled', disabled_reason: 'disabled_by_user' }), 'creator')).toBeUndefined();
+  });
+
+  it('is locked with the date for an expired key, even one still flagged enabled', () => {
+    const expired = key({ status: 'expired', expires_at: '2026-11-20', expires_at_time: '2026-11-20T00:00:00.000Z' });
+    expect(lockReason(expired, 'creator')).toBe('Expired on 20 Nov 2026. Create a new key instead.');
+    expect(statusText(expired)).toBe('Expired');
+  });
+
+  it('is locked when the creator was deleted under creator authority only', () => {
+    const orphan = key({ enabled: false, status: 'disabled', disabled_reason: 'creator_deleted', created_by: null });
+    expect(lockReason(orphan, 'creator')).toMatch(/creator was deleted/);
+    expect(lockReason(orphan, 'system')).toBeUndefined();
+    expect(statusText(orphan)).toBe('Disabled: creator deleted');
+  });
+});

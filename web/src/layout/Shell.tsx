@@ -1,0 +1,54 @@
+import { Anchor, Box, Button, Container, Group, Text } from '@mantine/core';
+import { IconKey, IconLogout } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { permissionsOfSession, useSignOut } from '../api/session.ts';
+import type { Session } from '../api/types.ts';
+import { useFeedback } from '../components/Feedback.tsx';
+import { linkHandler } from '../lib/router.ts';
+import { NavLinks } from './NavLinks.tsx';
+
+/** Header (brand, tenant, navigation, who is signed in, sign-out) and the main landmark. */
+export function Shell({ session, current, children }: { session: Session; current: string; children: ReactNode }) {
+  const signOut = useSignOut();
+  const notify = useFeedback();
+  const home = '/backoffice/settings/api-keys';
+  const onSignOut = () =>
+    signOut.mutate(undefined, {
+      onSuccess: () => window.location.assign('/backoffice/login'),
+      onError: () => notify('error', 'Sign-out failed', 'Try again; your session is still open.'),
+    });
+  return (
+    <>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <Box component="header" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', background: 'var(--mantine-color-white)' }}>
+        <Container size="xl" py="sm">
+          <Group justify="space-between" gap="sm" wrap="wrap">
+            <Group gap="xs" wrap="nowrap">
+              <IconKey aria-hidden size={22} color="var(--mantine-color-indigo-7)" />
+              <Anchor href={home} onClick={linkHandler(home)} fw={700} c="dark" underline="never">
+                airkey
+              </Anchor>
+              <Text c="dimmed" size="sm" aria-label="Organisation">
+                {session.user.tenant.name}
+              </Text>
+            </Group>
+            <NavLinks permissions={permissionsOfSession(session)} current={current} />
+            <Group gap="xs" wrap="nowrap">
+              <Text size="sm" c="dimmed" visibleFrom="sm" title={session.user.email}>
+                {session.user.email}
+              </Text>
+              <Button variant="default" size="xs" leftSection={<IconLogout size={16} aria-hidden />} onClick={onSignOut} loading={signOut.isPending}>
+                Sign out
+              </Button>
+            </Group>
+          </Group>
+        </Container>
+      </Box>
+      <Container component="main" id="main" tabIndex={-1} size="xl" py="lg" style={{ outline: 'none' }}>
+        {children}
+      </Container>
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { safeNext, signInUrl } from './next.ts';
+
+const origin = 'http://127.0.0.1:3000';
+
+describe('the ?next= target after sign-in', () => {
+  it('goes to the API-key page by default', () => {
+    expect(safeNext(null, origin)).toBe('/backoffice/settings/api-keys');
+    expect(safeNext('', origin)).toBe('/backoffice/settings/api-keys');
+  });
+
+  it('honours back-office paths with their query', () => {
+    expect(safeNext('/backoffice/users', origin)).toBe('/backoffice/users');
+    expect(safeNext('/backoffice/settings/api-keys?tab=activity', origin)).toBe('/backoffice/settings/api-keys?tab=activity');
+  });
+
+  it.each([
+    'https://evil.example/backoffice/users',
+    '//evil.example/backoffice/users',
+    '/\\evil.example/backoffice/users',
+    'javascript:alert(1)',
+    '/api/v1/flights',
+    '/backoffice',
+    '/backoffice/../api/v1/whoami',
+    '/backoffice/login?next=/backoffice/users',
+  ])('refuses %s', (raw) => {
+    expect(safeNext(raw, origin)).toBe('/backoffice/settings/api-keys');
+  });
+
+  it('round-trips through the sign-in URL', () => {
+    const url = new URL(signInUrl('/backoffice/users?x=1'), origin);
+    expect(safeNext(url.searchParams.get('next'), origin)).toBe('/backoffice/users?x=1');
+  });
+});

@@ -1,0 +1,26 @@
+const DEFAULT_PAGE = '/backoffice/settings/api-keys';
+
+/**
+ * Where to go after sign-in. Only a same-origin path inside the back office is honoured, so a
+ * crafted link cannot send a freshly signed-in user elsewhere (open redirect).
+ */
+export function safeNext(raw: string | null | undefined, origin: string): string {
+  if (!raw) return DEFAULT_PAGE;
+  // "//evil.example" and "/\evil.example" are protocol-relative to browsers.
+  if (!raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\')) return DEFAULT_PAGE;
+  let url: URL;
+  try {
+    url = new URL(raw, origin);
+  } catch {
+    return DEFAULT_PAGE;
+  }
+  if (url.origin !== origin || !url.pathname.startsWith('/backoffice/') || url.pathname.startsWith('/backoffice/login')) {
+    return DEFAULT_PAGE;
+  }
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** The sign-in URL that brings the user back to `path` afterwards. */
+export function signInUrl(path: string): string {
+  return `/backoffice/login?next=${encodeURIComponent(path)}`;
+}

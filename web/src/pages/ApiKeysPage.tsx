@@ -1,0 +1,43 @@
+import { Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconHistory, IconKey } from '@tabler/icons-react';
+import { useState } from 'react';
+import { permissionsOfSession, useSession } from '../api/session.ts';
+import { ActivityPanel } from '../activity/ActivityPanel.tsx';
+import { KeysPanel } from '../keys/KeysPanel.tsx';
+
+/** /backoffice/settings/api-keys: the keys, and the activity that changed them. */
+export function ApiKeysPage() {
+  const session = useSession();
+  const canReadAudit = permissionsOfSession(session.data).includes('audit:read');
+  const [tab, setTab] = useState<string | null>('keys');
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={1}>API keys</Title>
+        <Text c="dark.4" mt={4}>
+          Keys let scripts, services and AI agents call this organisation’s API and MCP server.
+        </Text>
+      </div>
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs.List aria-label="API key views">
+          <Tabs.Tab value="keys" leftSection={<IconKey size={16} aria-hidden />}>
+            Keys
+          </Tabs.Tab>
+          {canReadAudit && (
+            <Tabs.Tab value="activity" leftSection={<IconHistory size={16} aria-hidden />}>
+              Activity
+            </Tabs.Tab>
+          )}
+        </Tabs.List>
+        <Tabs.Panel value="keys" pt="md">
+          <KeysPanel />
+        </Tabs.Panel>
+        {canReadAudit && (
+          <Tabs.Panel value="activity" pt="md">
+            <ActivityPanel />
+          </Tabs.Panel>
+        )}
+      </Tabs>
+    </Stack>
+  );
+}

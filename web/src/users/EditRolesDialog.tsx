@@ -1,0 +1,58 @@
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { isApiError } from '../api/client.ts';
+import type { Role, User } from '../api/types.ts';
+import { useUpdateUser } from '../api/users.ts';
+import { useFeedback } from '../components/Feedback.tsx';
+import { RoleChecks } from './RoleChecks.tsx';
+
+type Props = { user: User | null; onClose: () => void; canGrantSystemAdministrator: boolean };
+
+/** Roles decide what the user's keys may do from the next request on; the dialog says so. */
+export function EditRolesDialog({ user, onClose, canGrantSystemAdministrator }: Props) {
+  const update = useUpdateUser();
+  const notify = useFeedback();
+  const [roles, setRoles] = useState<Role[]>([]);
+  useEffect(() => setRoles((user?.roles ?? []) as Role[]), [user]);
+  const close = () => {
+    update.reset();
+    onClose();
+  };
+  const save = () => {
+    if (!user) return;
+    update.mutate(
+      { id: user.id, roles },
+      {
+        onSuccess: () => {
+          notify('success', 'Roles saved', `${user.email} and the keys they created now have these roles.`);
+          close();
+        },
+      },
+    );
+  };
+  return (
+    <Modal opened={user !== null} onClose={close} title="Change roles" centered>
+      {user && (
+        <Stack gap="md">
+          <Text size="sm">
+            Roles of <strong>{user.email}</strong>. Keys this user created act with these roles from their next request.
+          </Text>
+          {update.error && (
+            <Alert color="red" variant="light" title="The roles were not changed" role="alert">
+              {isApiError(update.error) ? update.error.detail : 'Something went wrong. Try again.'}
+            </Alert>
+          )}
+          <RoleChecks value={roles} onChange={setRoles} canGrantSystemAdministrator={canGrantSystemAdministrator} />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button onClick={save} loading={update.isPending}>
+              Save roles
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,17 +1,33 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { authenticate } from '../keys/authenticate.ts';
 import type { KeyCheck } from '../keys/key-check.ts';
 import type { Principal } from '../keys/principal.ts';
 import { queryKeysOf } from './redaction.ts';
 
-/** Runs the key check for a REST or MCP request; the principal lands on `request.principal`. */
+/**
+ * Runs the key check for a REST or MCP request; the principal lands on `request.principal`.
+ * Callback style on purpose: a cached key is answered without creating a single promise.
+ */
 export function apiKeyHook(keyCheck: KeyCheck) {
-  return async function checkApiKey(request: FastifyRequest): Promise<void> {
-    request.principal = await principalOf(keyCheck, request);
+  return function checkApiKey(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    let result: Principal | Promise<Principal>;
+    try {
+      result = principalOf(keyCheck, request);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (!(result instanceof Promise)) {
+      request.principal = result;
+      return done();
+    }
+    result.then((principal) => {
+      request.principal = principal;
+      done();
+    }, done);
   };
 }
 
-export function principalOf(keyCheck: KeyCheck, request: FastifyRequest): Promise<Principal> {
+export function principalOf(keyCheck: KeyCheck, request: FastifyRequest): Principal | Promise<Principal> {
   return authenticate(
     keyCheck,
     {

@@ -14,6 +14,11 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * twice is fine; two different keys are ambiguous rather than silently picking one.
  */
 export function extractPresentedKey(sources: PresentedKeySources): PresentedKey {
+  // The recommended form alone (nearly every request): no collection needed.
+  if (typeof sources.xApiKey === 'string' && sources.authorization === undefined && sources.queryKey === undefined) {
+    const secret = sources.xApiKey.trim();
+    return secret === '' ? { kind: 'none' } : { kind: 'one', secret };
+  }
   const found = new Set<string>();
   for (const value of asList(sources.xApiKey)) found.add(value.trim());
   for (const value of asList(sources.authorization)) {

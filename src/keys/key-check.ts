@@ -26,23 +26,41 @@ export class KeyCheck {
    * The hot path: parse, digest, cache, decide.
    * It must never write to the database (last use goes to the write-behind recorder), never use
    * a slow KDF (SHA-256 suffices for 381-bit secrets), and never log or keep the secret.
-   * A database failure on a cache miss propagates as an error (503), never as "invalid key".
+   * A known, valid key is answered synchronously (no promise, no await): that is every request
+   * but the first of a key on this instance. Everything else continues in `checkSlowly`.
    */
-  async check(secret: string, client: string): Promise<CheckOutcome> {
+  check(secret: string, client: string): CheckOutcome | Promise<CheckOutcome> {
     const started = performance.now();
     const nowMs = this.clock.now().getTime();
     // 1. Parse: a malformed value is rejected without hashing or a lookup.
     const digest = hasKeyFormat(secret) ? digestSecret(secret) : null;
     // 2. Cache: a known key costs one map lookup; `undefined` is a miss, `null` a known unknown.
-    let facts: KeyFacts | null | undefined = digest === null ? null : this.cache.get(digest);
-    let verdict = facts === undefined ? undefined : decide(facts, nowMs);
+    const facts: KeyFacts | null | undefined = digest === null ? null : this.cache.get(digest);
+    // 3. Decide from the cached facts and the clock, now.
+    const verdict = facts === undefined ? undefined : decide(facts, nowMs);
     if (verdict?.ok) return this.accept(verdict, nowMs, started);
-    // 3. Failures and misses: a client that keeps failing is refused before any database work,
-    //    while its valid, cached keys above keep working.
+    return this.checkSlowly(digest, facts, verdict, nowMs, client, started);
+  }
+
+  /**
+   * Failures and misses. A client that keeps failing is refused before any database work, while
+   * its valid, cached keys above keep working. A database failure on a miss propagates as an
+   * error (503), never as "invalid key".
+   */
+  private async checkSlowly(
+    digest: string | null,
+    cached: KeyFacts | null | undefined,
+    cachedVerdict: Verdict | undefined,
+    nowMs: number,
+    client: string,
+    started: number,
+  ): Promise<CheckOutcome> {
     const retryAfterSeconds = await this.throttle.retryAfter(client);
     if (retryAfterSeconds > 0) return this.finish({ ok: false, reason: 'throttled', retryAfterSeconds }, started);
-    if (digest !== null && facts === undefined) {
+    let verdict = cachedVerdict;
+    if (digest !== null && cached === undefined) {
       const epoch = this.cache.currentEpoch();
+      let facts: KeyFacts | null | undefined;
       try {
         facts = await this.repository.findFactsByDigest(digest);
         this.cache.fill(digest, facts, epoch);
@@ -55,7 +73,7 @@ export class KeyCheck {
       verdict = decide(facts, nowMs);
       if (verdict.ok) return this.accept(verdict, nowMs, started);
     }
-    // 4. Decide: count the failure against the client.
+    // Count the failure against the client.
     await this.throttle.recordFailure(client);
     return this.finish(verdict ?? { ok: false, reason: 'api_key_invalid' }, started);
   }

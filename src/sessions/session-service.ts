@@ -39,11 +39,12 @@ export class SessionService {
       // Count per client+e-mail (guessing one account) and per client (spraying many).
       await Promise.all([this.throttle.recordFailure(throttleKey), this.throttle.recordFailure(client)]);
       if (user) {
-        await this.audit.record(this.db, user.tenantId, { type: 'user', id: user.id, email: user.email }, 'user.sign_in_failed', {
+        // Whoever typed the password is unknown: no actor id, the account is the target.
+        await this.audit.record(this.db, user.tenantId, { type: 'user', id: null, email: user.email }, 'user.sign_in_failed', {
           type: 'user',
           id: user.id,
           name: user.email,
-        });
+        }, { client });
       }
       throw new InvalidCredentialsError();
     }
@@ -57,7 +58,7 @@ export class SessionService {
       type: 'user',
       id: user.id,
       name: user.email,
-    });
+    }, { client });
     return { token, expiresAt, user: toUserView(user), csrf_token: csrfToken };
   }
 

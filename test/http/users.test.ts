@@ -95,6 +95,8 @@ describe('sign-in throttling', () => {
     expect((await signIn(user.email, TEST_PASSWORD, '10.7.0.2')).statusCode).toBe(200);
     const failed = (await h.services.audit.list(tenant.id, 50)).data.filter((e) => e.action === 'user.sign_in_failed');
     expect(failed.length).toBeGreaterThan(0);
+    // The account is the target; whoever typed the password is not known to be its owner.
+    expect(failed[0]).toMatchObject({ actor: { type: 'user', id: null, email: user.email }, target: { id: user.id }, detail: { client: '10.7.0.1' } });
   });
 
   it('throttles a client spraying many accounts', async () => {

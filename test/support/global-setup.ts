@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -39,15 +39,4 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }

@@ -1,5 +1,4 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { isApiError } from '../api/client.ts';
+import { ConfirmDeleteDialog } from '../components/ConfirmDeleteDialog.tsx';
 import { useDeleteKey } from '../api/keys.ts';
 import type { ApiKey } from '../api/types.ts';
 import { useFeedback } from '../components/Feedback.tsx';
@@ -22,30 +21,21 @@ export function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; on
     });
   };
   return (
-    <Modal opened={apiKey !== null} onClose={close} title="Delete API key?" centered>
+    <ConfirmDeleteDialog
+      opened={apiKey !== null}
+      title="Delete API key?"
+      failureTitle="The key was not deleted"
+      confirmLabel="Delete key"
+      pending={remove.isPending}
+      error={remove.error}
+      onConfirm={confirm}
+      onClose={close}
+    >
       {apiKey && (
-        <Stack gap="md">
-          <Text>
-            Delete <strong>“{apiKey.name}”</strong> ({apiKey.hint})? Every script, service or agent using it stops working at once.
-          </Text>
-          <Text fw={600} c="red.8">
-            This cannot be undone.
-          </Text>
-          {remove.error && (
-            <Alert color="red" variant="light" title="The key was not deleted" role="alert">
-              {isApiError(remove.error) ? remove.error.detail : 'Something went wrong. Try again.'}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close} data-autofocus>
-              Cancel
-            </Button>
-            <Button color="red.8" onClick={confirm} loading={remove.isPending}>
-              Delete key
-            </Button>
-          </Group>
-        </Stack>
+        <>
+          Delete <strong>“{apiKey.name}”</strong> ({apiKey.hint})? Every script, service or agent using it stops working at once.
+        </>
       )}
-    </Modal>
+    </ConfirmDeleteDialog>
   );
 }

@@ -1,5 +1,4 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { isApiError } from '../api/client.ts';
+import { ConfirmDeleteDialog } from '../components/ConfirmDeleteDialog.tsx';
 import type { KeyAuthority, User } from '../api/types.ts';
 import { useDeleteUser } from '../api/users.ts';
 import { useFeedback } from '../components/Feedback.tsx';
@@ -22,31 +21,22 @@ export function DeleteUserDialog({ user, authority, onClose }: { user: User | nu
     });
   };
   return (
-    <Modal opened={user !== null} onClose={close} title="Delete user?" centered>
+    <ConfirmDeleteDialog
+      opened={user !== null}
+      title="Delete user?"
+      failureTitle="The user was not deleted"
+      confirmLabel="Delete user"
+      pending={remove.isPending}
+      error={remove.error}
+      onConfirm={confirm}
+      onClose={close}
+    >
       {user && (
-        <Stack gap="md">
-          <Text>
-            Delete <strong>{user.name}</strong> ({user.email})? They can no longer sign in.
-            {authority !== 'system' && ' Every API key they created is disabled and cannot be enabled again.'}
-          </Text>
-          <Text fw={600} c="red.8">
-            This cannot be undone.
-          </Text>
-          {remove.error && (
-            <Alert color="red" variant="light" title="The user was not deleted" role="alert">
-              {isApiError(remove.error) ? remove.error.detail : 'Something went wrong. Try again.'}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close} data-autofocus>
-              Cancel
-            </Button>
-            <Button color="red.8" onClick={confirm} loading={remove.isPending}>
-              Delete user
-            </Button>
-          </Group>
-        </Stack>
+        <>
+          Delete <strong>{user.name}</strong> ({user.email})? They can no longer sign in.
+          {authority !== 'system' && ' Every API key they created is disabled and cannot be enabled again.'}
+        </>
       )}
-    </Modal>
+    </ConfirmDeleteDialog>
   );
 }

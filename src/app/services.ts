@@ -55,6 +55,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const metrics = new Metrics({ keyCache, changes });
 
   const keyFailures = new FailureThrottle({ points: 20, windowSeconds: 60, blockSeconds: 60, keyPrefix: 'key-failures', redis });
+  // One database lookup a second, at most, for a blocked client: its valid keys keep working.
+  const keyLookupsWhileBlocked = new FailureThrottle({ points: 60, windowSeconds: 60, blockSeconds: 60, keyPrefix: 'key-lookups-blocked', redis });
   const signInFailures = new FailureThrottle({ points: 5, windowSeconds: 300, blockSeconds: 300, keyPrefix: 'sign-in-failures', redis });
   const usage = new UsageRecorder(keyRepository, config.usageFlushMs, overrides.onBackgroundError);
 
@@ -66,7 +68,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     keyCache,
     metrics,
     usage,
-    keyCheck: new KeyCheck(keyRepository, keyCache, usage, keyFailures, clock, keyCheckMetricsOf(metrics, overrides.keyCheckMetrics)),
+    keyCheck: new KeyCheck(keyRepository, keyCache, usage, keyFailures, keyLookupsWhileBlocked, clock, keyCheckMetricsOf(metrics, overrides.keyCheckMetrics)),
     keys: new KeyService(db, keyRepository, tenantRepository, audit, changes, clock, {
       maxKeysPerTenant: config.maxKeysPerTenant,
       ...(overrides.random ? { random: overrides.random } : {}),

@@ -18,6 +18,8 @@ export class KeyCheck {
     private readonly cache: KeyCache,
     private readonly usage: UsageRecorder,
     private readonly throttle: FailureThrottle,
+    /** A small budget of lookups for a blocked client, so its valid keys keep working. */
+    private readonly lookupsWhileBlocked: FailureThrottle,
     private readonly clock: Clock,
     private readonly metrics?: KeyCheckMetrics,
   ) {}
@@ -43,9 +45,10 @@ export class KeyCheck {
   }
 
   /**
-   * Failures and misses. A client that keeps failing is refused before any database work, while
-   * its valid, cached keys above keep working. A database failure on a miss propagates as an
-   * error (503), never as "invalid key".
+   * Failures and misses. A client that keeps failing is blocked: it is answered without database
+   * work, except for a few lookups of well-formed keys this instance has not cached, so that its
+   * valid keys keep working (SPEC §6) while a flood of guesses still cannot load the database.
+   * A database failure on a miss propagates as an error (503), never as "invalid key".
    */
   private async checkSlowly(
     digest: string | null,
@@ -56,9 +59,12 @@ export class KeyCheck {
     started: number,
   ): Promise<CheckOutcome> {
     const retryAfterSeconds = await this.throttle.retryAfter(client);
-    if (retryAfterSeconds > 0) return this.finish({ ok: false, reason: 'throttled', retryAfterSeconds }, started);
+    const blocked = retryAfterSeconds > 0;
+    const throttled = { ok: false, reason: 'throttled', retryAfterSeconds } as const;
+    const lookUp = digest !== null && cached === undefined && (!blocked || (await this.lookupsWhileBlocked.tryTake(client)));
+    if (blocked && !lookUp) return this.finish(throttled, started);
     let verdict = cachedVerdict;
-    if (digest !== null && cached === undefined) {
+    if (lookUp) {
       const epoch = this.cache.currentEpoch();
       let facts: KeyFacts | null | undefined;
       try {
@@ -73,6 +79,7 @@ export class KeyCheck {
       verdict = decide(facts, nowMs);
       if (verdict.ok) return this.accept(verdict, nowMs, started);
     }
+    if (blocked) return this.finish(throttled, started);
     // Count the failure against the client.
     await this.throttle.recordFailure(client);
     return this.finish(verdict ?? { ok: false, reason: 'api_key_invalid' }, started);

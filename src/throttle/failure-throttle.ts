@@ -56,6 +56,16 @@ export class FailureThrottle {
     }
   }
 
+  /** Takes one point; false once the client has spent them all in this window. */
+  async tryTake(client: string): Promise<boolean> {
+    try {
+      await this.limiter.consume(client);
+      return true;
+    } catch (outcome) {
+      return !(outcome instanceof RateLimiterRes); // store error: allow
+    }
+  }
+
   async reset(client: string): Promise<void> {
     await this.limiter.delete(client).catch(() => {});
   }

@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { KeyRepository } from '../../src/keys/key-repository.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { apiFrom, expectProblem, unknownKey } from '../support/problems.ts';
 
@@ -261,6 +262,25 @@ describe('problem responses (SPEC §6)', () => {
       expect((await apiFrom(h, client, secret, '/api/v1/flights', 'query')).statusCode).toBe(200);
       // Another client is not punished for this one.
       expectProblem(await apiFrom(h, '10.9.9.10', unknownKey(), '/api/v1/whoami'), 401, 'api_key_invalid');
+    });
+
+    it('lets a blocked client use a valid key this instance has never seen, yet keeps refusing guesses', async () => {
+      const client = '10.9.9.11';
+      const admin = await h.signedIn();
+      const { secret: fresh } = await h.createKey(admin, { name: 'never used yet' });
+      h.services.keyCache.invalidate({ type: 'all' }); // as on an instance that has not seen it
+      const guess = (i: number) => `ask_${String(i).padStart(64, 'g')}`;
+      for (let i = 0; i < 25; i++) await apiFrom(h, client, guess(i), '/api/v1/whoami');
+      expectProblem(await apiFrom(h, client, guess(100), '/api/v1/whoami'), 429, 'too_many_requests');
+      expect((await apiFrom(h, client, fresh, '/api/v1/whoami')).statusCode).toBe(200);
+      // Guesses stay refused; past the lookup budget (60 a minute) without reading the database.
+      const lookups = vi.spyOn(KeyRepository.prototype, 'findFactsByDigest');
+      const statuses: number[] = [];
+      for (let i = 200; i < 280; i++) statuses.push((await apiFrom(h, client, guess(i), '/api/v1/whoami')).statusCode);
+      expect(new Set(statuses)).toEqual(new Set([429]));
+      expect(lookups.mock.calls.length).toBeGreaterThan(0);
+      expect(lookups.mock.calls.length).toBeLessThan(60);
+      lookups.mockRestore();
     });
   });
 });

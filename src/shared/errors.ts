@@ -95,7 +95,13 @@ export class NotFoundError extends AirkeyError {
   }
 }
 
-export type ConflictCode = 'api_key_expired' | 'creator_deleted' | 'api_key_limit_reached' | 'email_taken' | 'slug_taken';
+export type ConflictCode =
+  | 'api_key_expired'
+  | 'creator_deleted'
+  | 'api_key_limit_reached'
+  | 'email_taken'
+  | 'slug_taken'
+  | 'last_system_administrator';
 
 export class ConflictError extends AirkeyError {
   readonly status = 409;

@@ -1,6 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database.ts';
-import { tenants, users } from '../db/schema.ts';
+import { sessions, tenants, users } from '../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type UserWithTenant = UserRow & { tenant: { id: string; slug: string; name: string } };
@@ -32,6 +32,19 @@ export class UserRepository {
 
   async update(tx: Db, id: string, values: Partial<Pick<UserRow, 'name' | 'roles' | 'passwordHash'>>): Promise<void> {
     await tx.update(users).set(values).where(eq(users.id, id));
+  }
+
+  async countWithRole(tx: Db, tenantId: string, role: string): Promise<number> {
+    const rows = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.tenantId, tenantId), sql`${role} = any(${users.roles})`));
+    return rows.length;
+  }
+
+  /** Signs the user out everywhere (their password was changed by someone else). */
+  async endSessions(tx: Db, userId: string): Promise<void> {
+    await tx.delete(sessions).where(eq(sessions.userId, userId));
   }
 
   async delete(tx: Db, id: string): Promise<void> {

@@ -63,13 +63,18 @@ export class UserService {
     if (errors.length > 0) throw new InvalidRequestError(errors);
     const passwordHash = changes.password === undefined ? undefined : await hashPassword(changes.password);
     const updated = await this.changes.transaction(this.db, async (tx, publish) => {
+      await this.tenants.lock(tx, tenantId); // serialises the last-administrator check
       const user = await this.users.findInTenant(tx, tenantId, id);
       if (!user) throw new NotFoundError('user');
+      guardAdministratorAccount(actor, user.roles);
       const values: Parameters<UserRepository['update']>[2] = {};
       if (name !== undefined) values.name = name;
       if (passwordHash !== undefined) values.passwordHash = passwordHash;
       if (roles !== undefined && !sameRoles(roles, user.roles)) {
         guardAdministratorGrant(actor, user.roles, roles);
+        if (user.roles.includes('system_administrator') && !roles.includes('system_administrator')) {
+          await this.guardLastAdministrator(tx, actor, tenantId);
+        }
         values.roles = roles;
         await this.audit.record(tx, tenantId, actor, 'user.roles_changed', { type: 'user', id: user.id, name: user.email }, {
           from: user.roles,
@@ -79,6 +84,8 @@ export class UserService {
         await publish({ type: 'user', id: user.id });
       }
       if (Object.keys(values).length > 0) await this.users.update(tx, user.id, values);
+      // A password set by someone else ends every session the account had.
+      if (passwordHash !== undefined && !(actor.type === 'user' && actor.id === user.id)) await this.users.endSessions(tx, user.id);
       return { ...user, ...values };
     });
     return toUserView(updated);
@@ -95,6 +102,7 @@ export class UserService {
       if (!user) throw new NotFoundError('user');
       guardAdministratorGrant(actor, user.roles, []);
       const tenant = await this.tenants.lock(tx, tenantId);
+      if (user.roles.includes('system_administrator')) await this.guardLastAdministrator(tx, actor, tenantId);
       const disabled = tenant?.keyAuthority === 'creator' ? await this.keys.disableByCreator(tx, user.id, 'creator_deleted') : [];
       await this.users.delete(tx, user.id);
       await this.audit.record(tx, tenantId, actor, 'user.deleted', { type: 'user', id: user.id, name: user.email }, {
@@ -102,6 +110,17 @@ export class UserService {
       });
       await publish({ type: 'user', id: user.id });
     });
+  }
+
+  /**
+   * A tenant keeps at least one System Administrator, or nobody could manage its keys again (the
+   * CLI, an operator's tool, may still do it).
+   */
+  private async guardLastAdministrator(tx: Db, actor: Actor, tenantId: string): Promise<void> {
+    if (actor.type !== 'user') return;
+    if ((await this.users.countWithRole(tx, tenantId, 'system_administrator')) <= 1) {
+      throw new ConflictError('last_system_administrator', 'This is the last System Administrator of the tenant; make someone else one first.');
+    }
   }
 
   async requireByEmail(email: string): Promise<UserWithTenant> {
@@ -120,6 +139,14 @@ function guardAdministratorGrant(actor: Actor, before: readonly string[], after:
   if (actor.type !== 'user' || actor.roles.includes('system_administrator')) return;
   if (before.includes('system_administrator') !== after.includes('system_administrator')) {
     throw new PermissionDeniedError('system_administrator', 'Only a System Administrator may grant or remove the system_administrator role.');
+  }
+}
+
+/** A System Administrator's account (password, name, roles) is changed only by a System Administrator. */
+function guardAdministratorAccount(actor: Actor, targetRoles: readonly string[]): void {
+  if (actor.type !== 'user' || actor.roles.includes('system_administrator')) return;
+  if (targetRoles.includes('system_administrator')) {
+    throw new PermissionDeniedError('system_administrator', "Only a System Administrator may change a System Administrator's account.");
   }
 }
 

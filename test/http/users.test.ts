@@ -46,6 +46,33 @@ describe('users endpoints', () => {
     expect((await sysadmin.request('PATCH', `/backoffice/api/users/${peer.id}`, { roles: ['operations'] })).json().roles).toEqual(['operations']);
   });
 
+  it("refuses an administrator any change to a System Administrator's account, such as a new password", async () => {
+    const sysadmin = await h.signedIn(['system_administrator']);
+    const admin = await h.signIn((await h.user(sysadmin.tenantId, ['administrator'])).email);
+    expectProblem(await admin.request('PATCH', `/backoffice/api/users/${sysadmin.userId}`, { password: 'taken-over-1234' }), 403, 'permission_denied');
+    expectProblem(await admin.request('PATCH', `/backoffice/api/users/${sysadmin.userId}`, { name: 'Someone else' }), 403, 'permission_denied');
+    const attempt = await h.app.inject({ method: 'POST', url: '/backoffice/api/session', payload: { email: sysadmin.email, password: 'taken-over-1234' }, remoteAddress: '10.8.0.1' });
+    expectProblem(attempt, 401, 'invalid_credentials');
+    expect((await sysadmin.request('GET', '/backoffice/api/session')).statusCode).toBe(200);
+  });
+
+  it("ends every session of a user whose password someone else changed", async () => {
+    const sysadmin = await h.signedIn(['system_administrator']);
+    const other = await h.user(sysadmin.tenantId, ['operations']);
+    const theirs = await h.signIn(other.email);
+    expect((await sysadmin.request('PATCH', `/backoffice/api/users/${other.id}`, { password: 'a-brand-new-password' })).statusCode).toBe(200);
+    expectProblem(await theirs.request('GET', '/backoffice/api/session'), 401, 'not_authenticated');
+    expect((await h.signIn(other.email, 'a-brand-new-password')).userId).toBe(other.id);
+  });
+
+  it('keeps the last System Administrator of a tenant (409 last_system_administrator)', async () => {
+    const sysadmin = await h.signedIn(['system_administrator']);
+    expectProblem(await sysadmin.request('PATCH', `/backoffice/api/users/${sysadmin.userId}`, { roles: ['administrator'] }), 409, 'last_system_administrator');
+    const second = await h.user(sysadmin.tenantId, ['system_administrator']);
+    expect((await sysadmin.request('PATCH', `/backoffice/api/users/${sysadmin.userId}`, { roles: ['administrator'] })).statusCode).toBe(200);
+    expect(second.roles).toEqual(['system_administrator']);
+  });
+
   it('refuses to let a user delete themselves', async () => {
     const admin = await h.signedIn(['administrator']);
     const response = await admin.request('DELETE', `/backoffice/api/users/${admin.userId}`);

@@ -7,11 +7,20 @@ import { z } from 'zod';
 export const FLIGHT_STATUSES = ['scheduled', 'boarding', 'departed', 'arrived', 'delayed', 'cancelled'] as const;
 export type FlightStatus = (typeof FLIGHT_STATUSES)[number];
 
-const instant = z
-  .string()
-  .refine((value) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) && !Number.isNaN(Date.parse(value)), {
-    message: 'Use an ISO 8601 date (2026-11-22) or date-time with offset (2026-11-22T06:00:00Z).',
-  });
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/** A real calendar date (no 30 February rolled over into March), optionally with a time and offset. */
+function isInstant(value: string): boolean {
+  const match = INSTANT.exec(value);
+  if (!match || Number.isNaN(Date.parse(value))) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const instant = z.string().refine(isInstant, {
+  message: 'Use a real ISO 8601 date (2026-11-22) or date-time with offset (2026-11-22T06:00:00Z).',
+});
 
 const airport = z
   .string()
@@ -45,7 +54,7 @@ export const flightFilterShape = {
 export const flightQuerySchema = z.object(flightFilterShape);
 export type FlightQuery = z.infer<typeof flightQuerySchema>;
 
-export const flightIdSchema = z.object({ id: z.string().uuid('Flight ids are UUIDs.').describe('Flight id (UUID)') });
+export const flightIdSchema = z.object({ id: z.string().min(1).max(100).describe('Flight id (a UUID, from list_flights or GET /api/v1/flights)') });
 
 export const flightSchema = z.object({
   id: z.string().describe('Flight id (UUID)'),

@@ -2,6 +2,7 @@ import { requireKeyPermission } from '../keys/principal.ts';
 import type { Principal } from '../keys/principal.ts';
 import type { CursorCodec } from '../shared/cursor.ts';
 import { NotFoundError } from '../shared/errors.ts';
+import { isUuid } from '../shared/ids.ts';
 import type { FlightRepository, FlightRow } from './flight-repository.ts';
 import type { Flight, FlightPage, FlightQuery } from './flight-schemas.ts';
 
@@ -51,7 +52,7 @@ export class FlightService {
 
   async get(principal: Principal, id: string): Promise<Flight> {
     requireKeyPermission(principal, 'flights:read');
-    const row = await this.flights.findById(principal.tenant.id, id);
+    const row = isUuid(id) ? await this.flights.findById(principal.tenant.id, id) : undefined;
     if (!row) throw new NotFoundError('flight');
     return toFlight(row);
   }

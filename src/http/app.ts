@@ -62,6 +62,14 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  // Many clients send Content-Type: application/json on every request: an empty body (a DELETE)
+  // is no body, not malformed JSON. Anything else goes to Fastify's own (prototype-safe) parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onResponse', async (request, reply) => {
     logRequestDone(request, reply);

@@ -71,4 +71,3 @@ export const updateUserBodySchema = z.strictObject({
 
 export const idParamsSchema = z.object({ id: z.string() });
 
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -30,6 +30,17 @@ describe('problem responses (SPEC §6)', () => {
       expect((await admin.request('GET', '/backoffice/api/api-keys')).json().data).toEqual([]);
     });
 
+    it('takes an empty body sent as application/json as no body: a DELETE succeeds, a POST lists what is missing', async () => {
+      const admin = await h.signedIn();
+      const { api_key } = await h.createKey(admin);
+      const headers = { cookie: admin.cookie, 'x-csrf-token': admin.csrf, 'content-type': 'application/json' };
+      expect((await h.app.inject({ method: 'DELETE', url: `/backoffice/api/api-keys/${api_key.id}`, headers })).statusCode).toBe(204);
+      const post = expectProblem(await h.app.inject({ method: 'POST', url: '/backoffice/api/api-keys', headers }), 400, 'invalid_request');
+      expect(post.errors?.length).toBeGreaterThan(0);
+      const poisoned = await h.app.inject({ method: 'POST', url: '/backoffice/api/api-keys', headers, payload: '{"name":"k","__proto__":{"admin":true}}' });
+      expectProblem(poisoned, 400, 'invalid_request');
+    });
+
     it('answers a body that is not JSON with invalid_request', async () => {
       const admin = await h.signedIn();
       const response = await h.app.inject({

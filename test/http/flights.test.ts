@@ -167,6 +167,18 @@ describe('flights API', () => {
     expect(response.json()).toEqual(flight);
   });
 
+  it('answers 404 not_found for an id that is unknown or not even a UUID', async () => {
+    for (const id of [crypto.randomUUID(), 'nope', 'DA1234']) expectProblem(await h.api(key, `/api/v1/flights/${id}`), 404, 'not_found');
+  });
+
+  it('refuses impossible calendar dates in from and to rather than rolling them over', async () => {
+    for (const query of ['from=2026-02-30', 'to=2026-11-31', 'from=2026-11-31T00:00:00Z', 'from=2026-11-22T24:00:00Z']) {
+      const body = expectProblem(await h.api(key, `/api/v1/flights?${query}`), 400, 'invalid_request');
+      expect(body.errors?.map((e) => e.path)).toEqual([query.split('=')[0]]);
+    }
+    expect((await h.api(key, '/api/v1/flights?from=2028-02-29&to=2028-03-01T00:00:00%2B02:00')).statusCode).toBe(200);
+  });
+
   it('tells a key who it is with whoami', async () => {
     const admin = await h.signedIn();
     const { api_key, secret } = await h.createKey(admin, { name: 'whoami key', expires_at: '2027-01-01' });

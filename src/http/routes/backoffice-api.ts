@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../app/services.ts';
 import { NotFoundError } from '../../shared/errors.ts';
-import { problemResponses, apiKeySchema, createKeyBodySchema, idParamsSchema, updateKeyBodySchema, UUID_PATTERN } from '../schemas.ts';
+import { problemResponses, apiKeySchema, createKeyBodySchema, idParamsSchema, updateKeyBodySchema } from '../schemas.ts';
+import { isUuid } from '../../shared/ids.ts';
 import { actorOf, needs } from '../session-auth.ts';
 
 const auditQuerySchema = z.object({
@@ -72,6 +73,6 @@ export async function backofficeKeyRoutes(app: FastifyInstance, services: Servic
 
 /** A malformed id names nothing: 404, like an unknown or foreign one. */
 export function knownId(id: string, what: string): string {
-  if (!UUID_PATTERN.test(id)) throw new NotFoundError(what);
+  if (!isUuid(id)) throw new NotFoundError(what);
   return id;
 }

@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { PASSWORD_MAX, PASSWORD_MIN } from './users/password.ts';
+import { isValidEmail } from './users/user-service.ts';
 
 /** Everything airkey reads from the environment (SPEC §1), parsed once. */
 export type Config = {
@@ -22,6 +24,14 @@ export type Config = {
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // The first-start administrator must be able to sign in: the same rules as any user.
+  if (env.AIRKEY_ADMIN_EMAIL && !isValidEmail(env.AIRKEY_ADMIN_EMAIL.trim().toLowerCase())) {
+    throw new ConfigError(`AIRKEY_ADMIN_EMAIL must be an e-mail address, not "${env.AIRKEY_ADMIN_EMAIL}".`);
+  }
+  const password = env.AIRKEY_ADMIN_PASSWORD;
+  if (password && (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)) {
+    throw new ConfigError(`AIRKEY_ADMIN_PASSWORD must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters.`);
+  }
   return {
     port: integer(env, 'PORT', 3000, 0, 65_535),
     host: env.HOST || '127.0.0.1',

@@ -25,7 +25,8 @@ export function buildCli(): Command {
     .command('serve')
     .description('serve the back office, the public API and MCP (what npm start runs)')
     .option('--workers <n>', 'worker processes: a number or "auto" (PostgreSQL only)', '1')
-    .action(async (options: { workers: string }) => serve(loadConfig(), options.workers));
+    .addOption(json())
+    .action(async (options: Output & { workers: string }) => serve(loadConfig(), options.workers, options.json ?? false));
 
   program
     .command('migrate')
@@ -77,7 +78,10 @@ export function buildCli(): Command {
     .option('--none', 'remove every role')
     .addOption(json())
     .action(async (options: Output & { email: string; role?: string[]; none?: boolean }) => {
-      if (Boolean(options.none) === Boolean(options.role?.length)) throw new InvalidRequestError([{ path: 'role', message: 'Give --role at least once, or --none.' }], 'Give --role at least once, or --none.');
+      if (Boolean(options.none) === Boolean(options.role?.length)) {
+        const reason = options.none ? 'Give --role or --none, not both.' : 'Give --role at least once, or --none.';
+        throw new InvalidRequestError([{ path: 'role', message: reason }], reason);
+      }
       await run(options, (ops) => ops.setRoles({ email: options.email, roles: options.none ? [] : options.role! }), (u) => `${u.email}: roles ${u.roles.join(', ') || 'none'}.`);
     });
   user

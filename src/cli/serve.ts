@@ -5,7 +5,7 @@ import { InvalidRequestError } from '../shared/errors.ts';
 import { startServer } from '../server.ts';
 
 /** `airkey serve [--workers N|auto]`: one process, or a node:cluster of them on PostgreSQL. */
-export async function serve(config: Config, workersOption: string): Promise<void> {
+export async function serve(config: Config, workersOption: string, json = false): Promise<void> {
   const workers = workersOption === 'auto' ? availableParallelism() : Number(workersOption);
   if (!Number.isInteger(workers) || workers < 1 || workers > 256) {
     throw InvalidRequestError.field('workers', '--workers must be a whole number from 1 to 256, or "auto".');
@@ -17,13 +17,16 @@ export async function serve(config: Config, workersOption: string): Promise<void
     );
   }
   if (workers > 1 && cluster.isPrimary) return superviseWorkers(workers);
-  await serveOne(config);
+  await serveOne(config, json);
 }
 
-async function serveOne(config: Config): Promise<void> {
+async function serveOne(config: Config, json: boolean): Promise<void> {
   const server = await startServer(config);
   const { firstStart, url } = server;
-  if (firstStart) {
+  if (json) {
+    // One line a script can read: where to connect and, on the first start, how to sign in.
+    process.stdout.write(`${JSON.stringify({ url, pid: process.pid, first_start: firstStart ?? null })}\n`);
+  } else if (firstStart) {
     const lines = [
       '',
       `  airkey first start: created tenant "Demo Air" (slug ${firstStart.tenantSlug}) with ${firstStart.flights} sample flights.`,
@@ -36,7 +39,7 @@ async function serveOne(config: Config): Promise<void> {
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   }
-  if (!cluster.isWorker) process.stdout.write(`airkey listening on ${url}  (back office: ${url}/backoffice, API docs: ${url}/docs)\n`);
+  if (!cluster.isWorker && !json) process.stdout.write(`airkey listening on ${url}  (back office: ${url}/backoffice, API docs: ${url}/docs)\n`);
   const shutdown = (signal: string) => {
     server.app.log.info({ signal }, 'shutting down');
     server.stop().then(

@@ -15,12 +15,13 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  */
 export function extractPresentedKey(sources: PresentedKeySources): PresentedKey {
   // The recommended form alone (nearly every request): no collection needed.
-  if (typeof sources.xApiKey === 'string' && sources.authorization === undefined && sources.queryKey === undefined) {
+  if (typeof sources.xApiKey === 'string' && sources.authorization === undefined && sources.queryKey === undefined && !sources.xApiKey.includes(',')) {
     const secret = sources.xApiKey.trim();
     return secret === '' ? { kind: 'none' } : { kind: 'one', secret };
   }
   const found = new Set<string>();
-  for (const value of asList(sources.xApiKey)) found.add(value.trim());
+  // Node joins a repeated X-API-Key header with ", "; keys never contain a comma.
+  for (const value of asList(sources.xApiKey)) for (const part of value.split(',')) found.add(part.trim());
   for (const value of asList(sources.authorization)) {
     const bearer = BEARER.exec(value);
     if (bearer?.[1]) found.add(bearer[1]);

@@ -35,7 +35,7 @@ const keyRejectionText: Record<KeyRejection, { status: number; title: string; de
   api_key_missing: { status: 401, title: 'API key missing', detail: 'Send your API key in the X-API-Key header.' },
   api_key_ambiguous: { status: 400, title: 'Ambiguous API key', detail: 'The request carries two different API keys; send exactly one.' },
   api_key_invalid: { status: 401, title: 'Invalid API key', detail: 'The API key is malformed, unknown or deleted.' },
-  api_key_disabled: { status: 401, title: 'API key disabled', detail: 'The API key is disabled. A System Administrator can enable it again.' },
+  api_key_disabled: { status: 401, title: 'API key disabled', detail: 'The API key is disabled.' },
   api_key_expired: { status: 401, title: 'API key expired', detail: 'The API key has expired. Create a new key to restore access.' },
 };
 

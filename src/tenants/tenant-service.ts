@@ -53,10 +53,11 @@ export class TenantService {
     if (tenant.keyAuthority === authority) return toTenantView(tenant);
     await this.changes.transaction(this.db, async (tx, publish) => {
       await this.tenants.setAuthority(tx, tenant.id, authority);
-      if (authority === 'creator') await this.keys.disableOrphaned(tx, tenant.id, 'creator_deleted');
+      const disabled = authority === 'creator' ? await this.keys.disableOrphaned(tx, tenant.id, 'creator_deleted') : [];
       await this.audit.record(tx, tenant.id, actor, 'tenant.authority_changed', { type: 'tenant', id: tenant.id, name: tenant.name }, {
         from: tenant.keyAuthority,
         to: authority,
+        disabled_keys: disabled.map((key) => key.id),
       });
       await publish({ type: 'tenant', id: tenant.id });
     });

@@ -154,9 +154,13 @@ function sameRoles(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((role) => b.includes(role));
 }
 
+export function isValidEmail(email: string): boolean {
+  return EMAIL_PATTERN.test(email) && email.length <= 320;
+}
+
 function checkEmail(raw: unknown, errors: FieldError[]): string {
   const email = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
-  if (!EMAIL_PATTERN.test(email) || email.length > 320) errors.push({ path: 'email', message: 'Enter a valid e-mail address.' });
+  if (!isValidEmail(email)) errors.push({ path: 'email', message: 'Enter a valid e-mail address.' });
   return email;
 }
 

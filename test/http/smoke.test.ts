@@ -18,4 +18,10 @@ describe.each(ENGINES)('a key created in the back office (%s)', (engine) => {
       expect(response.json().key.id).toBe(api_key.id);
     }
   });
+
+  it('sends a visitor of / to the API keys page', async () => {
+    const response = await h.app.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/backoffice/settings/api-keys');
+  });
 });

@@ -35,4 +35,10 @@ describe('extractPresentedKey', () => {
   it('passes a malformed value on unchanged so the check can call it invalid', () => {
     expect(extractPresentedKey({ ...none, xApiKey: 'not-a-key' })).toEqual({ kind: 'one', secret: 'not-a-key' });
   });
+
+  it('reads a repeated X-API-Key header (joined by Node with ", "): two different keys are ambiguous, one key twice is one', () => {
+    expect(extractPresentedKey({ ...none, xApiKey: `${A}, ${B}` })).toEqual({ kind: 'ambiguous' });
+    expect(extractPresentedKey({ ...none, xApiKey: `${A}, ${A}` })).toEqual({ kind: 'one', secret: A });
+    expect(extractPresentedKey({ ...none, xApiKey: [A, B] })).toEqual({ kind: 'ambiguous' });
+  });
 });

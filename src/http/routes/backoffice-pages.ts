@@ -35,6 +35,7 @@ export async function backofficePages(app: FastifyInstance, services: Services):
     });
   }
 
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/backoffice/settings/api-keys'));
   app.get('/backoffice', async (_request, reply) => reply.redirect('/backoffice/settings/api-keys'));
 
   for (const [path, permission] of Object.entries(PAGES)) {

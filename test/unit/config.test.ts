@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('loadConfig', () => {
+  it('reads the documented defaults from an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, demo: true, maxKeysPerTenant: 1000, trustProxyHops: 0 });
+    expect(config.dataDir).toMatch(/data$/);
+  });
+
+  it('refuses settings that cannot work, each with a one-line reason', () => {
+    const cases: Array<[NodeJS.ProcessEnv, RegExp]> = [
+      [{ PORT: 'eighty' }, /PORT/],
+      [{ MAX_KEYS_PER_TENANT: '0' }, /MAX_KEYS_PER_TENANT/],
+      [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+      [{ AIRKEY_ADMIN_EMAIL: 'bad' }, /AIRKEY_ADMIN_EMAIL/],
+      [{ AIRKEY_ADMIN_PASSWORD: 'short' }, /AIRKEY_ADMIN_PASSWORD/],
+    ];
+    for (const [env, reason] of cases) {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(reason);
+    }
+    expect(loadConfig({ AIRKEY_ADMIN_EMAIL: 'Ops@Example.test', AIRKEY_ADMIN_PASSWORD: 'long-enough-1', AIRKEY_DEMO: '0' }).demo).toBe(false);
+  });
+});

@@ -64,9 +64,10 @@ describe.each(ENGINES)('creators, roles and authority (%s)', (engine) => {
     expect(await check(secret)).toEqual({ ok: false, reason: 'api_key_disabled' });
     expect((await h.services.keys.list(admin)).data[0]).toMatchObject({ enabled: false, disabled_reason: 'creator_deleted' });
     const changes = (await auditActions(h, tenant.id)).filter((e) => e.action === 'tenant.authority_changed').map((e) => e.detail);
+    // Switching back to creator re-disables the orphaned key, and the trail says which.
     expect(changes).toEqual([
-      { from: 'creator', to: 'system' },
-      { from: 'system', to: 'creator' },
+      { from: 'creator', to: 'system', disabled_keys: [] },
+      { from: 'system', to: 'creator', disabled_keys: [api_key.id] },
     ]);
   });
 

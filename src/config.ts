@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { PASSWORD_MAX, PASSWORD_MIN } from './users/password.ts';
-import { isValidEmail } from './users/user-service.ts';
+import { isValidEmail } from './shared/text-rules.ts';
 
 /** Everything airkey reads from the environment (SPEC §1), parsed once. */
 export type Config = {

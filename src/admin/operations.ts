@@ -3,7 +3,7 @@ import type { Services } from '../app/services.ts';
 import { generateFlights } from '../flights/flight-seeder.ts';
 import { InvalidRequestError } from '../shared/errors.ts';
 import { toTenantView, type TenantView } from '../tenants/tenant-service.ts';
-import type { UserView } from '../users/user-service.ts';
+import type { UserView } from '../users/user-schemas.ts';
 
 /**
  * What the CLI can do, as plain data in and out. Run in-process against the database, or sent

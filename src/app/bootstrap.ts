@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/database.ts';
 import { tenants } from '../db/schema.ts';
 import { generateFlights } from '../flights/flight-seeder.ts';
 import { hashPassword } from '../users/password.ts';
@@ -21,8 +20,7 @@ export async function bootstrapIfEmpty(services: Services): Promise<FirstStart |
   const generatedPassword = config.adminPassword ? undefined : randomBytes(12).toString('base64url');
   const email = (config.adminEmail ?? 'admin@demo.airkey.test').toLowerCase();
   const passwordHash = await hashPassword(config.adminPassword ?? generatedPassword!);
-  return services.database.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return services.uow.inTransaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK_ID})`);
     if ((await tx.select({ id: tenants.id }).from(tenants).limit(1)).length > 0) return undefined;
     const tenant = await services.tenantRepository.insert(tx, { name: 'Demo Air', slug: 'demo' });

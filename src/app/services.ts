@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
-import { openDatabase, type Database } from '../db/database.ts';
+import { openDatabase } from '../db/database.ts';
+import type { Database } from '../db/handle.ts';
 import { AuditRepository } from '../audit/audit-repository.ts';
 import { AuditService } from '../audit/audit-service.ts';
 import { ChangeFeed } from '../bus/change-feed.ts';
@@ -10,9 +11,10 @@ import { KeyCache } from '../keys/key-cache.ts';
 import { KeyCheck, type KeyCheckMetrics } from '../keys/key-check.ts';
 import { KeyRepository } from '../keys/key-repository.ts';
 import { KeyService } from '../keys/key-service.ts';
-import type { RandomBytes } from '../keys/secret.ts';
+import type { RandomBytes } from '../shared/digest.ts';
 import { UsageRecorder } from '../keys/usage-recorder.ts';
 import { Metrics } from '../metrics/metrics.ts';
+import { UnitOfWork } from '../db/unit-of-work.ts';
 import { SessionRepository } from '../sessions/session-repository.ts';
 import { SessionService } from '../sessions/session-service.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
@@ -43,6 +45,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const cursors = new CursorCodec(await sharedSecret(db, 'cursor_secret'));
   const changes = new ChangeFeed(() => clock.now().getTime());
+  // Every write starts here: one transaction, its changes published on the feed and applied locally.
+  const uow = new UnitOfWork(db, changes);
 
   const tenantRepository = new TenantRepository(db);
   const keyRepository = new KeyRepository(db);
@@ -70,13 +74,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     metrics,
     usage,
     keyCheck: new KeyCheck(keyRepository, keyCache, usage, keyFailures, keyLookupsWhileBlocked, clock, keyCheckMetricsOf(metrics, overrides.keyCheckMetrics)),
-    keys: new KeyService(db, keyRepository, tenantRepository, audit, changes, clock, {
+    uow,
+    keys: new KeyService(uow, keyRepository, audit, clock, {
       maxKeysPerTenant: config.maxKeysPerTenant,
       ...(overrides.random ? { random: overrides.random } : {}),
     }),
-    tenants: new TenantService(db, tenantRepository, keyRepository, audit, changes),
-    users: new UserService(db, userRepository, tenantRepository, keyRepository, audit, changes),
-    sessions: new SessionService(db, new SessionRepository(db), userRepository, audit, signInFailures, clock),
+    tenants: new TenantService(uow, tenantRepository, keyRepository, audit),
+    users: new UserService(uow, userRepository, tenantRepository, keyRepository, audit),
+    sessions: new SessionService(db, new SessionRepository(db), userRepository, audit, signInFailures, clock, overrides.random),
     flights: new FlightService(flightRepository, cursors),
     flightRepository,
     tenantRepository,

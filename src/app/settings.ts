@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../db/handle.ts';
 import { settings } from '../db/schema.ts';
 
 /** A secret created once per database and shared by every instance on it. */

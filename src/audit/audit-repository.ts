@@ -1,5 +1,5 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../db/handle.ts';
 import { auditEvents } from '../db/schema.ts';
 
 export type AuditRow = typeof auditEvents.$inferSelect;

@@ -1,33 +1,9 @@
-import type { Db } from '../db/database.ts';
-import type { Actor } from '../shared/actor.ts';
+import type { Db } from '../db/handle.ts';
+import { requirePermission, type Actor } from '../shared/actor.ts';
+import { NotFoundError } from '../shared/errors.ts';
 import type { CursorCodec } from '../shared/cursor.ts';
 import type { AuditRepository, AuditRow } from './audit-repository.ts';
-
-export const AUDIT_ACTIONS = [
-  'api_key.created',
-  'api_key.enabled',
-  'api_key.disabled',
-  'api_key.deleted',
-  'api_key.expired',
-  'user.signed_in',
-  'user.sign_in_failed',
-  'user.created',
-  'user.roles_changed',
-  'user.deleted',
-  'tenant.authority_changed',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-export type AuditTarget = { type: 'api_key' | 'user' | 'tenant'; id: string | null; name: string | null };
-
-export type AuditEventView = {
-  id: string;
-  at: string;
-  actor: { type: 'user' | 'system'; id: string | null; email: string | null };
-  action: string;
-  target: AuditTarget;
-  detail: Record<string, unknown>;
-};
+import type { AuditAction, AuditEventView, AuditPage, AuditTarget } from './audit-schemas.ts';
 
 const isPosition = (value: unknown): value is { id: number } =>
   typeof value === 'object' && value !== null && Number.isSafeInteger((value as { id: unknown }).id);
@@ -61,7 +37,10 @@ export class AuditService {
     });
   }
 
-  async list(tenantId: string, limit: number, cursor?: string): Promise<{ data: AuditEventView[]; next_cursor: string | null }> {
+  /** A tenant's trail, newest first; needs `audit:read`, and a user reads only their own tenant's. */
+  async list(actor: Actor, tenantId: string, limit: number, cursor?: string): Promise<AuditPage> {
+    requirePermission(actor, 'audit:read');
+    if (actor.type === 'user' && actor.tenantId !== tenantId) throw new NotFoundError('tenant');
     const before = cursor ? this.cursors.decode(cursor, `audit:${tenantId}`, isPosition).id : undefined;
     const rows = await this.repository.list(tenantId, limit + 1, before);
     const page = rows.slice(0, limit);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Database, Db } from '../db/database.ts';
-import type { KeyChange } from '../keys/key-cache.ts';
+import type { Database, Db } from '../db/handle.ts';
+import type { ChangeCarrier } from '../db/unit-of-work.ts';
+import type { KeyChange } from './change.ts';
 
 export const CHANGE_CHANNEL = 'airkey_changes';
 
@@ -9,12 +10,11 @@ export type ChangeListener = (change: KeyChange) => void;
 export type FeedStateListener = (listening: boolean) => void;
 
 /**
- * Carries every change that can affect a key check to every instance. A change is published with
- * `pg_notify` inside the transaction that makes it, so other instances hear it exactly when it
- * commits; this instance applies it synchronously right after commit, so its very next request
- * sees it without waiting for the round trip.
+ * Carries every change that can affect a key check to every instance, and hears theirs. The unit
+ * of work (src/db/unit-of-work.ts) decides when: `sendWithin` inside the writing transaction
+ * (`pg_notify`, delivered at commit), `deliverCommitted` to this instance right after commit.
  */
-export class ChangeFeed {
+export class ChangeFeed implements ChangeCarrier {
   private readonly listeners = new Set<ChangeListener>();
   private readonly stateListeners = new Set<FeedStateListener>();
   private stopListening: (() => Promise<void>) | undefined;
@@ -32,18 +32,15 @@ export class ChangeFeed {
     this.stateListeners.add(listener);
   }
 
-  /** Runs `work` in a transaction; what it publishes reaches other instances at commit. */
-  async transaction<T>(db: Db, work: (tx: Db, publish: (change: KeyChange) => Promise<void>) => Promise<T>): Promise<T> {
-    const published: KeyChange[] = [];
-    const result = await db.transaction(async (tx) =>
-      work(tx as unknown as Db, async (change) => {
-        const message: Published = { ...change, at: this.now() };
-        await tx.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${JSON.stringify(message)})`);
-        published.push(change);
-      }),
-    );
-    for (const change of published) this.emit(change);
-    return result;
+  /** Inside the writing transaction: other instances hear the change exactly when it commits. */
+  async sendWithin(tx: Db, change: KeyChange): Promise<void> {
+    const message: Published = { ...change, at: this.now() };
+    await tx.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${JSON.stringify(message)})`);
+  }
+
+  /** After commit: this instance applies its own changes before the writer answers. */
+  async deliverCommitted(changes: readonly KeyChange[]): Promise<void> {
+    for (const change of changes) this.emit(change);
   }
 
   /** Subscribes to the other instances' changes (PostgreSQL mode). */

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { RemoteOperationError } from '../admin/admin-socket.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { AirkeyError, InvalidRequestError } from '../shared/errors.ts';
-import { ROLES } from '../users/roles.ts';
+import { ROLES } from '../shared/roles.ts';
 import { connect } from './connect.ts';
 import { serve } from './serve.ts';
 

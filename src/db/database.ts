@@ -1,31 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import { schema, type Schema } from './schema.ts';
-
-/** The Drizzle handle every repository takes; a transaction is one too. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-
-export type DatabaseKind = 'pglite' | 'postgres';
-
-/** A raw change-feed subscription (LISTEN); only PostgreSQL mode has other writers to hear. */
-export type FeedHandlers = { onMessage(payload: string): void; onState(listening: boolean): void };
-
-export interface Database {
-  readonly kind: DatabaseKind;
-  readonly db: Db;
-  /** Throws when the database cannot be reached. */
-  ping(): Promise<void>;
-  /** Keeps a LISTEN connection open, reconnecting with backoff; resolves once first subscribed. */
-  listen(channel: string, handlers: FeedHandlers): Promise<() => Promise<void>>;
-  close(): Promise<void>;
-}
-
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+import type { Database } from './handle.ts';
 
 export type OpenOptions = { databaseUrl?: string | undefined; dataDir: string; poolSize?: number };
 
+/** PostgreSQL when a URL is configured, the embedded PGlite in `dataDir` otherwise: the same SQL either way. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     const { openPostgres } = await import('./postgres.ts');
@@ -35,5 +13,3 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const { openPglite } = await import('./pglite.ts');
   return openPglite(options.dataDir);
 }
-
-export { schema };

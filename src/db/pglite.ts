@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { sql } from 'drizzle-orm';
-import { MIGRATIONS_FOLDER, type Database, type Db } from './database.ts';
+import { MIGRATIONS_FOLDER, type Database, type Db } from './handle.ts';
 import { schema } from './schema.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
-import { MIGRATIONS_FOLDER, type Database, type Db, type FeedHandlers } from './database.ts';
+import { MIGRATIONS_FOLDER, type Database, type Db, type FeedHandlers } from './handle.ts';
 import { schema } from './schema.ts';
 
 // Serialises migrations when several instances start at once on one database.

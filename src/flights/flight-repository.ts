@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, gte, lt, or, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../db/handle.ts';
 import { flights } from '../db/schema.ts';
 import type { FlightStatus } from './flight-schemas.ts';
 

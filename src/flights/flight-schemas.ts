@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSize } from '../shared/page-size.ts';
 
 /**
  * One definition of the flights API's inputs and outputs: it validates REST requests, documents
@@ -28,11 +29,6 @@ const airport = z
   .describe('IATA airport code, three letters (case-insensitive), e.g. LHR');
 
 /** A page size: a whole number from 1 to `max`, 50 when absent. */
-export function pageSize(max: number) {
-  const message = `Use a whole number from 1 to ${max}.`;
-  return z.coerce.number({ message }).int({ message }).min(1, { message }).max(max, { message }).default(50);
-}
-
 export const flightFilterShape = {
   from: instant.optional().describe('Earliest scheduled departure, inclusive (ISO 8601; UTC when only a date is given)'),
   to: instant.optional().describe('Latest scheduled departure, exclusive (ISO 8601; UTC when only a date is given)'),

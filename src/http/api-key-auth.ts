@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { authenticate } from '../keys/authenticate.ts';
 import type { KeyCheck } from '../keys/key-check.ts';
-import type { Principal } from '../keys/principal.ts';
+import type { Principal } from '../keys/key-schemas.ts';
 import { queryKeysOf } from './redaction.ts';
 
 /**
@@ -12,7 +12,7 @@ export function apiKeyHook(keyCheck: KeyCheck) {
   return function checkApiKey(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
     let result: Principal | Promise<Principal>;
     try {
-      result = principalOf(keyCheck, request);
+      result = authenticateRequest(keyCheck, request);
     } catch (error) {
       return done(error as Error);
     }
@@ -27,7 +27,8 @@ export function apiKeyHook(keyCheck: KeyCheck) {
   };
 }
 
-export function principalOf(keyCheck: KeyCheck, request: FastifyRequest): Principal | Promise<Principal> {
+/** The request's key, from wherever SPEC §5 allows it, checked: the principal, or a thrown rejection. */
+export function authenticateRequest(keyCheck: KeyCheck, request: FastifyRequest): Principal | Promise<Principal> {
   return authenticate(
     keyCheck,
     {

@@ -3,28 +3,26 @@ import fastifyCookie from '@fastify/cookie';
 import helmet, { type HelmetOptions } from 'helmet';
 import fastifySwagger from '@fastify/swagger';
 import scalarApiReference from '@scalar/fastify-api-reference';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import type { Services } from '../app/services.ts';
-import type { Principal } from '../keys/principal.ts';
 import { countRequest, metricsRoutes } from '../metrics/metrics-routes.ts';
 import { loggerOptions, logRequestDone } from './logging.ts';
 import { errorHandler, notFoundHandler } from './problem.ts';
 import { stripQueryKey } from './redaction.ts';
-import { backofficeKeyRoutes } from './routes/backoffice-api.ts';
+import { backofficeAuditRoutes } from './routes/backoffice-audit.ts';
+import { backofficeKeyRoutes } from './routes/backoffice-keys.ts';
 import { backofficePages } from './routes/backoffice-pages.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
 import { backofficeUserRoutes } from './routes/backoffice-users.ts';
 import { healthRoutes } from './routes/health.ts';
-import { publicApiRoutes, whoamiRoute } from './routes/public-api.ts';
+import { publicApiRoutes } from './routes/public-api.ts';
 import { sessionHook } from './session-auth.ts';
 import './types.ts';
 
 export type AppOptions = {
   /** Where log lines go (tests capture them); stdout otherwise. */
   logStream?: DestinationStream;
-  /** Registers GET /bench/whoami-unchecked: the whoami handler with this fixed principal, no key check. */
-  benchmarkPrincipal?: Principal;
   /** Extra routes mounted by other features (MCP) before the server starts. */
   plugins?: Array<(app: FastifyInstance, services: Services) => Promise<void>>;
 };
@@ -108,15 +106,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(async (scope) => metricsRoutes(scope, services.metrics));
   await app.register(async (api) => publicApiRoutes(api, services), { prefix: '/api/v1' });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  if (options.benchmarkPrincipal) {
-    const principal = options.benchmarkPrincipal;
-    app.withTypeProvider<ZodTypeProvider>().get('/bench/whoami-unchecked', {
-      ...whoamiRoute,
-      schema: { ...whoamiRoute.schema, hide: true },
-      onRequest: async (request) => void (request.principal = principal),
-    });
-  }
-
   await app.register(
     async (backoffice) => {
       backoffice.addHook('onRequest', async (_request, reply) => void reply.header('Cache-Control', 'no-store'));
@@ -124,6 +113,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       await backoffice.register(async (guarded) => {
         guarded.addHook('onRequest', sessionHook(services.sessions));
         await backofficeKeyRoutes(guarded, services);
+        await backofficeAuditRoutes(guarded, services);
         await backofficeUserRoutes(guarded, services);
       });
     },

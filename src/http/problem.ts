@@ -1,19 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnreachable } from '../db/unavailable.ts';
-import { AirkeyError, InvalidRequestError, KeyRejectedError, TooManyRequestsError, type FieldError } from '../shared/errors.ts';
+import { AirkeyError, InvalidRequestError, KeyRejectedError, TooManyRequestsError, UnavailableError, type FieldError } from '../shared/errors.ts';
+import type { Problem } from './problem-types.ts';
 
-/** RFC 9457 problem details: the one shape of every error response. */
-export type Problem = {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  errors?: FieldError[];
-};
+export type { Problem };
 
-const PROBLEM_BASE = 'https://airkey.dev/problems/';
+
+export const PROBLEM_BASE = 'https://airkey.dev/problems/';
 
 export function problemOf(error: unknown): Problem {
   if (error instanceof AirkeyError) {
@@ -33,9 +27,7 @@ export function problemOf(error: unknown): Problem {
     });
     return problemOf(new InvalidRequestError(errors));
   }
-  if (isDatabaseUnreachable(error)) {
-    return { type: PROBLEM_BASE + 'unavailable', title: 'Service unavailable', status: 503, detail: 'The service cannot reach its database right now. Retry shortly.', code: 'unavailable' };
-  }
+  if (isDatabaseUnreachable(error)) return problemOf(new UnavailableError({ cause: error }));
   const status = (error as FastifyError).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return clientProblem(error as FastifyError, status);
   return { type: PROBLEM_BASE + 'internal_error', title: 'Internal error', status: 500, detail: 'Something went wrong on our side. It has been logged.', code: 'internal_error' };

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionService } from '../sessions/session-service.ts';
 import { requirePermission, type UserActor } from '../shared/actor.ts';
 import { CsrfRejectedError, NotAuthenticatedError } from '../shared/errors.ts';
-import type { Permission } from '../users/roles.ts';
+import type { Permission } from '../shared/roles.ts';
 
 export const SESSION_COOKIE = 'airkey_session';
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -41,7 +41,7 @@ export function checkOrigin(request: FastifyRequest): void {
   if (host !== request.headers.host) throw new CsrfRejectedError();
 }
 
-export function actorOf(request: FastifyRequest): UserActor {
+export function signedInActor(request: FastifyRequest): UserActor {
   const session = request.backofficeSession;
   if (!session) throw new NotAuthenticatedError();
   return session.actor;
@@ -49,7 +49,7 @@ export function actorOf(request: FastifyRequest): UserActor {
 
 export function needs(permission: Permission) {
   return async function requireBackofficePermission(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    requirePermission(actorOf(request), permission);
+    requirePermission(signedInActor(request), permission);
   };
 }
 

@@ -1,7 +1,7 @@
 import { KeyRejectedError, TooManyRequestsError, UnavailableError } from '../shared/errors.ts';
 import { extractPresentedKey, type PresentedKeySources } from './extract.ts';
 import type { CheckOutcome, KeyCheck } from './key-check.ts';
-import type { Principal } from './principal.ts';
+import type { Principal } from './key-schemas.ts';
 
 /**
  * The one entry point REST and MCP share: find the key in the request, check it, and return
@@ -13,13 +13,13 @@ export function authenticate(keyCheck: KeyCheck, sources: PresentedKeySources, c
   if (presented.kind === 'none') throw new KeyRejectedError('api_key_missing');
   if (presented.kind === 'ambiguous') throw new KeyRejectedError('api_key_ambiguous');
   const outcome = keyCheck.check(presented.secret, client);
-  if (!(outcome instanceof Promise)) return principalOf(outcome);
-  return outcome.then(principalOf, (error: unknown) => {
+  if (!(outcome instanceof Promise)) return principalOrRejection(outcome);
+  return outcome.then(principalOrRejection, (error: unknown) => {
     throw new UnavailableError({ cause: error });
   });
 }
 
-function principalOf(outcome: CheckOutcome): Principal {
+function principalOrRejection(outcome: CheckOutcome): Principal {
   if (outcome.ok) return outcome.principal;
   if (outcome.reason === 'throttled') throw new TooManyRequestsError(outcome.retryAfterSeconds);
   throw new KeyRejectedError(outcome.reason);

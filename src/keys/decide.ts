@@ -1,4 +1,6 @@
-import type { KeyFacts, Principal } from './principal.ts';
+import { isExpired } from './expiry.ts';
+import type { Principal } from './key-schemas.ts';
+import type { KeyFacts } from './principal.ts';
 
 export type KeyFailure = 'api_key_invalid' | 'api_key_disabled' | 'api_key_expired';
 
@@ -11,7 +13,7 @@ export type Verdict = { ok: true; principal: Principal; keyId: string } | { ok: 
 export function decide(facts: KeyFacts | null, nowMs: number): Verdict {
   if (facts === null) return { ok: false, reason: 'api_key_invalid' };
   // An expired key is expired whatever `enabled` says (SPEC §3).
-  if (facts.expiresAtMs !== null && nowMs >= facts.expiresAtMs) return { ok: false, reason: 'api_key_expired' };
+  if (isExpired(facts.expiresAtMs, nowMs)) return { ok: false, reason: 'api_key_expired' };
   if (!facts.enabled) return { ok: false, reason: 'api_key_disabled' };
   // Under creator authority a key whose creator is gone acts as nobody.
   if (facts.authority === 'creator' && facts.creatorId === null) return { ok: false, reason: 'api_key_disabled' };

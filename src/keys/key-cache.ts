@@ -1,12 +1,6 @@
 import { LRUCache } from 'lru-cache';
+import type { KeyChange } from '../bus/change.ts';
 import type { KeyFacts } from './principal.ts';
-
-/** What invalidates cached key facts: a change to the key, to its creator, or to its tenant. */
-export type KeyChange =
-  | { type: 'key'; id: string }
-  | { type: 'user'; id: string }
-  | { type: 'tenant'; id: string }
-  | { type: 'all' };
 
 export type KeyCacheOptions = { maxEntries: number; maxAgeMs: number };
 

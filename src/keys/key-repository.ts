@@ -1,9 +1,8 @@
 import { and, count, desc, eq, getTableColumns, isNull, lte, sql } from 'drizzle-orm';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../db/handle.ts';
 import { apiKeys, tenants, users } from '../db/schema.ts';
-import { API_PERMISSIONS, permissionsOf } from '../users/roles.ts';
-import { expiryDateOf } from './expiry.ts';
-import type { KeyFacts } from './principal.ts';
+import type { KeyAuthority } from '../shared/actor.ts';
+import { keyFactsOf, type KeyFacts } from './principal.ts';
 
 export type KeyRow = typeof apiKeys.$inferSelect;
 export type KeyRowWithCreator = KeyRow & { creatorEmail: string | null };
@@ -29,31 +28,25 @@ export class KeyRepository {
       .where(eq(apiKeys.secretDigest, digest))
       .limit(1);
     if (!row) return null;
-    const { key, authority } = row;
-    const creator = key.createdBy && row.creatorEmail !== null ? { id: key.createdBy, email: row.creatorEmail } : null;
-    const permissions =
-      authority === 'system'
-        ? API_PERMISSIONS
-        : permissionsOf(row.creatorRoles ?? []).filter((permission) => API_PERMISSIONS.includes(permission));
-    return {
-      keyId: key.id,
-      tenantId: key.tenantId,
-      creatorId: creator?.id ?? null,
-      enabled: key.enabled,
-      expiresAtMs: key.expiresAt?.getTime() ?? null,
-      authority,
-      principal: {
-        tenant: { id: key.tenantId, slug: row.tenantSlug, name: row.tenantName },
-        key: {
-          id: key.id,
-          name: key.name,
-          hint: key.hint,
-          expires_at: key.expiresAt ? expiryDateOf(key.expiresAt) : null,
-        },
-        acts_as: authority === 'system' || !creator ? { type: 'system' } : { type: 'user', ...creator },
-        permissions,
-      },
-    };
+    return keyFactsOf({
+      key: row.key,
+      tenant: { slug: row.tenantSlug, name: row.tenantName, authority: row.authority },
+      creator: row.creatorEmail === null ? null : { email: row.creatorEmail, roles: row.creatorRoles ?? [] },
+    });
+  }
+
+  /**
+   * Locks the key's tenant row for the rest of the transaction (serialises key creation, so the
+   * per-tenant limit holds under races) and returns the tenant's key authority.
+   */
+  async lockTenant(tx: Db, tenantId: string): Promise<KeyAuthority> {
+    const [row] = await tx.select({ authority: tenants.keyAuthority }).from(tenants).where(eq(tenants.id, tenantId)).for('update');
+    return row?.authority ?? 'creator';
+  }
+
+  async authorityOf(tenantId: string): Promise<KeyAuthority> {
+    const [row] = await this.db.select({ authority: tenants.keyAuthority }).from(tenants).where(eq(tenants.id, tenantId));
+    return row?.authority ?? 'creator';
   }
 
   async listForTenant(tenantId: string): Promise<KeyRowWithCreator[]> {

@@ -1,64 +1,49 @@
-import type { Db } from '../db/database.ts';
-import type { ChangeFeed } from '../bus/change-feed.ts';
 import type { AuditService } from '../audit/audit-service.ts';
-import type { TenantRepository } from '../tenants/tenant-repository.ts';
-import type { UserActor } from '../shared/actor.ts';
+import type { Db } from '../db/handle.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
+import { requirePermission, type UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
+import type { RandomBytes } from '../shared/digest.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/errors.ts';
+import { nameProblem } from '../shared/text-rules.ts';
 import { expiryDateOf, expiryInstantOf, isExpired } from './expiry.ts';
 import type { KeyRepository, KeyRowWithCreator } from './key-repository.ts';
-import type { KeyAuthority } from './principal.ts';
-import { digestSecret, generateSecret, hintOf, type RandomBytes } from './secret.ts';
-
-export type ApiKeyView = {
-  id: string;
-  name: string;
-  hint: string;
-  created_at: string;
-  created_by: { id: string; email: string } | null;
-  expires_at: string | null;
-  expires_at_time: string | null;
-  enabled: boolean;
-  status: 'enabled' | 'disabled' | 'expired';
-  disabled_reason: string | null;
-  last_used_at: string | null;
-};
-
-/** The acting user of the back office, scoped to one tenant. */
-export type TenantActor = UserActor;
-
-const NAME_MAX = 100;
-// C0, DEL and C1 control characters: invisible in a list, confusing in logs.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList } from './key-schemas.ts';
+import { keyTarget, toApiKeyView } from './key-view.ts';
+import { digestSecret, generateSecret, hintOf } from './secret.ts';
 
 export type KeyServiceOptions = { maxKeysPerTenant: number; random?: RandomBytes };
 
-/** Key lifecycle (SPEC §3): create, list, enable, disable, delete; every change audited and published. */
+/**
+ * Key lifecycle (SPEC §3): create, list, enable, disable, delete. Every method checks
+ * `api_keys:manage` itself, so no adapter (route, MCP tool, CLI verb) can skip it; every change
+ * is audited and published through the unit of work.
+ */
 export class KeyService {
   constructor(
-    private readonly db: Db,
+    private readonly uow: UnitOfWork,
     private readonly keys: KeyRepository,
-    private readonly tenants: TenantRepository,
     private readonly audit: AuditService,
-    private readonly changes: ChangeFeed,
     private readonly clock: Clock,
     private readonly options: KeyServiceOptions,
   ) {}
 
-  async list(actor: TenantActor): Promise<{ data: ApiKeyView[]; authority: KeyAuthority }> {
-    const [rows, tenant] = await Promise.all([this.keys.listForTenant(actor.tenantId), this.tenants.findById(actor.tenantId)]);
+  async list(actor: UserActor): Promise<KeyList> {
+    requirePermission(actor, 'api_keys:manage');
+    const [rows, authority] = await Promise.all([this.keys.listForTenant(actor.tenantId), this.keys.authorityOf(actor.tenantId)]);
     const nowMs = this.clock.now().getTime();
-    return { data: rows.map((row) => toApiKeyView(row, nowMs)), authority: tenant?.keyAuthority ?? 'creator' };
+    return { data: rows.map((row) => toApiKeyView(row, nowMs)), authority };
   }
 
   /** Returns the secret: the only time it exists in clear outside the caller's hands. */
-  async create(actor: TenantActor, input: { name: string; expires_at?: string | null | undefined }): Promise<{ api_key: ApiKeyView; secret: string }> {
+  async create(actor: UserActor, input: CreateKeyInput): Promise<CreatedKey> {
+    requirePermission(actor, 'api_keys:manage');
     const name = validName(input.name);
     const now = this.clock.now();
     const expiresAt = input.expires_at ? expiryInstantOf(input.expires_at, now) : null;
     const secret = generateSecret(this.options.random);
-    const row = await this.changes.transaction(this.db, async (tx) => {
-      await this.tenants.lock(tx, actor.tenantId);
+    const row = await this.uow.inTransaction(async (tx) => {
+      await this.keys.lockTenant(tx, actor.tenantId);
       if ((await this.keys.countForTenant(tx, actor.tenantId)) >= this.options.maxKeysPerTenant) {
         throw new ConflictError(
           'api_key_limit_reached',
@@ -84,48 +69,43 @@ export class KeyService {
   }
 
   /** Idempotent: asking for the state a key is already in changes nothing and records nothing. */
-  async setEnabled(actor: TenantActor, id: string, enabled: boolean): Promise<ApiKeyView> {
+  async setEnabled(actor: UserActor, id: string, enabled: boolean): Promise<ApiKeyView> {
+    requirePermission(actor, 'api_keys:manage');
     const now = this.clock.now();
-    const row = await this.changes.transaction(this.db, async (tx, publish) => {
+    const row = await this.uow.inTransaction(async (tx, changed) => {
       const key = await this.requireKey(tx, actor.tenantId, id);
       if (isExpired(key.expiresAt, now.getTime())) {
         throw new ConflictError('api_key_expired', 'An expired key cannot be enabled or disabled; create a new key instead.');
       }
       if (key.enabled === enabled) return key;
-      if (enabled && key.disabledReason === 'creator_deleted') {
-        const tenant = await this.tenants.findById(actor.tenantId, tx);
-        if (tenant?.keyAuthority !== 'system') {
-          throw new ConflictError(
-            'creator_deleted',
-            "The key's creator was deleted; under creator authority it cannot be enabled again.",
-          );
-        }
+      if (enabled && key.disabledReason === 'creator_deleted' && (await this.keys.lockTenant(tx, actor.tenantId)) !== 'system') {
+        throw new ConflictError('creator_deleted', "The key's creator was deleted; under creator authority it cannot be enabled again.");
       }
       const disabledReason = enabled ? null : 'disabled_by_user';
       await this.keys.setEnabled(tx, key.id, enabled, disabledReason);
       await this.audit.record(tx, actor.tenantId, actor, enabled ? 'api_key.enabled' : 'api_key.disabled', keyTarget(key), {
         hint: key.hint,
       });
-      await publish({ type: 'key', id: key.id });
+      changed({ type: 'key', id: key.id });
       return { ...key, enabled, disabledReason };
     });
     return toApiKeyView(row, now.getTime());
   }
 
-  async delete(actor: TenantActor, id: string): Promise<void> {
-    await this.changes.transaction(this.db, async (tx, publish) => {
+  async delete(actor: UserActor, id: string): Promise<void> {
+    requirePermission(actor, 'api_keys:manage');
+    await this.uow.inTransaction(async (tx, changed) => {
       const key = await this.requireKey(tx, actor.tenantId, id);
       await this.keys.delete(tx, key.id);
       // The row is gone; the trail keeps what identifies it.
       await this.audit.record(tx, actor.tenantId, actor, 'api_key.deleted', keyTarget(key), { hint: key.hint });
-      await publish({ type: 'key', id: key.id });
+      changed({ type: 'key', id: key.id });
     });
   }
 
   /** Writes one api_key.expired event per key that has expired since the last sweep. */
   async recordExpiries(): Promise<number> {
-    return this.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    return this.uow.inTransaction(async (tx) => {
       const expired = await this.keys.claimNewlyExpired(tx, this.clock.now());
       for (const key of expired) {
         await this.audit.record(tx, key.tenantId, { type: 'system' }, 'api_key.expired', keyTarget(key), {
@@ -146,31 +126,7 @@ export class KeyService {
 }
 
 export function validName(raw: unknown): string {
-  if (typeof raw !== 'string') throw InvalidRequestError.field('name', 'The name is required.');
-  const name = raw.trim();
-  if (name.length === 0) throw InvalidRequestError.field('name', 'The name is required.');
-  if ([...name].length > NAME_MAX) throw InvalidRequestError.field('name', `The name must be at most ${NAME_MAX} characters.`);
-  if (CONTROL_CHARACTERS.test(name)) throw InvalidRequestError.field('name', 'The name must not contain control characters.');
-  return name;
-}
-
-function keyTarget(key: { id: string; name: string }) {
-  return { type: 'api_key' as const, id: key.id, name: key.name };
-}
-
-export function toApiKeyView(row: KeyRowWithCreator, nowMs: number): ApiKeyView {
-  const expired = isExpired(row.expiresAt, nowMs);
-  return {
-    id: row.id,
-    name: row.name,
-    hint: row.hint,
-    created_at: row.createdAt.toISOString(),
-    created_by: row.createdBy && row.creatorEmail ? { id: row.createdBy, email: row.creatorEmail } : null,
-    expires_at: row.expiresAt ? expiryDateOf(row.expiresAt) : null,
-    expires_at_time: row.expiresAt?.toISOString() ?? null,
-    enabled: row.enabled,
-    status: expired ? 'expired' : row.enabled ? 'enabled' : 'disabled',
-    disabled_reason: row.disabledReason,
-    last_used_at: row.lastUsedAt?.toISOString() ?? null,
-  };
+  const problem = nameProblem(raw);
+  if (problem) throw InvalidRequestError.field('name', problem);
+  return (raw as string).trim();
 }

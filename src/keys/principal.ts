@@ -1,17 +1,8 @@
-import type { Permission } from '../users/roles.ts';
 import { PermissionDeniedError } from '../shared/errors.ts';
-
-export type KeyAuthority = 'creator' | 'system';
-
-export type TenantRef = { id: string; slug: string; name: string };
-
-/** Who a request made with a key acts as, and what it may do (SPEC §2, §5 whoami). */
-export type Principal = {
-  tenant: TenantRef;
-  key: { id: string; name: string; hint: string; expires_at: string | null };
-  acts_as: { type: 'user'; id: string; email: string } | { type: 'system' };
-  permissions: readonly Permission[];
-};
+import type { KeyAuthority } from '../shared/actor.ts';
+import { API_PERMISSIONS, permissionsOf, type Permission } from '../shared/roles.ts';
+import { expiryDateOf } from './expiry.ts';
+import type { Principal } from './key-schemas.ts';
 
 /**
  * Everything the key check needs to know about one key, read in one query and cached by digest.
@@ -27,6 +18,38 @@ export type KeyFacts = {
   authority: KeyAuthority;
   principal: Principal;
 };
+
+/** The stored facts `keyFactsOf` turns into KeyFacts: the key, its tenant, its creator now. */
+export type StoredKeyFacts = {
+  key: { id: string; tenantId: string; name: string; hint: string; enabled: boolean; expiresAt: Date | null; createdBy: string | null };
+  tenant: { slug: string; name: string; authority: KeyAuthority };
+  /** Null when the key has no creator any more (deleted account). */
+  creator: { email: string; roles: readonly string[] } | null;
+};
+
+/**
+ * What a key may do, decided from stored facts alone (no I/O): under `system` authority every API
+ * permission; under `creator` authority the API permissions the creator's roles hold now.
+ */
+export function keyFactsOf({ key, tenant, creator }: StoredKeyFacts): KeyFacts {
+  const creatorRef = key.createdBy && creator ? { id: key.createdBy, email: creator.email } : null;
+  const permissions =
+    tenant.authority === 'system' ? API_PERMISSIONS : permissionsOf(creator?.roles ?? []).filter((permission) => API_PERMISSIONS.includes(permission));
+  return {
+    keyId: key.id,
+    tenantId: key.tenantId,
+    creatorId: creatorRef?.id ?? null,
+    enabled: key.enabled,
+    expiresAtMs: key.expiresAt?.getTime() ?? null,
+    authority: tenant.authority,
+    principal: {
+      tenant: { id: key.tenantId, slug: tenant.slug, name: tenant.name },
+      key: { id: key.id, name: key.name, hint: key.hint, expires_at: key.expiresAt ? expiryDateOf(key.expiresAt) : null },
+      acts_as: tenant.authority === 'system' || !creatorRef ? { type: 'system' } : { type: 'user', ...creatorRef },
+      permissions,
+    },
+  };
+}
 
 /** A key's authority must hold the permission; under creator authority, the creator's roles now. */
 export function requireKeyPermission(principal: Principal, permission: Permission): void {

@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import * as crypto from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex, type RandomBytes } from '../shared/digest.ts';
 
 /** Key format (SPEC §3): `ask_` + 64 characters of [A-Za-z0-9], 68 in all. */
 export const KEY_PREFIX = 'ask_';
@@ -10,8 +10,6 @@ export const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxy
 const KEY_PATTERN = /^ask_[A-Za-z0-9]{64}$/;
 // 248 = 4 × 62: bytes at or above it are thrown away so every character is equally likely.
 const UNBIASED_BYTE_LIMIT = 256 - (256 % KEY_ALPHABET.length);
-
-export type RandomBytes = (size: number) => Buffer;
 
 /** A new secret from a CSPRNG by rejection sampling (no modulo bias). */
 export function generateSecret(random: RandomBytes = randomBytes): string {
@@ -30,15 +28,9 @@ export function hasKeyFormat(value: string): boolean {
   return value.length === KEY_LENGTH && KEY_PATTERN.test(value);
 }
 
-// crypto.hash (Node 20.12+) skips the Hash object: measurably cheaper for one short input.
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-
-/**
- * SHA-256, not a password KDF: a key carries 381 bits of entropy, so a slow hash would add
- * cost to every request and no protection.
- */
+/** The stored form of a key: its SHA-256 (see sha256Hex for why not a slow KDF). */
 export function digestSecret(secret: string): string {
-  return oneShotHash ? oneShotHash('sha256', secret, 'hex') : createHash('sha256').update(secret).digest('hex');
+  return sha256Hex(secret);
 }
 
 /** `ask_…` plus the last four characters: enough to tell keys apart, useless to an attacker. */

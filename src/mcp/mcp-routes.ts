@@ -2,11 +2,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../app/services.ts';
 import { apiKeyHook } from '../http/api-key-auth.ts';
-import { problemOf, sendProblem } from '../http/problem.ts';
+import { PROBLEM_BASE, problemOf, sendProblem } from '../http/problem.ts';
 import { NotAuthenticatedError } from '../shared/errors.ts';
 import { createMcpServer } from './mcp-server.ts';
-
-const PROBLEM_BASE = 'https://airkey.dev/problems/';
 
 /**
  * `/mcp`: MCP over Streamable HTTP, stateless. There are no MCP sessions to hijack or to outlive

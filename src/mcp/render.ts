@@ -1,6 +1,5 @@
-import type { z } from 'zod';
 import type { Flight, FlightPage } from '../flights/flight-schemas.ts';
-import type { whoamiSchema } from '../http/schemas.ts';
+import type { Principal } from '../keys/key-schemas.ts';
 
 /**
  * Text renderings of the tools' structured results, for clients that show `content` rather than
@@ -23,7 +22,7 @@ export function renderFlightPage(page: FlightPage): string {
   return [head, ...page.data.map((flight) => `- ${renderFlight(flight)}`), more].join('\n');
 }
 
-export function renderWhoami(whoami: z.infer<typeof whoamiSchema>): string {
+export function renderWhoami(whoami: Principal): string {
   const actsAs = whoami.acts_as.type === 'user' ? `user ${whoami.acts_as.email} (${whoami.acts_as.id})` : 'the system';
   return [
     `Tenant: ${whoami.tenant.name} (${whoami.tenant.slug})`,

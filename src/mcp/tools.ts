@@ -3,8 +3,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FlightService } from '../flights/flight-service.ts';
 import { flightFilterShape, flightIdSchema, flightPageSchema, flightSchema } from '../flights/flight-schemas.ts';
 import { problemOf } from '../http/problem.ts';
-import { whoamiSchema } from '../http/schemas.ts';
-import type { Principal } from '../keys/principal.ts';
+import { principalSchema } from '../keys/key-schemas.ts';
+import type { Principal } from '../keys/key-schemas.ts';
 import { renderFlight, renderFlightPage, renderWhoami } from './render.ts';
 
 /** What the tools need: the principal of this HTTP request, already checked, and the services. */
@@ -75,12 +75,12 @@ export function registerTools(server: McpServer, context: ToolContext): void {
         'Describes the API key in use: its tenant (airline), the key (id, name, hint, expiry date), who it acts as ' +
         '(a user under creator authority, or the system) and the permissions it holds right now. ' +
         'Call it to check access before other tools; list_flights and get_flight need flights:read.',
-      outputSchema: whoamiSchema,
+      outputSchema: principalSchema,
       annotations: READ_ONLY,
     },
     async () => guarded(context, async () => {
       // Parsed so only the documented fields leave, exactly as the REST serializer does.
-      const whoami = whoamiSchema.parse(principal);
+      const whoami = principalSchema.parse(principal);
       return { structuredContent: whoami, content: [{ type: 'text', text: renderWhoami(whoami) }] };
     }),
   );

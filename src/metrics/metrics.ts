@@ -1,10 +1,11 @@
 import { Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
-import type { KeyCheckMetrics } from '../keys/key-check.ts';
-import type { KeyCacheStats } from '../keys/key-cache.ts';
+
+/** Observes one key check: its outcome (`ok` or the rejection reason) and how long it took. */
+export type OutcomeObserver = { observe(outcome: string, seconds: number): void };
 
 /** What the metrics read at scrape time; nothing here is updated on the hot path. */
 export type MetricSources = {
-  keyCache: { readonly stats: KeyCacheStats; readonly size: number };
+  keyCache: { readonly stats: { hits: number; misses: number; evictions: number }; readonly size: number };
   changes: { readonly lastLagMs: number; readonly listening: boolean };
 };
 
@@ -25,7 +26,7 @@ export class Metrics {
   private readonly requestChildren = new Map<string, Counter.Internal>();
 
   /** Passed to KeyCheck: one counter increment and one histogram observation per check. */
-  readonly keyCheck: KeyCheckMetrics = {
+  readonly keyCheck: OutcomeObserver = {
     observe: (outcome, seconds) => {
       this.child(this.keyCheckChildren, this.keyChecks, outcome, { outcome }).inc();
       this.keyCheckSeconds.observe(seconds);

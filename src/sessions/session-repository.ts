@@ -1,5 +1,5 @@
 import { and, eq, gt, lt } from 'drizzle-orm';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../db/handle.ts';
 import { sessions } from '../db/schema.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;

@@ -1,21 +1,20 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../db/database.ts';
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/handle.ts';
 import type { AuditService } from '../audit/audit-service.ts';
 import type { UserRepository } from '../users/user-repository.ts';
-import { actorOf, toUserView, type UserView } from '../users/user-service.ts';
+import { toUserView } from '../users/user-service.ts';
+import type { SignedIn } from '../users/user-schemas.ts';
 import { verifyPassword } from '../users/password.ts';
-import type { UserActor } from '../shared/actor.ts';
+import { userActor, type UserActor } from '../shared/actor.ts';
+import { sha256Hex, type RandomBytes } from '../shared/digest.ts';
 import type { Clock } from '../shared/clock.ts';
 import { InvalidCredentialsError, TooManyRequestsError } from '../shared/errors.ts';
 import type { FailureThrottle } from '../throttle/failure-throttle.ts';
 import type { SessionRepository } from './session-repository.ts';
 
-export type SignedIn = { user: UserView; csrf_token: string };
 export type ResolvedSession = SignedIn & { actor: UserActor };
 
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-
-const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Back-office sign-in: argon2id passwords, database sessions, a CSRF token per session. */
 export class SessionService {
@@ -26,6 +25,7 @@ export class SessionService {
     private readonly audit: AuditService,
     private readonly throttle: FailureThrottle,
     private readonly clock: Clock,
+    private readonly random: RandomBytes = randomBytes,
   ) {}
 
   /** Returns the new session's cookie token with what the client may see. */
@@ -49,11 +49,11 @@ export class SessionService {
       throw new InvalidCredentialsError();
     }
     await this.throttle.reset(throttleKey);
-    const token = randomBytes(32).toString('base64url');
-    const csrfToken = randomBytes(24).toString('base64url');
+    const token = this.random(32).toString('base64url');
+    const csrfToken = this.random(24).toString('base64url');
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-    await this.sessions.insert({ tokenDigest: digest(token), userId: user.id, csrfToken, createdAt: now, expiresAt });
+    await this.sessions.insert({ tokenDigest: sha256Hex(token), userId: user.id, csrfToken, createdAt: now, expiresAt });
     await this.audit.record(this.db, user.tenantId, { type: 'user', id: user.id, email: user.email }, 'user.signed_in', {
       type: 'user',
       id: user.id,
@@ -64,15 +64,15 @@ export class SessionService {
 
   /** The session's user with their roles as they are now. */
   async resolve(token: string): Promise<ResolvedSession | undefined> {
-    const session = await this.sessions.findLive(digest(token), this.clock.now());
+    const session = await this.sessions.findLive(sha256Hex(token), this.clock.now());
     if (!session) return undefined;
     const user = await this.users.findById(session.userId);
     if (!user) return undefined;
-    return { user: toUserView(user), csrf_token: session.csrfToken, actor: actorOf(user) };
+    return { user: toUserView(user), csrf_token: session.csrfToken, actor: userActor(user) };
   }
 
   async signOut(token: string): Promise<void> {
-    await this.sessions.delete(digest(token));
+    await this.sessions.delete(sha256Hex(token));
   }
 
   /** Housekeeping: expired sessions are already refused; this only keeps the table small. */

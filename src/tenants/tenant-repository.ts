@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../db/handle.ts';
 import { tenants } from '../db/schema.ts';
 
 export type TenantRow = typeof tenants.$inferSelect;

@@ -1,10 +1,10 @@
-import type { Db } from '../db/database.ts';
-import type { ChangeFeed } from '../bus/change-feed.ts';
 import type { AuditService } from '../audit/audit-service.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { KeyRepository } from '../keys/key-repository.ts';
-import type { KeyAuthority } from '../keys/principal.ts';
+import type { KeyAuthority } from '../shared/actor.ts';
 import { SYSTEM_ACTOR, type Actor } from '../shared/actor.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/errors.ts';
+import { nameProblem } from '../shared/text-rules.ts';
 import type { TenantRepository, TenantRow } from './tenant-repository.ts';
 
 export type TenantView = { id: string; slug: string; name: string; authority: KeyAuthority; created_at: string };
@@ -13,24 +13,22 @@ const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 
 export class TenantService {
   constructor(
-    private readonly db: Db,
+    private readonly uow: UnitOfWork,
     private readonly tenants: TenantRepository,
     private readonly keys: KeyRepository,
     private readonly audit: AuditService,
-    private readonly changes: ChangeFeed,
   ) {}
 
   async create(input: { name: string; slug?: string | undefined; authority?: KeyAuthority | undefined }): Promise<TenantView> {
+    const problem = nameProblem(input.name);
+    if (problem) throw InvalidRequestError.field('name', problem);
     const name = input.name.trim();
-    if (name.length < 1 || name.length > 100) throw InvalidRequestError.field('name', 'The name must be 1–100 characters.');
     const slug = input.slug ?? slugify(name);
     if (!SLUG_PATTERN.test(slug)) {
       throw InvalidRequestError.field('slug', 'The slug must be 1–40 lower-case letters, digits or inner hyphens.');
     }
     if (await this.tenants.findBySlug(slug)) throw new ConflictError('slug_taken', `A tenant with slug "${slug}" exists.`);
-    const row = await this.db.transaction((tx) =>
-      this.tenants.insert(tx as unknown as Db, { name, slug, keyAuthority: input.authority ?? 'creator' }),
-    );
+    const row = await this.uow.inTransaction((tx) => this.tenants.insert(tx, { name, slug, keyAuthority: input.authority ?? 'creator' }));
     return toTenantView(row);
   }
 
@@ -40,10 +38,6 @@ export class TenantService {
     return tenant;
   }
 
-  async findById(id: string): Promise<TenantRow | undefined> {
-    return this.tenants.findById(id);
-  }
-
   /**
    * Switches what the tenant's keys act as. Back to `creator`, keys whose creator is gone are
    * disabled (creator_deleted), as they would have been had the creator gone under `creator`.
@@ -51,7 +45,7 @@ export class TenantService {
   async setAuthority(slug: string, authority: KeyAuthority, actor: Actor = SYSTEM_ACTOR): Promise<TenantView> {
     const tenant = await this.requireBySlug(slug);
     if (tenant.keyAuthority === authority) return toTenantView(tenant);
-    await this.changes.transaction(this.db, async (tx, publish) => {
+    await this.uow.inTransaction(async (tx, changed) => {
       await this.tenants.setAuthority(tx, tenant.id, authority);
       const disabled = authority === 'creator' ? await this.keys.disableOrphaned(tx, tenant.id, 'creator_deleted') : [];
       await this.audit.record(tx, tenant.id, actor, 'tenant.authority_changed', { type: 'tenant', id: tenant.id, name: tenant.name }, {
@@ -59,7 +53,7 @@ export class TenantService {
         to: authority,
         disabled_keys: disabled.map((key) => key.id),
       });
-      await publish({ type: 'tenant', id: tenant.id });
+      changed({ type: 'tenant', id: tenant.id });
     });
     return toTenantView({ ...tenant, keyAuthority: authority });
   }

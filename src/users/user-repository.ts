@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../db/handle.ts';
 import { sessions, tenants, users } from '../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;

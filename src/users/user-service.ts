@@ -1,30 +1,24 @@
-import type { Db } from '../db/database.ts';
-import type { ChangeFeed } from '../bus/change-feed.ts';
 import type { AuditService } from '../audit/audit-service.ts';
+import type { Db } from '../db/handle.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { KeyRepository } from '../keys/key-repository.ts';
 import type { TenantRepository } from '../tenants/tenant-repository.ts';
 import { requirePermission, SYSTEM_ACTOR, type Actor, type UserActor } from '../shared/actor.ts';
 import { ConflictError, InvalidRequestError, NotFoundError, PermissionDeniedError, type FieldError } from '../shared/errors.ts';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from './password.ts';
-import { isRole, permissionsOf, type Role } from './roles.ts';
+import { isRole, type Role } from '../shared/roles.ts';
+import { isValidEmail, nameProblem } from '../shared/text-rules.ts';
 import type { UserRepository, UserWithTenant } from './user-repository.ts';
-
-export type UserView = { id: string; email: string; name: string; roles: Role[]; tenant: { id: string; slug: string; name: string } };
-
-export type NewUser = { email: string; name: string; password: string; roles: readonly string[] };
-export type UserChanges = { name?: string | undefined; password?: string | undefined; roles?: readonly string[] | undefined };
-
-const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
+import type { NewUser, UserChanges, UserView } from './user-schemas.ts';
 
 /** Accounts and roles. Roles decide what a creator-bound key may do, so every change is published. */
 export class UserService {
   constructor(
-    private readonly db: Db,
+    private readonly uow: UnitOfWork,
     private readonly users: UserRepository,
     private readonly tenants: TenantRepository,
     private readonly keys: KeyRepository,
     private readonly audit: AuditService,
-    private readonly changes: ChangeFeed,
   ) {}
 
   async list(actor: UserActor): Promise<UserView[]> {
@@ -43,8 +37,7 @@ export class UserService {
     guardAdministratorGrant(actor, [], roles);
     if (await this.users.findByEmail(email)) throw new ConflictError('email_taken', 'A user with this e-mail exists.');
     const passwordHash = await hashPassword(input.password);
-    const row = await this.db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    const row = await this.uow.inTransaction(async (tx) => {
       const tenant = await this.tenants.findById(tenantId, tx);
       if (!tenant) throw new NotFoundError('tenant');
       const user = await this.users.insert(tx, { tenantId, email, name, passwordHash, roles });
@@ -62,7 +55,7 @@ export class UserService {
     const roles = changes.roles === undefined ? undefined : checkRoles(changes.roles, errors);
     if (errors.length > 0) throw new InvalidRequestError(errors);
     const passwordHash = changes.password === undefined ? undefined : await hashPassword(changes.password);
-    const updated = await this.changes.transaction(this.db, async (tx, publish) => {
+    const updated = await this.uow.inTransaction(async (tx, changed) => {
       await this.tenants.lock(tx, tenantId); // serialises the last-administrator check
       const user = await this.users.findInTenant(tx, tenantId, id);
       if (!user) throw new NotFoundError('user');
@@ -81,7 +74,7 @@ export class UserService {
           to: roles,
         });
         // The user's keys act with these roles from the very next request.
-        await publish({ type: 'user', id: user.id });
+        changed({ type: 'user', id: user.id });
       }
       if (Object.keys(values).length > 0) await this.users.update(tx, user.id, values);
       // A password set by someone else ends every session the account had.
@@ -97,7 +90,7 @@ export class UserService {
     if (actor.type === 'user' && actor.id === id) {
       throw InvalidRequestError.field('id', 'You cannot delete your own account.');
     }
-    await this.changes.transaction(this.db, async (tx, publish) => {
+    await this.uow.inTransaction(async (tx, changed) => {
       const user = await this.users.findInTenant(tx, tenantId, id);
       if (!user) throw new NotFoundError('user');
       guardAdministratorGrant(actor, user.roles, []);
@@ -108,7 +101,7 @@ export class UserService {
       await this.audit.record(tx, tenantId, actor, 'user.deleted', { type: 'user', id: user.id, name: user.email }, {
         disabled_keys: disabled.map((key) => key.id),
       });
-      await publish({ type: 'user', id: user.id });
+      changed({ type: 'user', id: user.id });
     });
   }
 
@@ -154,10 +147,6 @@ function sameRoles(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((role) => b.includes(role));
 }
 
-export function isValidEmail(email: string): boolean {
-  return EMAIL_PATTERN.test(email) && email.length <= 320;
-}
-
 function checkEmail(raw: unknown, errors: FieldError[]): string {
   const email = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
   if (!isValidEmail(email)) errors.push({ path: 'email', message: 'Enter a valid e-mail address.' });
@@ -165,11 +154,9 @@ function checkEmail(raw: unknown, errors: FieldError[]): string {
 }
 
 function checkName(raw: unknown, errors: FieldError[]): string {
-  const name = typeof raw === 'string' ? raw.trim() : '';
-  if (name.length < 1 || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) {
-    errors.push({ path: 'name', message: 'The name must be 1–100 characters with no control characters.' });
-  }
-  return name;
+  const problem = nameProblem(raw);
+  if (problem) errors.push({ path: 'name', message: problem });
+  return typeof raw === 'string' ? raw.trim() : '';
 }
 
 function checkPassword(raw: unknown, errors: FieldError[]): void {
@@ -182,8 +169,4 @@ function checkRoles(raw: readonly string[], errors: FieldError[]): Role[] {
   const unknown = raw.filter((role) => !isRole(role));
   if (unknown.length > 0) errors.push({ path: 'roles', message: `Unknown role(s): ${unknown.join(', ')}.` });
   return [...new Set(raw.filter(isRole))];
-}
-
-export function actorOf(user: UserWithTenant): UserActor {
-  return { type: 'user', id: user.id, email: user.email, tenantId: user.tenantId, roles: user.roles, permissions: permissionsOf(user.roles) };
 }

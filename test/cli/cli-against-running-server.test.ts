@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { actorOf } from '../../src/users/user-service.ts';
+import { SYSTEM_ACTOR, userActor } from '../../src/shared/actor.ts';
 import { storageFor, ENGINES } from '../support/databases.ts';
 
 const exec = promisify(execFile);
@@ -35,9 +35,12 @@ describe.each(ENGINES)('the CLI while a server runs on the same data (%s)', (eng
   });
   afterAll(async () => server?.stop());
 
+  // Only a System Administrator creates keys; the key then acts with whatever roles its creator has.
   async function keyOf(email: string): Promise<string> {
+    const found = await server.services.users.requireByEmail(email);
+    await server.services.users.update(SYSTEM_ACTOR, found.tenantId, found.id, { roles: ['system_administrator', 'operations'] });
     const user = await server.services.users.requireByEmail(email);
-    const { secret } = await server.services.keys.create(actorOf(user), { name: `key of ${email}` });
+    const { secret } = await server.services.keys.create(userActor(user), { name: `key of ${email}` });
     expect(await status(secret, '/api/v1/flights')).toBe(200); // now cached by the server
     return secret;
   }

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync } from 'node:fs';
@@ -172,7 +173,7 @@ describe.each(ENGINES)('the CLI on %s with no server running', (engine) => {
       expect(await services.userRepository.findByEmail(email)).toBeUndefined();
       const flights = await services.flightRepository.list(tenant.id, {}, 1000);
       expect(flights).toHaveLength(25);
-      const actions = (await services.audit.list(tenant.id, 50)).data.map((e) => [e.action, e.actor.type]).reverse();
+      const actions = (await services.audit.list(SYSTEM_ACTOR, tenant.id, 50)).data.map((e) => [e.action, e.actor.type]).reverse();
       expect(actions).toEqual([
         ['user.created', 'system'],
         ['user.roles_changed', 'system'],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLES, type Role } from '../../src/users/roles.ts';
+import { ROLES, type Role } from '../../src/shared/roles.ts';
 import { createHarness, type Harness, type Session } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 

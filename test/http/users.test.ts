@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, TEST_PASSWORD, type Harness } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
@@ -24,7 +25,7 @@ describe('users endpoints', () => {
     const session = await h.signIn(user.email, 'long-enough-password');
     expect((await admin.request('DELETE', `/backoffice/api/users/${user.id}`)).statusCode).toBe(204);
     expectProblem(await session.request('GET', '/backoffice/api/session'), 401, 'not_authenticated');
-    const actions = (await h.services.audit.list(admin.tenantId, 50)).data.map((e) => e.action).reverse();
+    const actions = (await h.services.audit.list(SYSTEM_ACTOR, admin.tenantId, 50)).data.map((e) => e.action).reverse();
     expect(actions).toEqual(['user.created', 'user.signed_in', 'user.created', 'user.roles_changed', 'user.signed_in', 'user.deleted']);
   });
 
@@ -120,7 +121,7 @@ describe('sign-in throttling', () => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect(blocked.cookies).toEqual([]);
     expect((await signIn(user.email, TEST_PASSWORD, '10.7.0.2')).statusCode).toBe(200);
-    const failed = (await h.services.audit.list(tenant.id, 50)).data.filter((e) => e.action === 'user.sign_in_failed');
+    const failed = (await h.services.audit.list(SYSTEM_ACTOR, tenant.id, 50)).data.filter((e) => e.action === 'user.sign_in_failed');
     expect(failed.length).toBeGreaterThan(0);
     // The account is the target; whoever typed the password is not known to be its owner.
     expect(failed[0]).toMatchObject({ actor: { type: 'user', id: null, email: user.email }, target: { id: user.id }, detail: { client: '10.7.0.1' } });

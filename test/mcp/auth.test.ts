@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actorOf } from '../../src/users/user-service.ts';
+import { userActor } from '../../src/shared/actor.ts';
 import { ENGINES } from '../support/databases.ts';
 import { ADMIN_EMAIL, startMcpTestServer, textOf, type McpTestServer } from './mcp-kit.ts';
 
@@ -30,7 +30,7 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
   });
   afterAll(async () => kit?.stop());
 
-  const admin = async () => actorOf(await kit.services.users.requireByEmail(ADMIN_EMAIL));
+  const admin = async () => userActor(await kit.services.users.requireByEmail(ADMIN_EMAIL));
 
   it('refuses to connect without a key: HTTP 401 problem+json api_key_missing before any MCP handling', async () => {
     const client = new Client({ name: 'no-key', version: '1' });

@@ -7,9 +7,9 @@ import { loadConfig } from '../../src/config.ts';
 import { generateFlights } from '../../src/flights/flight-seeder.ts';
 import { startServer } from '../../src/server.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
-import type { Role } from '../../src/users/roles.ts';
+import type { Role } from '../../src/shared/roles.ts';
 import type { UserWithTenant } from '../../src/users/user-repository.ts';
-import { actorOf } from '../../src/users/user-service.ts';
+import { userActor } from '../../src/shared/actor.ts';
 import { storageFor, type Engine } from '../support/databases.ts';
 import { TEST_PASSWORD } from '../support/harness.ts';
 
@@ -67,7 +67,7 @@ export async function startMcpTestServer(engine: Engine = 'pglite') {
     /** A key created by `creator` (a new System Administrator of the demo tenant by default). */
     async key(creator?: UserWithTenant) {
       const by = creator ?? (await user());
-      const created = await services.keys.create(actorOf(by), { name: 'MCP test key' });
+      const created = await services.keys.create(userActor(by), { name: 'MCP test key' });
       return { ...created, creator: by };
     },
 

@@ -1,6 +1,5 @@
-import type { UserActor } from '../../src/shared/actor.ts';
-import { actorOf } from '../../src/users/user-service.ts';
-import type { Role } from '../../src/users/roles.ts';
+import { SYSTEM_ACTOR, userActor, type UserActor } from '../../src/shared/actor.ts';
+import type { Role } from '../../src/shared/roles.ts';
 import type { Harness } from '../support/harness.ts';
 
 /** A new tenant and a user in it, as the acting user the services take. */
@@ -13,9 +12,9 @@ export async function tenantWithUser(h: Harness, roles: Role[] = ['system_admini
 export async function actorIn(h: Harness, tenantId: string, roles: Role[]): Promise<UserActor> {
   const user = await h.user(tenantId, roles);
   const row = await h.services.userRepository.findById(user.id);
-  return actorOf(row!);
+  return userActor(row!);
 }
 
 export async function auditActions(h: Harness, tenantId: string): Promise<Array<{ action: string; target: { id: string | null; name: string | null }; actor: { type: string; id: string | null }; detail: Record<string, unknown> }>> {
-  return (await h.services.audit.list(tenantId, 200)).data.reverse();
+  return (await h.services.audit.list(SYSTEM_ACTOR, tenantId, 200)).data.reverse();
 }

@@ -5,8 +5,8 @@ import { createServices, type Services } from '../../src/app/services.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { buildApp, type AppOptions } from '../../src/http/app.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
-import type { ApiKeyView } from '../../src/keys/key-service.ts';
-import type { Role } from '../../src/users/roles.ts';
+import type { ApiKeyView } from '../../src/keys/key-schemas.ts';
+import type { Role } from '../../src/shared/roles.ts';
 import { storageFor, type Engine } from './databases.ts';
 
 export const TEST_PASSWORD = 'a-long-test-password';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { digestSecret, generateSecret, hasKeyFormat, hintOf, KEY_ALPHABET, type RandomBytes } from '../../src/keys/secret.ts';
+import { digestSecret, generateSecret, hasKeyFormat, hintOf, KEY_ALPHABET } from '../../src/keys/secret.ts';
+import type { RandomBytes } from '../../src/shared/digest.ts';
 
 /** A random source that hands out the given buffers in order, then `rest` forever. */
 function scripted(buffers: number[][], rest: number): RandomBytes {

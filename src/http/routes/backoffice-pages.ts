@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Services } from '../../app/services.ts';
-import type { Permission } from '../../users/roles.ts';
+import type { Permission } from '../../shared/roles.ts';
 import { SESSION_COOKIE } from '../session-auth.ts';
 
 export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Services } from '../../app/services.ts';
-import { problemResponses, signInBodySchema, userSchema } from '../schemas.ts';
+import { sessionSchema, signInBodySchema } from '../../users/user-schemas.ts';
+import { problemResponses } from '../schemas.ts';
 import { checkOrigin, SESSION_COOKIE, sessionHook } from '../session-auth.ts';
 
-const sessionSchema = z.object({ user: userSchema, csrf_token: z.string() });
 
 /** Sign in, who am I, sign out. */
 export async function backofficeSessionRoutes(app: FastifyInstance, services: Services): Promise<void> {

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Services } from '../../app/services.ts';
-import { createUserBodySchema, idParamsSchema, problemResponses, updateUserBodySchema, userSchema } from '../schemas.ts';
-import { actorOf, needs } from '../session-auth.ts';
-import { knownId } from './backoffice-api.ts';
+import { createUserBodySchema, updateUserBodySchema, userListSchema, userSchema } from '../../users/user-schemas.ts';
+import { idParamsSchema, problemResponses } from '../schemas.ts';
+import { signedInActor, needs } from '../session-auth.ts';
+import { knownId } from './backoffice-keys.ts';
 
 /** Users of the tenant (SPEC §4); `users:manage` only. */
 export async function backofficeUserRoutes(app: FastifyInstance, services: Services): Promise<void> {
@@ -13,15 +13,15 @@ export async function backofficeUserRoutes(app: FastifyInstance, services: Servi
 
   api.get('/users', {
     preHandler: manage,
-    schema: { response: { 200: z.object({ data: z.array(userSchema) }), ...problemResponses(401, 403) } },
-    handler: async (request) => ({ data: await services.users.list(actorOf(request)) }),
+    schema: { response: { 200: userListSchema, ...problemResponses(401, 403) } },
+    handler: async (request) => ({ data: await services.users.list(signedInActor(request)) }),
   });
 
   api.post('/users', {
     preHandler: manage,
     schema: { body: createUserBodySchema, response: { 201: userSchema, ...problemResponses(400, 401, 403, 409) } },
     handler: async (request, reply) => {
-      const actor = actorOf(request);
+      const actor = signedInActor(request);
       reply.code(201);
       return services.users.create(actor.tenantId, request.body, actor);
     },
@@ -31,7 +31,7 @@ export async function backofficeUserRoutes(app: FastifyInstance, services: Servi
     preHandler: manage,
     schema: { params: idParamsSchema, body: updateUserBodySchema, response: { 200: userSchema, ...problemResponses(400, 401, 403, 404) } },
     handler: async (request) => {
-      const actor = actorOf(request);
+      const actor = signedInActor(request);
       return services.users.update(actor, actor.tenantId, knownId(request.params.id, 'user'), request.body);
     },
   });
@@ -40,7 +40,7 @@ export async function backofficeUserRoutes(app: FastifyInstance, services: Servi
     preHandler: manage,
     schema: { params: idParamsSchema },
     handler: async (request, reply) => {
-      const actor = actorOf(request);
+      const actor = signedInActor(request);
       await services.users.delete(actor, actor.tenantId, knownId(request.params.id, 'user'));
       return reply.code(204).send();
     },

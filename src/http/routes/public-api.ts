@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../app/services.ts';
 import { flightIdSchema, flightPageSchema, flightQuerySchema, flightSchema } from '../../flights/flight-schemas.ts';
-import type { Principal } from '../../keys/principal.ts';
+import type { Principal } from '../../keys/key-schemas.ts';
 import { NotAuthenticatedError } from '../../shared/errors.ts';
 import { apiKeyHook } from '../api-key-auth.ts';
-import { problemResponses, whoamiSchema } from '../schemas.ts';
+import { principalSchema } from '../../keys/key-schemas.ts';
+import { problemResponses } from '../schemas.ts';
 
 const security: Array<Record<string, string[]>> = [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { ApiKeyQuery: [] }];
 const keyProblems = problemResponses(400, 401, 403, 429, 503);
@@ -49,7 +50,7 @@ export const whoamiRoute = {
     description: 'The tenant, the key, who it acts as and its permissions now.',
     tags: ['keys'],
     security,
-    response: { 200: whoamiSchema, ...keyProblems },
+    response: { 200: principalSchema, ...keyProblems },
   },
   handler: whoamiHandler,
 };

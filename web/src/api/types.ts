@@ -1,22 +1,26 @@
-// One definition of every payload: the types come from the schemas and views the server uses.
-import type { z } from 'zod';
-import type { ApiKeyView } from '../../../src/keys/key-service.ts';
-import type { KeyAuthority } from '../../../src/keys/principal.ts';
-import type { AuditEventView } from '../../../src/audit/audit-service.ts';
-import type { problemSchema, userSchema, createKeyBodySchema, createUserBodySchema, updateUserBodySchema } from '../../../src/http/schemas.ts';
-import type { Role } from '../../../src/users/roles.ts';
+// One definition of every payload: the types come from the server's own schemas (src/contracts.ts).
+import type {
+  ApiKeyView,
+  AuditEventView,
+  AuditPage,
+  CreatedKey,
+  CreateKeyInput,
+  FieldError,
+  KeyAuthority,
+  KeyList,
+  NewUser,
+  Problem,
+  Role,
+  SignedIn,
+  UserChanges,
+  UserView,
+} from '@contracts';
 
 export type ApiKey = ApiKeyView;
-export type { KeyAuthority, Role };
-export type User = z.infer<typeof userSchema>;
-export type Problem = z.infer<typeof problemSchema>;
-export type FieldError = NonNullable<Problem['errors']>[number];
+export type User = UserView;
 export type AuditEvent = AuditEventView;
-
-export type Session = { user: User; csrf_token: string };
-export type KeyList = { data: ApiKey[]; authority: KeyAuthority };
-export type CreateKeyBody = z.infer<typeof createKeyBodySchema>;
-export type CreatedKey = { api_key: ApiKey; secret: string };
-export type AuditPage = { data: AuditEvent[]; next_cursor: string | null };
-export type CreateUserBody = z.infer<typeof createUserBodySchema>;
-export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;
+export type Session = SignedIn;
+export type CreateKeyBody = CreateKeyInput;
+export type CreateUserBody = NewUser;
+export type UpdateUserBody = UserChanges;
+export type { AuditPage, CreatedKey, FieldError, KeyAuthority, KeyList, Problem, Role };

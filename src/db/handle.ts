@@ -1,0 +1,25 @@
+import { fileURLToPath } from 'node:url';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { Schema } from './schema.ts';
+
+/** The Drizzle handle every repository takes; a transaction is one too. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/** A raw change-feed subscription (LISTEN); only PostgreSQL mode has other writers to hear. */
+export type FeedHandlers = { onMessage(payload: string): void; onState(listening: boolean): void };
+
+/** One open database, whichever engine: what the rest of airkey sees of it. */
+export interface Database {
+  readonly kind: DatabaseKind;
+  readonly db: Db;
+  /** Throws when the database cannot be reached. */
+  ping(): Promise<void>;
+  /** Keeps a LISTEN connection open, reconnecting with backoff; resolves once first subscribed. */
+  listen(channel: string, handlers: FeedHandlers): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Services } from '../../app/services.ts';
+import { auditPageSchema, auditQuerySchema } from '../../audit/audit-schemas.ts';
+import { problemResponses } from '../schemas.ts';
+import { needs, signedInActor } from '../session-auth.ts';
+
+/** The tenant's audit trail (SPEC §4); AuditService checks `audit:read` itself. */
+export async function backofficeAuditRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get('/audit-events', {
+    preHandler: needs('audit:read'),
+    schema: { querystring: auditQuerySchema, response: { 200: auditPageSchema, ...problemResponses(400, 401, 403) } },
+    handler: async (request) => {
+      const actor = signedInActor(request);
+      return services.audit.list(actor, actor.tenantId, request.query.limit, request.query.cursor);
+    },
+  });
+}

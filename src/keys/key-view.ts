@@ -1,0 +1,26 @@
+import { expiryDateOf, isExpired } from './expiry.ts';
+import type { KeyRowWithCreator } from './key-repository.ts';
+import type { ApiKeyView } from './key-schemas.ts';
+
+/** A stored key as the back office sees it; `status` is derived against the clock now. */
+export function toApiKeyView(row: KeyRowWithCreator, nowMs: number): ApiKeyView {
+  const expired = isExpired(row.expiresAt, nowMs);
+  return {
+    id: row.id,
+    name: row.name,
+    hint: row.hint,
+    created_at: row.createdAt.toISOString(),
+    created_by: row.createdBy && row.creatorEmail ? { id: row.createdBy, email: row.creatorEmail } : null,
+    expires_at: row.expiresAt ? expiryDateOf(row.expiresAt) : null,
+    expires_at_time: row.expiresAt?.toISOString() ?? null,
+    enabled: row.enabled,
+    status: expired ? 'expired' : row.enabled ? 'enabled' : 'disabled',
+    disabled_reason: row.disabledReason,
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+/** How the audit trail names a key: the row goes, the trail keeps id and name. */
+export function keyTarget(key: { id: string; name: string }) {
+  return { type: 'api_key' as const, id: key.id, name: key.name };
+}

@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import type { Permission } from '../../src/users/roles.ts';
+import type { Permission } from '@contracts';
 import { permissionsOfSession, useSession } from './api/session.ts';
 import { CenteredLoader } from './components/CenteredLoader.tsx';
 import { ProblemAlert } from './components/ProblemAlert.tsx';

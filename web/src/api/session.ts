@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { permissionsOf, type Permission } from '../../../src/users/roles.ts';
+import { permissionsOf, type Permission } from '@contracts';
 import { isApiError, request, setCsrfToken } from './client.ts';
 import type { Session } from './types.ts';
 

@@ -1,10 +1,16 @@
 // One definition of every payload: the types come from the schemas and views the server uses.
 import type { z } from 'zod';
-import type { ApiKeyView } from '../../../src/keys/key-service.ts';
-import type { KeyAuthority } from '../../../src/keys/principal.ts';
-import type { AuditEventView } from '../../../src/audit/audit-service.ts';
-import type { problemSchema, userSchema, createKeyBodySchema, createUserBodySchema, updateUserBodySchema } from '../../../src/http/schemas.ts';
-import type { Role } from '../../../src/users/roles.ts';
+import type {
+  ApiKeyView,
+  AuditEventView,
+  createKeyBodySchema,
+  createUserBodySchema,
+  KeyAuthority,
+  problemSchema,
+  Role,
+  updateUserBodySchema,
+  userSchema,
+} from '@contracts';
 
 export type ApiKey = ApiKeyView;
 export type { KeyAuthority, Role };

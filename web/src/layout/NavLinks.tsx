@@ -1,5 +1,5 @@
 import { Anchor, Group } from '@mantine/core';
-import type { Permission } from '../../../src/users/roles.ts';
+import type { Permission } from '@contracts';
 import { linkHandler } from '../lib/router.ts';
 
 const LINKS: { href: string; label: string; permission: Permission }[] = [

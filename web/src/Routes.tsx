@@ -1,16 +1,16 @@
 import { useEffect, type ReactNode } from 'react';
 import type { Permission } from '@contracts';
-import { permissionsOfSession, useSession } from './api/session.ts';
-import { CenteredLoader } from './components/CenteredLoader.tsx';
-import { ProblemAlert } from './components/ProblemAlert.tsx';
-import { Shell } from './layout/Shell.tsx';
-import { navigate, useLocation } from './lib/router.ts';
-import { signInUrl } from './lib/next.ts';
-import { ApiKeysPage } from './pages/ApiKeysPage.tsx';
-import { ForbiddenPage } from './pages/ForbiddenPage.tsx';
-import { LoginPage } from './pages/LoginPage.tsx';
-import { NotFoundPage } from './pages/NotFoundPage.tsx';
-import { UsersPage } from './pages/UsersPage.tsx';
+import { permissionsOfSession, useSession } from './session/session-api.ts';
+import { CenteredLoader } from './shared/CenteredLoader.tsx';
+import { ProblemAlert } from './shared/ProblemAlert.tsx';
+import { Shell } from './shared/Shell.tsx';
+import { navigate, useLocation } from './shared/router.ts';
+import { signInUrl } from './session/next.ts';
+import { ApiKeysPage } from './keys/ApiKeysPage.tsx';
+import { ForbiddenPage } from './shared/ForbiddenPage.tsx';
+import { LoginPage } from './session/LoginPage.tsx';
+import { NotFoundPage } from './shared/NotFoundPage.tsx';
+import { UsersPage } from './users/UsersPage.tsx';
 
 type Page = { title: string; permission: Permission; roleNeeded: string; render: () => ReactNode };
 

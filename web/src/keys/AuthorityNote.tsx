@@ -1,6 +1,6 @@
 import { Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import type { KeyAuthority } from '../api/types.ts';
+import type { KeyAuthority } from '../shared/api-types.ts';
 
 const EXPLANATION: Record<KeyAuthority, string> = {
   creator:

@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import type { ApiKey } from '../api/types.ts';
+import type { ApiKey } from '../shared/api-types.ts';
 
 export function DeleteKeyButton({ apiKey, onDelete }: { apiKey: ApiKey; onDelete: (key: ApiKey) => void }) {
   return (

@@ -1,5 +1,5 @@
 import { Stack, Switch, Text } from '@mantine/core';
-import type { ApiKey, KeyAuthority } from '../api/types.ts';
+import type { ApiKey, KeyAuthority } from '../shared/api-types.ts';
 import { lockReason, statusText } from './key-state.ts';
 
 type Props = { apiKey: ApiKey; authority: KeyAuthority; onToggle: (key: ApiKey, enabled: boolean) => void };

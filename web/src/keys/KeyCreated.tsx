@@ -1,6 +1,6 @@
 import { Stack, Text } from '@mantine/core';
-import type { ApiKey } from '../api/types.ts';
-import { formatDate, formatInstant } from '../lib/dates.ts';
+import type { ApiKey } from '../shared/api-types.ts';
+import { formatDate, formatInstant } from '../shared/dates.ts';
 
 export function KeyCreated({ apiKey }: { apiKey: ApiKey }) {
   return (

@@ -1,6 +1,6 @@
 import { Stack, Text, VisuallyHidden } from '@mantine/core';
-import type { ApiKey } from '../api/types.ts';
-import { formatExpiry } from '../lib/dates.ts';
+import type { ApiKey } from '../shared/api-types.ts';
+import { formatExpiry } from '../shared/dates.ts';
 
 /** The expiry date and, beside it, the exact instant the key stops: 00:00 UTC of that date. */
 export function KeyExpires({ apiKey }: { apiKey: ApiKey }) {

@@ -1,6 +1,6 @@
 import { Text, Tooltip, VisuallyHidden } from '@mantine/core';
-import type { ApiKey } from '../api/types.ts';
-import { formatInstant, formatLastUsed } from '../lib/dates.ts';
+import type { ApiKey } from '../shared/api-types.ts';
+import { formatInstant, formatLastUsed } from '../shared/dates.ts';
 
 /** "Never" or relative time; the exact instant on hover and for screen readers. */
 export function KeyLastUsed({ apiKey, now }: { apiKey: ApiKey; now: Date }) {

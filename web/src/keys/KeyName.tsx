@@ -1,5 +1,5 @@
 import { Badge, Code, Group, Stack, Text } from '@mantine/core';
-import type { ApiKey } from '../api/types.ts';
+import type { ApiKey } from '../shared/api-types.ts';
 
 /** Name, Expired badge and hint (`ask_…abcd`), which tells keys apart without the secret. */
 export function KeyName({ apiKey }: { apiKey: ApiKey }) {

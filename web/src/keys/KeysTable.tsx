@@ -1,5 +1,5 @@
 import { Table } from '@mantine/core';
-import type { ApiKey, KeyAuthority } from '../api/types.ts';
+import type { ApiKey, KeyAuthority } from '../shared/api-types.ts';
 import { DeleteKeyButton } from './DeleteKeyButton.tsx';
 import { EnabledSwitch } from './EnabledSwitch.tsx';
 import { KeyCreated } from './KeyCreated.tsx';

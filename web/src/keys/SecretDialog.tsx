@@ -1,7 +1,7 @@
 import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
-import type { CreatedKey } from '../api/types.ts';
+import type { CreatedKey } from '../shared/api-types.ts';
 import { Snippet } from './Snippet.tsx';
 import { usageSnippets } from './usage.ts';
 

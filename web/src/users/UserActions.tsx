@@ -1,5 +1,5 @@
 import { Button, Group } from '@mantine/core';
-import type { User } from '../api/types.ts';
+import type { User } from '../shared/api-types.ts';
 
 type Props = { user: User; isSelf: boolean; onEditRoles: (user: User) => void; onDelete: (user: User) => void };
 

@@ -1,5 +1,5 @@
 import { Paper, Stack, Table, Text } from '@mantine/core';
-import type { User } from '../api/types.ts';
+import type { User } from '../shared/api-types.ts';
 import { UserActions } from './UserActions.tsx';
 import { UserRoles } from './UserRoles.tsx';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { request } from './client.ts';
-import type { ApiKey, CreatedKey, CreateKeyBody, KeyList } from './types.ts';
+import { request } from '../shared/api-client.ts';
+import type { ApiKey, CreatedKey, CreateKeyBody, KeyList } from '../shared/api-types.ts';
 
 export const keysKey = ['api-keys'] as const;
 

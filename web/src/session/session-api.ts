@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { permissionsOf, type Permission } from '@contracts';
-import { isApiError, request, setCsrfToken } from './client.ts';
-import type { Session } from './types.ts';
+import { isApiError, request, setCsrfToken } from '../shared/api-client.ts';
+import type { Session } from '../shared/api-types.ts';
 
 export const sessionKey = ['session'] as const;
 

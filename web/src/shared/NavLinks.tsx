@@ -1,6 +1,6 @@
 import { Anchor, Group } from '@mantine/core';
 import type { Permission } from '@contracts';
-import { linkHandler } from '../lib/router.ts';
+import { linkHandler } from './router.ts';
 
 const LINKS: { href: string; label: string; permission: Permission }[] = [
   { href: '/backoffice/settings/api-keys', label: 'API keys', permission: 'api_keys:manage' },

@@ -1,10 +1,10 @@
 import { Anchor, Box, Button, Container, Group, Text } from '@mantine/core';
 import { IconKey, IconLogout } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { permissionsOfSession, useSignOut } from '../api/session.ts';
-import type { Session } from '../api/types.ts';
-import { useFeedback } from '../components/Feedback.tsx';
-import { linkHandler } from '../lib/router.ts';
+import { permissionsOfSession, useSignOut } from '../session/session-api.ts';
+import type { Session } from './api-types.ts';
+import { useFeedback } from './Feedback.tsx';
+import { linkHandler } from './router.ts';
 import { NavLinks } from './NavLinks.tsx';
 
 /** Header (brand, tenant, navigation, who is signed in, sign-out) and the main landmark. */

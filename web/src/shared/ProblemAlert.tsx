@@ -1,6 +1,6 @@
 import { Alert, Button } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { isApiError } from '../api/client.ts';
+import { isApiError } from './api-client.ts';
 
 /** A failed load, said plainly, with a way to try again. */
 export function ProblemAlert({ error, title, onRetry }: { error: unknown; title: string; onRetry?: () => void }) {

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { request } from './client.ts';
-import type { CreateUserBody, UpdateUserBody, User } from './types.ts';
+import { request } from '../shared/api-client.ts';
+import type { CreateUserBody, UpdateUserBody, User } from '../shared/api-types.ts';
 
 export const usersKey = ['users'] as const;
 

@@ -1,4 +1,4 @@
-import type { FieldError, Problem } from './types.ts';
+import type { FieldError, Problem } from './api-types.ts';
 
 /** A failed request: the server's problem details, or a network failure (`code: "network"`). */
 export class ApiError extends Error {

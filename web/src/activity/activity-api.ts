@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { request } from './client.ts';
-import type { AuditPage } from './types.ts';
+import { request } from '../shared/api-client.ts';
+import type { AuditPage } from '../shared/api-types.ts';
 
 const PAGE_SIZE = 25;
 

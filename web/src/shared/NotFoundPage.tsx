@@ -1,5 +1,5 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { linkHandler } from '../lib/router.ts';
+import { linkHandler } from './router.ts';
 
 export function NotFoundPage() {
   const home = '/backoffice/settings/api-keys';

@@ -1,7 +1,7 @@
 import { Button, Center, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useAuditEvents } from './activity-api.ts';
-import { ProblemAlert } from '../shared/ProblemAlert.tsx';
+import { ProblemAlert } from '../shared/Feedback.tsx';
 import { formatInstant, formatRelative } from '../shared/dates.ts';
 import { useNow } from '../shared/use-now.ts';
 import { actorOf, describeEvent } from './describe-event.ts';

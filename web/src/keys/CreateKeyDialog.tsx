@@ -4,7 +4,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { isApiError } from '../shared/api-client.ts';
 import { useCreateKey } from './keys-api.ts';
-import type { CreatedKey } from '../shared/api-types.ts';
+import type { CreatedKey } from './keys-api.ts';
 import { earliestExpiryDate } from '../shared/dates.ts';
 
 export const NAME_MAX = 100;

@@ -1,6 +1,6 @@
 import { ConfirmDeleteDialog } from '../shared/ConfirmDeleteDialog.tsx';
 import { useDeleteKey } from './keys-api.ts';
-import type { ApiKey } from '../shared/api-types.ts';
+import type { ApiKey } from './keys-api.ts';
 import { useFeedback } from '../shared/Feedback.tsx';
 
 /** Names the key and says plainly that deleting cannot be undone. */

@@ -1,4 +1,4 @@
-import type { ApiKey, KeyAuthority } from '../shared/api-types.ts';
+import type { ApiKey, KeyAuthority } from './keys-api.ts';
 import { formatDate } from '../shared/dates.ts';
 
 /**

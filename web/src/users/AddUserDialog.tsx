@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { isApiError } from '../shared/api-client.ts';
-import type { Role } from '../shared/api-types.ts';
+import type { Role } from './roles.ts';
 import { useCreateUser } from './users-api.ts';
 import { useFeedback } from '../shared/Feedback.tsx';
 import { RoleChecks } from './RoleChecks.tsx';

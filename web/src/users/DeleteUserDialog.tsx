@@ -1,5 +1,6 @@
 import { ConfirmDeleteDialog } from '../shared/ConfirmDeleteDialog.tsx';
-import type { KeyAuthority, User } from '../shared/api-types.ts';
+import type { KeyAuthority } from '../keys/keys-api.ts';
+import type { User } from './users-api.ts';
 import { useDeleteUser } from './users-api.ts';
 import { useFeedback } from '../shared/Feedback.tsx';
 

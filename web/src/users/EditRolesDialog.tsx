@@ -1,7 +1,8 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { isApiError } from '../shared/api-client.ts';
-import type { Role, User } from '../shared/api-types.ts';
+import type { Role } from './roles.ts';
+import type { User } from './users-api.ts';
 import { useUpdateUser } from './users-api.ts';
 import { useFeedback } from '../shared/Feedback.tsx';
 import { RoleChecks } from './RoleChecks.tsx';

@@ -7,7 +7,7 @@ export default defineConfig({
   root: 'web',
   base: '/backoffice/',
   plugins: [react()],
-  // The server's payload types, one alias for the whole back office (type-only imports).
+  // The server's contracts (types, and the role → permission table): see src/contracts.ts.
   resolve: { alias: { '@contracts': fileURLToPath(new URL('./src/contracts.ts', import.meta.url)) } },
   build: {
     outDir: 'dist',

@@ -1,11 +1,17 @@
 /**
- * The server's contracts the back office (web/) uses, in one place: types only, derived from the
- * per-feature zod schemas, so a change to a payload is a type error in the page that reads it.
- * The web imports this file through the `@contracts` alias.
+ * The server's contracts the back office (web/) builds on, in one place, reached there as
+ * `@contracts`. Types only (derived from the per-feature zod schemas), so type-checking ties the
+ * web to the server while no server code is bundled; `permissionsOf` is the one exception.
  */
-export type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, Principal } from './keys/key-schemas.ts';
-export type { NewUser, SignedIn, UserChanges, UserView } from './users/user-schemas.ts';
+export type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, Principal, createKeyBodySchema } from './keys/key-schemas.ts';
+export type { NewUser, SignedIn, UserChanges, UserView, createUserBodySchema, updateUserBodySchema, userSchema } from './users/user-schemas.ts';
 export type { AuditEventView, AuditPage } from './audit/audit-schemas.ts';
-export type { Problem, FieldError } from './http/problem-types.ts';
+export type { FieldError, Problem } from './http/problem-types.ts';
+export type { problemSchema } from './http/schemas.ts';
 export type { KeyAuthority } from './shared/actor.ts';
 export type { Permission, Role } from './shared/roles.ts';
+
+// The role → permission table, which the back office uses to show only the pages a user may open
+// (the server checks every call regardless). A value, not a type: a pure module without imports,
+// bundled so the table has one definition.
+export { permissionsOf } from './shared/roles.ts';

@@ -1,11 +1,11 @@
 import { MantineProvider } from '@mantine/core';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { isApiError } from './api/client.ts';
-import { FeedbackProvider } from './components/Feedback.tsx';
-import { signInUrl } from './lib/next.ts';
+import { isApiError } from './shared/api-client.ts';
+import { FeedbackProvider } from './shared/Feedback.tsx';
+import { signInUrl } from './session/next.ts';
 import { Routes } from './Routes.tsx';
-import { cssVariablesResolver, theme } from './theme.ts';
+import { cssVariablesResolver, theme } from './shared/theme.ts';
 
 export function App() {
   const [queryClient] = useState(

@@ -1,20 +1,22 @@
+import { Center, Loader } from '@mantine/core';
 import { useEffect, type ReactNode } from 'react';
-import type { Permission } from '../../src/shared/roles.ts';
-import { permissionsOfSession, useSession } from './api/session.ts';
-import { CenteredLoader } from './components/CenteredLoader.tsx';
-import { ProblemAlert } from './components/ProblemAlert.tsx';
-import { Shell } from './layout/Shell.tsx';
-import { navigate, useLocation } from './lib/router.ts';
-import { signInUrl } from './lib/next.ts';
-import { ApiKeysPage } from './pages/ApiKeysPage.tsx';
-import { ForbiddenPage } from './pages/ForbiddenPage.tsx';
-import { LoginPage } from './pages/LoginPage.tsx';
-import { NotFoundPage } from './pages/NotFoundPage.tsx';
-import { UsersPage } from './pages/UsersPage.tsx';
+import type { Permission } from '@contracts';
+import { ApiKeysPage } from './keys/ApiKeysPage.tsx';
+import { LoginPage } from './session/LoginPage.tsx';
+import { signInUrl } from './session/next.ts';
+import { permissionsOfSession, useSession } from './session/session-api.ts';
+import { ProblemAlert } from './shared/Feedback.tsx';
+import { navigate, useLocation } from './shared/router.ts';
+import { Shell } from './shared/Shell.tsx';
+import { ForbiddenPage, NotFoundPage } from './shared/StatusPages.tsx';
+import { UsersPage } from './users/UsersPage.tsx';
 
 type Page = { title: string; permission: Permission; roleNeeded: string; render: () => ReactNode };
 
-/** The signed-in pages, the permission each needs (the server checks it too) and who holds it. */
+/**
+ * The signed-in pages, in navigation order, the permission each needs (the server checks it too)
+ * and who holds it. The header links come from here as well.
+ */
 export const PAGES: Record<string, Page> = {
   '/backoffice/settings/api-keys': {
     title: 'API keys',
@@ -51,7 +53,13 @@ export function Routes() {
   }, [signedOut, pathname, search]);
 
   if (isLogin) return <LoginPage />;
-  if (session.isPending || signedOut) return <CenteredLoader label="Loading the back office" />;
+  if (session.isPending || signedOut) {
+    return (
+      <Center mih={240} role="status" aria-label="Loading the back office">
+        <Loader aria-hidden />
+      </Center>
+    );
+  }
   if (session.isError) {
     return (
       <main style={{ maxWidth: 560, margin: '64px auto', padding: 16 }}>
@@ -60,9 +68,13 @@ export function Routes() {
     );
   }
   const signedIn = session.data!;
-  const allowed = page ? permissionsOfSession(signedIn).includes(page.permission) : false;
+  const permissions = permissionsOfSession(signedIn);
+  const links = Object.entries(PAGES)
+    .filter(([, each]) => permissions.includes(each.permission))
+    .map(([href, each]) => ({ href, label: each.title }));
+  const allowed = page ? permissions.includes(page.permission) : false;
   return (
-    <Shell session={signedIn} current={pathname}>
+    <Shell session={signedIn} current={pathname} links={links}>
       {!page ? <NotFoundPage /> : allowed ? page.render() : <ForbiddenPage title={page.title} roleNeeded={page.roleNeeded} />}
     </Shell>
   );

@@ -1,9 +1,9 @@
 import { Button, Center, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useAuditEvents } from '../api/audit.ts';
-import { ProblemAlert } from '../components/ProblemAlert.tsx';
-import { formatInstant, formatRelative } from '../lib/dates.ts';
-import { useNow } from '../lib/use-now.ts';
+import { useAuditEvents } from './activity-api.ts';
+import { ProblemAlert } from '../shared/Feedback.tsx';
+import { formatInstant, formatRelative } from '../shared/dates.ts';
+import { useNow } from '../shared/use-now.ts';
 import { actorOf, describeEvent } from './describe-event.ts';
 
 /** Who did what, when: the tenant's audit trail, newest first. */

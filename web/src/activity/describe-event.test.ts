@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent } from '../api/types.ts';
+import type { AuditEvent } from './activity-api.ts';
 import { actorOf, describeEvent } from './describe-event.ts';
 
 const event = (overrides: Partial<AuditEvent>): AuditEvent => ({

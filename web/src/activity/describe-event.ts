@@ -1,4 +1,4 @@
-import type { AuditEvent } from '../api/types.ts';
+import type { AuditEvent } from './activity-api.ts';
 import { roleLabel } from '../users/roles.ts';
 
 /** Who did it: the user's e-mail, or "System" for what airkey did by itself (e.g. expiry). */

@@ -2,10 +2,10 @@ import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
-import { isApiError } from '../api/client.ts';
-import { useCreateKey } from '../api/keys.ts';
-import type { CreatedKey } from '../api/types.ts';
-import { earliestExpiryDate } from '../lib/dates.ts';
+import { isApiError } from '../shared/api-client.ts';
+import { useCreateKey } from './keys-api.ts';
+import type { CreatedKey } from './keys-api.ts';
+import { earliestExpiryDate } from '../shared/dates.ts';
 
 export const NAME_MAX = 100;
 

@@ -1,7 +1,7 @@
-import { ConfirmDeleteDialog } from '../components/ConfirmDeleteDialog.tsx';
-import { useDeleteKey } from '../api/keys.ts';
-import type { ApiKey } from '../api/types.ts';
-import { useFeedback } from '../components/Feedback.tsx';
+import { ConfirmDeleteDialog } from '../shared/ConfirmDeleteDialog.tsx';
+import { useDeleteKey } from './keys-api.ts';
+import type { ApiKey } from './keys-api.ts';
+import { useFeedback } from '../shared/Feedback.tsx';
 
 /** Names the key and says plainly that deleting cannot be undone. */
 export function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: () => void }) {

@@ -1,20 +1,22 @@
-import { Button, Group, Skeleton, Stack } from '@mantine/core';
+import { Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconPlus } from '@tabler/icons-react';
+import { IconInfoCircle, IconKey, IconPlus } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
-import { isApiError } from '../api/client.ts';
-import { useKeys, useSetKeyEnabled } from '../api/keys.ts';
-import type { ApiKey, CreatedKey } from '../api/types.ts';
-import { useFeedback } from '../components/Feedback.tsx';
-import { ProblemAlert } from '../components/ProblemAlert.tsx';
-import { useNow } from '../lib/use-now.ts';
-import { AuthorityNote } from './AuthorityNote.tsx';
+import { isApiError } from '../shared/api-client.ts';
+import { ProblemAlert, useFeedback } from '../shared/Feedback.tsx';
+import { useNow } from '../shared/use-now.ts';
 import { CreateKeyDialog } from './CreateKeyDialog.tsx';
 import { DeleteKeyDialog } from './DeleteKeyDialog.tsx';
-import { EmptyKeys } from './EmptyKeys.tsx';
-import { KeyCards } from './KeyCards.tsx';
-import { KeysTable } from './KeysTable.tsx';
+import { KeyList } from './KeyList.tsx';
+import { useKeys, useSetKeyEnabled, type ApiKey, type CreatedKey, type KeyAuthority } from './keys-api.ts';
 import { SecretDialog } from './SecretDialog.tsx';
+
+/** The tenant's key authority, in one line above the list. */
+const AUTHORITY_NOTE: Record<KeyAuthority, string> = {
+  creator:
+    'Keys act as the user who created them: they may do what that user’s roles allow right now, and stop working if that user is deleted.',
+  system: 'Keys act as a system user with every API permission, whatever becomes of the user who created them.',
+};
 
 /** The key list with its create, secret and delete dialogs. */
 export function KeysPanel() {
@@ -48,7 +50,14 @@ export function KeysPanel() {
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-start" gap="sm">
-        <div style={{ flex: '1 1 320px' }}>{keys.data && <AuthorityNote authority={keys.data.authority} />}</div>
+        <div style={{ flex: '1 1 320px' }}>
+          {keys.data && (
+            <Text size="sm" c="dark.4" data-testid="authority-note">
+              <IconInfoCircle size={16} aria-hidden style={{ verticalAlign: 'text-bottom', marginRight: 4 }} />
+              {AUTHORITY_NOTE[keys.data.authority]}
+            </Text>
+          )}
+        </div>
         {keys.data && keys.data.data.length > 0 && createButton}
       </Group>
       {keys.isPending && (
@@ -59,14 +68,24 @@ export function KeysPanel() {
         </Stack>
       )}
       {keys.isError && <ProblemAlert error={keys.error} title="The API keys could not be loaded" onRetry={() => void keys.refetch()} />}
-      {keys.data && keys.data.data.length === 0 && <EmptyKeys onCreate={() => setCreating(true)} />}
-      {keys.data &&
-        keys.data.data.length > 0 &&
-        (narrow ? (
-          <KeyCards keys={keys.data.data} authority={keys.data.authority} now={now} onToggle={onToggle} onDelete={setDeleting} />
-        ) : (
-          <KeysTable keys={keys.data.data} authority={keys.data.authority} now={now} onToggle={onToggle} onDelete={setDeleting} />
-        ))}
+      {keys.data && keys.data.data.length === 0 && (
+        <Paper withBorder p="xl">
+          <Stack align="center" gap="sm" ta="center">
+            <IconKey size={40} aria-hidden color="var(--mantine-color-indigo-7)" />
+            <Title order={2} size="h3">
+              No API keys yet
+            </Title>
+            <Text maw={520} c="dark.4">
+              An API key lets a script, a service or an AI agent read this organisation’s flight data through the API and the MCP
+              server. You see each key once, when you create it.
+            </Text>
+            {createButton}
+          </Stack>
+        </Paper>
+      )}
+      {keys.data && keys.data.data.length > 0 && (
+        <KeyList keys={keys.data.data} authority={keys.data.authority} now={now} narrow={narrow} onToggle={onToggle} onDelete={setDeleting} />
+      )}
       <CreateKeyDialog
         opened={creating}
         onClose={() => setCreating(false)}

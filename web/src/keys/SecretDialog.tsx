@@ -1,8 +1,8 @@
-import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
-import type { CreatedKey } from '../api/types.ts';
-import { Snippet } from './Snippet.tsx';
+import type { ReactNode } from 'react';
+import type { CreatedKey } from './keys-api.ts';
 import { usageSnippets } from './usage.ts';
 
 /**
@@ -72,5 +72,29 @@ export function SecretDialog({ created, onClose }: { created: CreatedKey | null;
         </Stack>
       )}
     </Modal>
+  );
+}
+
+/** A labelled, copyable block of example code. */
+function Snippet({ label, code, children }: { label: string; code: string; children?: ReactNode }) {
+  return (
+    <Stack gap={4}>
+      <Group justify="space-between" gap="xs">
+        <Text size="sm" fw={600}>
+          {label}
+        </Text>
+        <CopyButton value={code}>
+          {({ copied, copy }) => (
+            <Button size="compact-xs" variant="subtle" onClick={copy} aria-label={`Copy: ${label}`}>
+              {copied ? 'Copied' : 'Copy'}
+            </Button>
+          )}
+        </CopyButton>
+      </Group>
+      {children}
+      <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+        {code}
+      </Code>
+    </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKey } from '../api/types.ts';
+import type { ApiKey } from './keys-api.ts';
 import { lockReason, statusText } from './key-state.ts';
 
 const key = (overrides: Partial<ApiKey>): ApiKey => ({

@@ -1,5 +1,5 @@
-import type { ApiKey, KeyAuthority } from '../api/types.ts';
-import { formatDate } from '../lib/dates.ts';
+import type { ApiKey, KeyAuthority } from './keys-api.ts';
+import { formatDate } from '../shared/dates.ts';
 
 /**
  * Why a key's switch cannot be moved, if it cannot: an expired key stays expired (SPEC §3), and

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { isApiError } from '../api/client.ts';
-import type { Role } from '../api/types.ts';
-import { useCreateUser } from '../api/users.ts';
-import { useFeedback } from '../components/Feedback.tsx';
+import { isApiError } from '../shared/api-client.ts';
+import type { Role } from './roles.ts';
+import { useCreateUser } from './users-api.ts';
+import { useFeedback } from '../shared/Feedback.tsx';
 import { RoleChecks } from './RoleChecks.tsx';
 
 type Props = { opened: boolean; onClose: () => void; canGrantSystemAdministrator: boolean };

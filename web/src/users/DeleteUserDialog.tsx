@@ -1,7 +1,8 @@
-import { ConfirmDeleteDialog } from '../components/ConfirmDeleteDialog.tsx';
-import type { KeyAuthority, User } from '../api/types.ts';
-import { useDeleteUser } from '../api/users.ts';
-import { useFeedback } from '../components/Feedback.tsx';
+import { ConfirmDeleteDialog } from '../shared/ConfirmDeleteDialog.tsx';
+import type { KeyAuthority } from '../keys/keys-api.ts';
+import type { User } from './users-api.ts';
+import { useDeleteUser } from './users-api.ts';
+import { useFeedback } from '../shared/Feedback.tsx';
 
 /** Deleting a user under creator authority also disables every key they created: say so first. */
 export function DeleteUserDialog({ user, authority, onClose }: { user: User | null; authority: KeyAuthority | undefined; onClose: () => void }) {

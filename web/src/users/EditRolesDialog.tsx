@@ -1,9 +1,10 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { isApiError } from '../api/client.ts';
-import type { Role, User } from '../api/types.ts';
-import { useUpdateUser } from '../api/users.ts';
-import { useFeedback } from '../components/Feedback.tsx';
+import { isApiError } from '../shared/api-client.ts';
+import type { Role } from './roles.ts';
+import type { User } from './users-api.ts';
+import { useUpdateUser } from './users-api.ts';
+import { useFeedback } from '../shared/Feedback.tsx';
 import { RoleChecks } from './RoleChecks.tsx';
 
 type Props = { user: User | null; onClose: () => void; canGrantSystemAdministrator: boolean };

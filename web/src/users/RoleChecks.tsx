@@ -1,5 +1,5 @@
 import { Checkbox, Stack } from '@mantine/core';
-import type { Role } from '../api/types.ts';
+import type { Role } from './roles.ts';
 import { ALL_ROLES, ROLE_HELP, ROLE_LABELS } from './roles.ts';
 
 type Props = { value: Role[]; onChange: (roles: Role[]) => void; canGrantSystemAdministrator: boolean; error?: string | undefined };

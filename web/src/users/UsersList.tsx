@@ -1,7 +1,6 @@
-import { Paper, Stack, Table, Text } from '@mantine/core';
-import type { User } from '../api/types.ts';
-import { UserActions } from './UserActions.tsx';
-import { UserRoles } from './UserRoles.tsx';
+import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { roleLabel } from './roles.ts';
+import type { User } from './users-api.ts';
 
 type Props = { users: User[]; selfId: string; narrow: boolean; onEditRoles: (user: User) => void; onDelete: (user: User) => void };
 
@@ -60,5 +59,48 @@ export function UsersList({ users, selfId, narrow, onEditRoles, onDelete }: Prop
         ))}
       </Table.Tbody>
     </Table>
+  );
+}
+
+function UserRoles({ roles }: { roles: readonly string[] }) {
+  if (roles.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No roles
+      </Text>
+    );
+  }
+  return (
+    <Group gap={4}>
+      {roles.map((role) => (
+        <Badge key={role} variant="light" color={role === 'system_administrator' ? 'indigo' : 'gray'} radius="sm" tt="none">
+          {roleLabel(role)}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+type ActionProps = { user: User; isSelf: boolean; onEditRoles: (user: User) => void; onDelete: (user: User) => void };
+
+/** Change roles, delete: a user cannot delete themselves, and the button says why. */
+function UserActions({ user, isSelf, onEditRoles, onDelete }: ActionProps) {
+  return (
+    <Group gap="xs" justify="flex-end" wrap="nowrap">
+      <Button size="xs" variant="default" onClick={() => onEditRoles(user)} aria-label={`Change roles of ${user.email}`}>
+        Roles
+      </Button>
+      <Button
+        size="xs"
+        variant="subtle"
+        color="red"
+        onClick={() => onDelete(user)}
+        disabled={isSelf}
+        title={isSelf ? 'You cannot delete yourself' : undefined}
+        aria-label={isSelf ? `Delete ${user.email} (not possible for yourself)` : `Delete ${user.email}`}
+      >
+        Delete
+      </Button>
+    </Group>
   );
 }

@@ -1,4 +1,6 @@
-import type { Role } from '../api/types.ts';
+import type { Role } from '@contracts';
+
+export type { Role };
 
 /** Every role of the server's catalog, in order of power; `Record` makes a new role a type error here. */
 export const ROLE_LABELS: Record<Role, string> = {

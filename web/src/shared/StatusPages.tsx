@@ -1,5 +1,6 @@
-import { Alert, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
+import { linkHandler } from './router.ts';
 
 /** Shown to a signed-in user whose roles do not open the page (the server answered 403 too). */
 export function ForbiddenPage({ title, roleNeeded }: { title: string; roleNeeded: string }) {
@@ -14,6 +15,21 @@ export function ForbiddenPage({ title, roleNeeded }: { title: string; roleNeeded
       </Alert>
       <Text size="sm" c="dimmed">
         Error 403 · permission denied
+      </Text>
+    </Stack>
+  );
+}
+
+export function NotFoundPage() {
+  const home = '/backoffice/settings/api-keys';
+  return (
+    <Stack gap="sm">
+      <Title order={1}>Page not found</Title>
+      <Text>
+        There is nothing at this address.{' '}
+        <Anchor href={home} onClick={linkHandler(home)}>
+          Go to API keys
+        </Anchor>
       </Text>
     </Stack>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../api/client.ts';
+import { ApiError } from '../shared/api-client.ts';
 import { signInErrorText, waitText } from './sign-in-errors.ts';
 
 const problem = (status: number, code: string) => ({ type: 'about:blank', title: 't', status, code, detail: 'server detail' });

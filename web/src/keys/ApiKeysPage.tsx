@@ -1,9 +1,9 @@
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconHistory, IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
-import { permissionsOfSession, useSession } from '../api/session.ts';
+import { permissionsOfSession, useSession } from '../session/session-api.ts';
 import { ActivityPanel } from '../activity/ActivityPanel.tsx';
-import { KeysPanel } from '../keys/KeysPanel.tsx';
+import { KeysPanel } from './KeysPanel.tsx';
 
 /** /backoffice/settings/api-keys: the keys, and the activity that changed them. */
 export function ApiKeysPage() {

@@ -1,6 +1,9 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { request } from './client.ts';
-import type { AuditPage } from './types.ts';
+import type { AuditEventView } from '@contracts';
+import { request } from '../shared/api-client.ts';
+
+export type AuditEvent = AuditEventView;
+export type AuditPage = { data: AuditEvent[]; next_cursor: string | null };
 
 const PAGE_SIZE = 25;
 

@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { permissionsOf, type Permission } from '../../../src/shared/roles.ts';
-import { isApiError, request, setCsrfToken } from './client.ts';
-import type { Session } from './types.ts';
+import { permissionsOf, type Permission } from '@contracts';
+import { isApiError, request, setCsrfToken } from '../shared/api-client.ts';
+import type { User } from '../users/users-api.ts';
+
+export type Session = { user: User; csrf_token: string };
 
 export const sessionKey = ['session'] as const;
 

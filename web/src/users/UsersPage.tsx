@@ -2,15 +2,15 @@ import { Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useKeys } from '../api/keys.ts';
-import { permissionsOfSession, useSession } from '../api/session.ts';
-import type { User } from '../api/types.ts';
-import { useUsers } from '../api/users.ts';
-import { ProblemAlert } from '../components/ProblemAlert.tsx';
-import { AddUserDialog } from '../users/AddUserDialog.tsx';
-import { DeleteUserDialog } from '../users/DeleteUserDialog.tsx';
-import { EditRolesDialog } from '../users/EditRolesDialog.tsx';
-import { UsersList } from '../users/UsersList.tsx';
+import { useKeys } from '../keys/keys-api.ts';
+import { permissionsOfSession, useSession } from '../session/session-api.ts';
+import type { User } from './users-api.ts';
+import { useUsers } from './users-api.ts';
+import { ProblemAlert } from '../shared/Feedback.tsx';
+import { AddUserDialog } from './AddUserDialog.tsx';
+import { DeleteUserDialog } from './DeleteUserDialog.tsx';
+import { EditRolesDialog } from './EditRolesDialog.tsx';
+import { UsersList } from './UsersList.tsx';
 
 /** /backoffice/users: who may sign in, and with which roles (which also bound their keys). */
 export function UsersPage() {

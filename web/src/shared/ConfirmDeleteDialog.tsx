@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { isApiError } from '../api/client.ts';
+import { isApiError } from './api-client.ts';
 
 type Props = {
   opened: boolean;

@@ -1,4 +1,4 @@
-import { isApiError } from '../api/client.ts';
+import { isApiError } from '../shared/api-client.ts';
 
 /** What a failed sign-in tells the person at the keyboard. */
 export function signInErrorText(error: unknown): { title: string; text: string } {

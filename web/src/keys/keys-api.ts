@@ -1,6 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { request } from './client.ts';
-import type { ApiKey, CreatedKey, CreateKeyBody, KeyList } from './types.ts';
+import type { z } from 'zod';
+import type { ApiKeyView, createKeyBodySchema, KeyAuthority } from '@contracts';
+import { request } from '../shared/api-client.ts';
+
+export type { KeyAuthority };
+export type ApiKey = ApiKeyView;
+export type KeyList = { data: ApiKey[]; authority: KeyAuthority };
+export type CreateKeyBody = z.infer<typeof createKeyBodySchema>;
+export type CreatedKey = { api_key: ApiKey; secret: string };
 
 export const keysKey = ['api-keys'] as const;
 

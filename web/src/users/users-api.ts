@@ -1,6 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { request } from './client.ts';
-import type { CreateUserBody, UpdateUserBody, User } from './types.ts';
+import type { z } from 'zod';
+import type { createUserBodySchema, updateUserBodySchema, userSchema } from '@contracts';
+import { request } from '../shared/api-client.ts';
+
+export type User = z.infer<typeof userSchema>;
+export type CreateUserBody = z.infer<typeof createUserBodySchema>;
+export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;
 
 export const usersKey = ['users'] as const;
 

@@ -1,14 +1,16 @@
 import { Anchor, Box, Button, Container, Group, Text } from '@mantine/core';
 import { IconKey, IconLogout } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { permissionsOfSession, useSignOut } from '../api/session.ts';
-import type { Session } from '../api/types.ts';
-import { useFeedback } from '../components/Feedback.tsx';
-import { linkHandler } from '../lib/router.ts';
-import { NavLinks } from './NavLinks.tsx';
+import { useSignOut, type Session } from '../session/session-api.ts';
+import { useFeedback } from './Feedback.tsx';
+import { linkHandler } from './router.ts';
+
+export type NavLink = { href: string; label: string };
+
+type Props = { session: Session; current: string; links: NavLink[]; children: ReactNode };
 
 /** Header (brand, tenant, navigation, who is signed in, sign-out) and the main landmark. */
-export function Shell({ session, current, children }: { session: Session; current: string; children: ReactNode }) {
+export function Shell({ session, current, links, children }: Props) {
   const signOut = useSignOut();
   const notify = useFeedback();
   const home = '/backoffice/settings/api-keys';
@@ -34,7 +36,7 @@ export function Shell({ session, current, children }: { session: Session; curren
                 {session.user.tenant.name}
               </Text>
             </Group>
-            <NavLinks permissions={permissionsOfSession(session)} current={current} />
+            <Nav links={links} current={current} />
             <Group gap="xs" wrap="nowrap">
               <Text size="sm" c="dimmed" visibleFrom="sm" title={session.user.email}>
                 {session.user.email}
@@ -50,5 +52,31 @@ export function Shell({ session, current, children }: { session: Session; curren
         {children}
       </Container>
     </>
+  );
+}
+
+/** The pages this user may open; the current one is marked for assistive technology. */
+function Nav({ links, current }: { links: NavLink[]; current: string }) {
+  if (links.length === 0) return null;
+  return (
+    <Group component="nav" aria-label="Back office" gap="md">
+      {links.map((link) => {
+        const active = link.href === current;
+        return (
+          <Anchor
+            key={link.href}
+            href={link.href}
+            onClick={linkHandler(link.href)}
+            aria-current={active ? 'page' : undefined}
+            fw={active ? 700 : 500}
+            c={active ? 'indigo.8' : 'dark.6'}
+            underline={active ? 'always' : 'hover'}
+            size="sm"
+          >
+            {link.label}
+          </Anchor>
+        );
+      })}
+    </Group>
   );
 }

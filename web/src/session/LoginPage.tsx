@@ -1,10 +1,10 @@
 import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertTriangle, IconKey } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { isApiError } from '../api/client.ts';
-import { useSession, useSignIn } from '../api/session.ts';
-import { safeNext } from '../lib/next.ts';
-import { navigate, useLocation } from '../lib/router.ts';
+import { isApiError } from '../shared/api-client.ts';
+import { useSession, useSignIn } from './session-api.ts';
+import { safeNext } from './next.ts';
+import { navigate, useLocation } from '../shared/router.ts';
 import { signInErrorText } from './sign-in-errors.ts';
 
 /** E-mail and password; afterwards back to `?next=` when it is a back-office path. */

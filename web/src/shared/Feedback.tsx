@@ -1,5 +1,8 @@
-import { Notification, Stack } from '@mantine/core';
+// How the back office tells the user what happened: passing messages, and failed loads in place.
+import { Alert, Button, Notification, Stack } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { isApiError } from './api-client.ts';
 
 type Message = { id: number; tone: 'success' | 'error'; title: string; text?: string | undefined };
 type Notify = (tone: Message['tone'], title: string, text?: string) => void;
@@ -57,4 +60,21 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
 
 export function useFeedback(): Notify {
   return useContext(FeedbackContext);
+}
+
+/** A failed load, said plainly, with a way to try again. */
+export function ProblemAlert({ error, title, onRetry }: { error: unknown; title: string; onRetry?: () => void }) {
+  const detail = isApiError(error) ? error.detail : 'Something went wrong. Try again in a moment.';
+  return (
+    <Alert color="red" variant="light" title={title} icon={<IconAlertTriangle aria-hidden />} role="alert">
+      {detail}
+      {onRetry && (
+        <div>
+          <Button mt="sm" size="xs" variant="white" color="red" onClick={onRetry}>
+            Try again
+          </Button>
+        </div>
+      )}
+    </Alert>
+  );
 }

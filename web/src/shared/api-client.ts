@@ -1,4 +1,8 @@
-import type { FieldError, Problem } from './types.ts';
+import type { z } from 'zod';
+import type { problemSchema } from '@contracts';
+
+export type Problem = z.infer<typeof problemSchema>;
+export type FieldError = NonNullable<Problem['errors']>[number];
 
 /** A failed request: the server's problem details, or a network failure (`code: "network"`). */
 export class ApiError extends Error {

@@ -1,0 +1,126 @@
+import { Badge, Button, Code, Group, Stack, Switch, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import { formatDate, formatExpiry, formatInstant, formatLastUsed } from '../shared/dates.ts';
+import { lockReason, statusText } from './key-state.ts';
+import type { ApiKey, KeyAuthority } from './keys-api.ts';
+
+// What the table (wide screens) and the cards (narrow ones) show of one key, in the same words.
+
+/** Name, Expired badge and hint (`ask_…abcd`), which tells keys apart without the secret. */
+export function KeyName({ apiKey }: { apiKey: ApiKey }) {
+  return (
+    <Stack gap={2}>
+      <Group gap="xs" wrap="wrap">
+        <Text fw={600} style={{ wordBreak: 'break-word' }}>
+          {apiKey.name}
+        </Text>
+        {apiKey.status === 'expired' && (
+          <Badge color="red" variant="light" radius="sm">
+            Expired
+          </Badge>
+        )}
+      </Group>
+      <Code c="dark.4" style={{ alignSelf: 'flex-start' }} aria-label={`Hint ${apiKey.hint}`}>
+        {apiKey.hint}
+      </Code>
+    </Stack>
+  );
+}
+
+export function KeyCreated({ apiKey }: { apiKey: ApiKey }) {
+  return (
+    <Stack gap={0}>
+      <Text size="sm" title={formatInstant(apiKey.created_at)}>
+        {formatDate(apiKey.created_at)}
+      </Text>
+      <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+        {apiKey.created_by ? `by ${apiKey.created_by.email}` : 'by a deleted user'}
+      </Text>
+    </Stack>
+  );
+}
+
+/** The expiry date and, beside it, the exact instant the key stops: 00:00 UTC of that date. */
+export function KeyExpires({ apiKey }: { apiKey: ApiKey }) {
+  if (!apiKey.expires_at_time) {
+    return (
+      <Text size="sm" c="dimmed">
+        <span aria-hidden>—</span>
+        <VisuallyHidden>Does not expire</VisuallyHidden>
+      </Text>
+    );
+  }
+  const { date, stopsAt } = formatExpiry(apiKey.expires_at_time);
+  return (
+    <Stack gap={0}>
+      <Text size="sm" component="time" dateTime={apiKey.expires_at_time} title={stopsAt}>
+        {date}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {apiKey.status === 'expired' ? 'stopped' : 'stops'} at 00:00 UTC
+      </Text>
+    </Stack>
+  );
+}
+
+/** "Never" or relative time; the exact instant on hover and for screen readers. */
+export function KeyLastUsed({ apiKey, now }: { apiKey: ApiKey; now: Date }) {
+  if (!apiKey.last_used_at) {
+    return (
+      <Text size="sm" c="dimmed">
+        Never
+      </Text>
+    );
+  }
+  const exact = formatInstant(apiKey.last_used_at);
+  return (
+    <Tooltip label={exact} withArrow>
+      <Text size="sm" component="time" dateTime={apiKey.last_used_at} style={{ textDecoration: 'underline dotted' }}>
+        {formatLastUsed(apiKey.last_used_at, now)}
+        <VisuallyHidden> ({exact})</VisuallyHidden>
+      </Text>
+    </Tooltip>
+  );
+}
+
+type SwitchProps = { apiKey: ApiKey; authority: KeyAuthority; onToggle: (key: ApiKey, enabled: boolean) => void };
+
+/** The key's Enabled switch; off and locked, with the reason, when it cannot change. */
+export function EnabledSwitch({ apiKey, authority, onToggle }: SwitchProps) {
+  const locked = lockReason(apiKey, authority);
+  const reasonId = `key-${apiKey.id}-lock`;
+  return (
+    <Stack gap={4}>
+      <Switch
+        checked={apiKey.status === 'enabled'}
+        disabled={locked !== undefined}
+        onChange={(event) => onToggle(apiKey, event.currentTarget.checked)}
+        label={statusText(apiKey)}
+        aria-label={`Enabled: ${apiKey.name}`}
+        aria-describedby={locked ? reasonId : undefined}
+        color="teal"
+        styles={{ label: { whiteSpace: 'nowrap' } }}
+      />
+      {locked && (
+        <Text id={reasonId} size="xs" c="dimmed" maw={220}>
+          {locked}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+export function DeleteKeyButton({ apiKey, onDelete }: { apiKey: ApiKey; onDelete: (key: ApiKey) => void }) {
+  return (
+    <Button
+      variant="subtle"
+      color="red"
+      size="xs"
+      leftSection={<IconTrash size={16} aria-hidden />}
+      aria-label={`Delete ${apiKey.name}`}
+      onClick={() => onDelete(apiKey)}
+    >
+      Delete
+    </Button>
+  );
+}

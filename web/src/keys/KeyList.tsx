@@ -1,0 +1,97 @@
+import { Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { DeleteKeyButton, EnabledSwitch, KeyCreated, KeyExpires, KeyLastUsed, KeyName } from './KeyFields.tsx';
+import type { ApiKey, KeyAuthority } from './keys-api.ts';
+
+type Props = {
+  keys: ApiKey[];
+  authority: KeyAuthority;
+  now: Date;
+  narrow: boolean;
+  onToggle: (key: ApiKey, enabled: boolean) => void;
+  onDelete: (key: ApiKey) => void;
+};
+
+/** The keys, newest first (the server's order): a table on wide screens, one card per key on narrow ones. */
+export function KeyList({ keys, authority, now, narrow, onToggle, onDelete }: Props) {
+  if (narrow) {
+    return (
+      <Stack gap="sm" component="ul" aria-label="API keys" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {keys.map((key) => (
+          <Paper component="li" key={key.id} withBorder p="md" data-key-id={key.id}>
+            <Stack gap="sm">
+              <KeyName apiKey={key} />
+              <SimpleGrid cols={2} spacing="sm">
+                <Field label="Created">
+                  <KeyCreated apiKey={key} />
+                </Field>
+                <Field label="Expires">
+                  <KeyExpires apiKey={key} />
+                </Field>
+                <Field label="Last used">
+                  <KeyLastUsed apiKey={key} now={now} />
+                </Field>
+              </SimpleGrid>
+              <Group justify="space-between" align="flex-start" wrap="nowrap">
+                <EnabledSwitch apiKey={key} authority={authority} onToggle={onToggle} />
+                <DeleteKeyButton apiKey={key} onDelete={onDelete} />
+              </Group>
+            </Stack>
+          </Paper>
+        ))}
+      </Stack>
+    );
+  }
+  return (
+    <Table verticalSpacing="sm" highlightOnHover aria-label="API keys">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">Name</Table.Th>
+          <Table.Th scope="col">Created</Table.Th>
+          <Table.Th scope="col">Expires</Table.Th>
+          <Table.Th scope="col">Last used</Table.Th>
+          <Table.Th scope="col">Enabled</Table.Th>
+          <Table.Th scope="col">
+            <span className="sr-only">Actions</span>
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {keys.map((key) => (
+          <Table.Tr key={key.id} data-key-id={key.id}>
+            <Table.Td maw={280}>
+              <KeyName apiKey={key} />
+            </Table.Td>
+            <Table.Td>
+              <KeyCreated apiKey={key} />
+            </Table.Td>
+            <Table.Td>
+              <KeyExpires apiKey={key} />
+            </Table.Td>
+            <Table.Td>
+              <KeyLastUsed apiKey={key} now={now} />
+            </Table.Td>
+            <Table.Td>
+              <EnabledSwitch apiKey={key} authority={authority} onToggle={onToggle} />
+            </Table.Td>
+            <Table.Td ta="right">
+              <DeleteKeyButton apiKey={key} onDelete={onDelete} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** A labelled fact on a narrow-screen card. */
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dark.3" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      {children}
+    </Stack>
+  );
+}

@@ -1,10 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as crypto from 'node:crypto';
+import { CHECKSUM_LENGTH, checksumOf } from './checksum.ts';
 
-/** Key format (SPEC §3): `ask_` + 64 characters of [A-Za-z0-9], 68 in all. */
+/**
+ * Key format (SPEC §3): `ask_` + 64 characters of [A-Za-z0-9], 68 in all: 58 from a CSPRNG, then
+ * a 6-character checksum (./checksum.ts). Keys minted before checksums have 64 random characters
+ * and the same shape, so `hasKeyFormat` accepts both.
+ */
 export const KEY_PREFIX = 'ask_';
-export const KEY_RANDOM_LENGTH = 64;
-export const KEY_LENGTH = KEY_PREFIX.length + KEY_RANDOM_LENGTH;
+export const KEY_RANDOM_LENGTH = 58;
+export const KEY_LENGTH = KEY_PREFIX.length + KEY_RANDOM_LENGTH + CHECKSUM_LENGTH;
 export const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 const KEY_PATTERN = /^ask_[A-Za-z0-9]{64}$/;
@@ -13,7 +18,7 @@ const UNBIASED_BYTE_LIMIT = 256 - (256 % KEY_ALPHABET.length);
 
 export type RandomBytes = (size: number) => Buffer;
 
-/** A new secret from a CSPRNG by rejection sampling (no modulo bias). */
+/** A new secret: 58 characters from a CSPRNG by rejection sampling (no modulo bias), then the checksum. */
 export function generateSecret(random: RandomBytes = randomBytes): string {
   let body = '';
   while (body.length < KEY_RANDOM_LENGTH) {
@@ -23,7 +28,7 @@ export function generateSecret(random: RandomBytes = randomBytes): string {
       if (body.length === KEY_RANDOM_LENGTH) break;
     }
   }
-  return KEY_PREFIX + body;
+  return KEY_PREFIX + body + checksumOf(KEY_PREFIX + body);
 }
 
 export function hasKeyFormat(value: string): boolean {
@@ -34,7 +39,7 @@ export function hasKeyFormat(value: string): boolean {
 const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 /**
- * SHA-256, not a password KDF: a key carries 381 bits of entropy, so a slow hash would add
+ * SHA-256, not a password KDF: a key carries 345 bits of entropy (58 random characters), so a slow hash would add
  * cost to every request and no protection.
  */
 export function digestSecret(secret: string): string {

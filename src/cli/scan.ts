@@ -17,6 +17,10 @@ export function registerScan(program: Command): void {
     .option('--report <url>', "send the keys found to that airkey server's leaked-keys endpoint")
     .option('--progress', 'report progress on stderr (default: only when stderr is a terminal)')
     .addOption(new Option('--json', 'print machine-readable JSON'))
+    // Exit 1 means "found a key", so a usage error (an unknown option…) must not look like one.
+    .exitOverride((error) => {
+      throw error.exitCode === 0 ? error : new CommanderError(2, error.code, error.message);
+    })
     .action(async (paths: string[], options: ScanOptions) => scan(paths, options));
 }
 

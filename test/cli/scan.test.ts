@@ -97,12 +97,15 @@ describe('airkey scan', () => {
     expect(run.stderr).toBe('airkey scan: 1000 files scanned…\n');
   });
 
-  it('exits 2 with a one-line reason for a missing path or a bad --report URL', async () => {
+  it('exits 2 with a one-line reason for a missing path, a bad --report URL or an unknown option', async () => {
     const missing = await scan(root, ['.env', 'no-such-dir']);
     expect(missing).toMatchObject({ code: 2, stdout: '', stderr: 'airkey: no-such-dir: no such file or directory\n' });
     const badUrl = await scan(root, ['.env', '--report', 'ftp://example.test']);
     expect(badUrl).toMatchObject({ code: 2, stdout: '' });
     expect(badUrl.stderr).toMatch(/^airkey: --report needs an http\(s\) URL[^\n]*\n$/);
+    const unknownOption = await scan(root, ['--no-such-option']);
+    expect(unknownOption).toMatchObject({ code: 2, stdout: '' });
+    expect(unknownOption.stderr).toMatch(/^airkey: unknown option '--no-such-option'\n$/);
   });
 });
 

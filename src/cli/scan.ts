@@ -37,14 +37,16 @@ async function scan(paths: string[], options: ScanOptions): Promise<void> {
   }
 
   const keys = distinctKeys(result.findings);
-  const report = reportUrl && keys.length > 0 ? await reportLeakedKeys(reportUrl, keys) : undefined;
-
+  const send = async () => (reportUrl && keys.length > 0 ? reportLeakedKeys(reportUrl, keys) : undefined);
   if (options.json) {
+    const report = await send();
     const findings = result.findings.map(({ file, line, hint }) => ({ file, line, hint }));
     const skipped = { binary: result.skipped.binary, too_large: result.skipped.tooLarge };
     process.stdout.write(`${JSON.stringify({ findings, files_scanned: result.filesScanned, skipped, ...(reportUrl ? { reported: report?.sent ?? 0 } : {}) })}\n`);
   } else {
+    // Findings first: they still show if the report then fails.
     for (const f of result.findings) process.stdout.write(`${f.file}:${f.line}: ${f.hint}\n`);
+    const report = await send();
     if (report) process.stdout.write(`Reported ${report.sent} ${report.sent === 1 ? 'key' : 'keys'} to ${reportUrl!.origin}.\n`);
   }
   // Exit 1 with a one-line summary: what makes the verb usable as a pre-commit hook.

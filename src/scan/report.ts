@@ -32,6 +32,10 @@ export async function reportLeakedKeys(url: URL, keys: readonly string[], fetchI
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'airkey-scan' },
       body: JSON.stringify({ keys: batch }),
+    }).catch((error: unknown) => {
+      // fetch says only "fetch failed"; the cause (ECONNREFUSED, a TLS error…) is what helps.
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+      throw new Error(`could not send the leak report to ${url.origin}: ${cause}`);
     });
     requests++;
     await response.arrayBuffer().catch(() => undefined);

@@ -151,4 +151,13 @@ describe('airkey scan --report', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ findings: [], reported: 0 });
     expect(requests).toEqual([]);
   });
+
+  it('still lists the findings and explains in one line when the server cannot be reached', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const run = await scan(root, ['.env', '--report', `http://127.0.0.1:${port}`]);
+    expect(run).toEqual({ code: 1, stdout: `.env:2: ${hint(inEnv)}\n`, stderr: `airkey: could not send the leak report to http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\n` });
+  });
 });

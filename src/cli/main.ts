@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { AirkeyError, InvalidRequestError } from '../shared/errors.ts';
 import { ROLES } from '../shared/roles.ts';
 import { connect } from './connect.ts';
+import { registerScan } from './scan.ts';
 import { serve } from './serve.ts';
 
 type Output = { json?: boolean };
@@ -104,6 +105,8 @@ export function buildCli(): Command {
       if (!Number.isInteger(count) || count < 1 || count > 100_000) throw new InvalidRequestError([{ path: 'count', message: '--count must be a whole number from 1 to 100000.' }], '--count must be a whole number from 1 to 100000.');
       await run(options, (ops) => ops.seedFlights({ tenant: options.tenant, count }), (r) => `Added ${r.inserted} flights to ${r.tenant}.`);
     });
+
+  registerScan(program);
 
   return program;
 }

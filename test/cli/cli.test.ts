@@ -59,6 +59,7 @@ describe('the CLI without a database', () => {
     ['user', 'set-roles'],
     ['user', 'delete'],
     ['flights', 'seed'],
+    ['scan'],
   ];
 
   it('prints help and exits 0 for every verb', async () => {

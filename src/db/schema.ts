@@ -5,6 +5,7 @@ import {
   index,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -76,11 +77,20 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
     /** Set once the api_key.expired audit event has been written, so it is written once. */
     expiryRecorded: boolean('expiry_recorded').notNull().default(false),
+    /** A rolled key's last instant: refused from then on, then deleted by the sweep. */
+    retiresAt: timestamp('retires_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * False for keys minted before secrets carried a checksum. While any such key remains, a bad
+     * checksum still goes through the lookup; once none does, it is refused offline.
+     */
+    hasChecksum: boolean('has_checksum').notNull().default(true),
   },
   (t) => [
     uniqueIndex('api_keys_secret_digest_unique').on(t.secretDigest),
     index('api_keys_tenant_created_idx').on(t.tenantId, t.createdAt),
     index('api_keys_created_by_idx').on(t.createdBy),
+    index('api_keys_retires_at_idx').on(t.retiresAt).where(sql`retires_at is not null`),
+    index('api_keys_legacy_idx').on(t.id).where(sql`not has_checksum`),
   ],
 );
 
@@ -125,6 +135,37 @@ export const flights = pgTable(
   (t) => [index('flights_tenant_departure_idx').on(t.tenantId, t.scheduledDeparture, t.id)],
 );
 
+/**
+ * Requests per key and hour, added up from every instance's write-behind (an upsert that adds).
+ * Deleting a key deletes its rows; the tenant's own rows below keep counting it.
+ */
+export const keyUsage = pgTable(
+  'key_usage',
+  {
+    keyId: uuid('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id').notNull(),
+    hour: timestamp('hour', { withTimezone: true, mode: 'date' }).notNull(),
+    ok: bigint('ok', { mode: 'number' }).notNull().default(0),
+    rejected: bigint('rejected', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.hour] }), index('key_usage_tenant_hour_idx').on(t.tenantId, t.hour)],
+);
+
+/** Requests per tenant and hour, deleted keys included. */
+export const tenantUsage = pgTable(
+  'tenant_usage',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    hour: timestamp('hour', { withTimezone: true, mode: 'date' }).notNull(),
+    ok: bigint('ok', { mode: 'number' }).notNull().default(0),
+    rejected: bigint('rejected', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.hour] })],
+);
 
 /** Instance-wide secrets shared by every instance on one database (the cursor signing key). */
 export const settings = pgTable('settings', {
@@ -132,5 +173,5 @@ export const settings = pgTable('settings', {
   value: text('value').notNull(),
 });
 
-export const schema = { tenants, users, sessions, apiKeys, auditEvents, flights, settings };
+export const schema = { tenants, users, sessions, apiKeys, auditEvents, flights, settings, keyUsage, tenantUsage };
 export type Schema = typeof schema;

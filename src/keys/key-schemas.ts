@@ -7,6 +7,10 @@ import { tenantRefSchema } from '../shared/tenant-ref.ts';
  * The API-key contract as data: these schemas validate requests, serialise responses, describe
  * the OpenAPI document and MCP tools, and give the back office its types (z.infer).
  */
+/** Why a key is disabled: by a person, with its creator's account, or reported leaked. */
+export const DISABLED_REASONS = ['disabled_by_user', 'creator_deleted', 'leaked'] as const;
+export type DisabledReason = (typeof DISABLED_REASONS)[number];
+
 export const apiKeySchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -17,8 +21,9 @@ export const apiKeySchema = z.object({
   expires_at_time: z.string().nullable(),
   enabled: z.boolean(),
   status: z.enum(['enabled', 'disabled', 'expired']),
-  disabled_reason: z.string().nullable(),
+  disabled_reason: z.enum(DISABLED_REASONS).nullable().describe('null while enabled'),
   last_used_at: z.string().nullable(),
+  retires_at: z.string().nullable().describe('A rolled key stops working at this instant'),
 });
 export type ApiKeyView = z.infer<typeof apiKeySchema>;
 

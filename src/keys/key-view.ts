@@ -1,6 +1,6 @@
 import { expiryDateOf, isExpired } from './expiry.ts';
 import type { KeyRowWithCreator } from './key-repository.ts';
-import type { ApiKeyView } from './key-schemas.ts';
+import type { ApiKeyView, DisabledReason } from './key-schemas.ts';
 
 /** A stored key as the back office sees it; `status` is derived against the clock now. */
 export function toApiKeyView(row: KeyRowWithCreator, nowMs: number): ApiKeyView {
@@ -15,8 +15,9 @@ export function toApiKeyView(row: KeyRowWithCreator, nowMs: number): ApiKeyView 
     expires_at_time: row.expiresAt?.toISOString() ?? null,
     enabled: row.enabled,
     status: expired ? 'expired' : row.enabled ? 'enabled' : 'disabled',
-    disabled_reason: row.disabledReason,
+    disabled_reason: row.disabledReason as DisabledReason | null,
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    retires_at: row.retiresAt?.toISOString() ?? null,
   };
 }
 

@@ -10,6 +10,7 @@ const key = (overrides: Partial<ApiKey>): ApiKey => ({
   created_by: { id: 'u1', email: 'admin@demo.test' },
   expires_at: null,
   expires_at_time: null,
+  retires_at: null,
   enabled: true,
   status: 'enabled',
   disabled_reason: null,

@@ -1,7 +1,8 @@
 /**
  * The server's contracts the back office (web/) builds on, in one place, reached there as
- * `@contracts`. Types only (derived from the per-feature zod schemas), so type-checking ties the
- * web to the server while no server code is bundled; `permissionsOf` is the one exception.
+ * `@contracts`. Types (derived from the per-feature zod schemas) tie the web to the server at
+ * type-check time; the few values below are pure rules with no imports of their own (no zod, no
+ * services), bundled so each rule has one definition.
  */
 export type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, Principal, createKeyBodySchema } from './keys/key-schemas.ts';
 export type { NewUser, SignedIn, UserChanges, UserView, createUserBodySchema, updateUserBodySchema, userSchema } from './users/user-schemas.ts';
@@ -15,3 +16,7 @@ export type { Permission, Role } from './shared/roles.ts';
 // (the server checks every call regardless). A value, not a type: a pure module without imports,
 // bundled so the table has one definition.
 export { permissionsOf } from './shared/roles.ts';
+// Which page needs which permission: the server's own table.
+export { BACKOFFICE_PAGES, type BackofficePath } from './shared/pages.ts';
+// The rule for a display name, so the dialog says what the server would.
+export { NAME_MAX, nameProblem } from './shared/text-rules.ts';

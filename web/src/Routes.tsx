@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
 import { useEffect, type ReactNode } from 'react';
-import type { Permission } from '@contracts';
+import { BACKOFFICE_PAGES, type BackofficePath, type Permission } from '@contracts';
 import { ApiKeysPage } from './keys/ApiKeysPage.tsx';
 import { LoginPage } from './session/LoginPage.tsx';
 import { signInUrl } from './session/next.ts';
@@ -17,16 +17,16 @@ type Page = { title: string; permission: Permission; roleNeeded: string; render:
  * The signed-in pages, in navigation order, the permission each needs (the server checks it too)
  * and who holds it. The header links come from here as well.
  */
-export const PAGES: Record<string, Page> = {
+export const PAGES: Record<BackofficePath, Page> = {
   '/backoffice/settings/api-keys': {
     title: 'API keys',
-    permission: 'api_keys:manage',
+    permission: BACKOFFICE_PAGES['/backoffice/settings/api-keys'],
     roleNeeded: 'System Administrator',
     render: () => <ApiKeysPage />,
   },
   '/backoffice/users': {
     title: 'Users',
-    permission: 'users:manage',
+    permission: BACKOFFICE_PAGES['/backoffice/users'],
     roleNeeded: 'Administrator or System Administrator',
     render: () => <UsersPage />,
   },
@@ -35,7 +35,7 @@ export const PAGES: Record<string, Page> = {
 export function Routes() {
   const { pathname, search } = useLocation();
   const session = useSession();
-  const page = PAGES[pathname];
+  const page = pathname in PAGES ? PAGES[pathname as BackofficePath] : undefined;
   const isLogin = pathname === '/backoffice/login';
 
   useEffect(() => {

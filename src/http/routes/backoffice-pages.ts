@@ -3,17 +3,14 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Services } from '../../app/services.ts';
+import { BACKOFFICE_PAGES } from '../../shared/pages.ts';
 import type { Permission } from '../../shared/roles.ts';
 import { SESSION_COOKIE } from '../session-auth.ts';
 
 export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
-/** Pages of the single-page back office and the permission each needs. */
-const PAGES: Record<string, Permission | null> = {
-  '/backoffice/login': null,
-  '/backoffice/settings/api-keys': 'api_keys:manage',
-  '/backoffice/users': 'users:manage',
-};
+/** Pages of the single-page back office and the permission each needs (none to sign in). */
+const PAGES: Record<string, Permission | null> = { '/backoffice/login': null, ...BACKOFFICE_PAGES };
 
 /**
  * Serves the built back office. Signed-out visitors of a protected page are redirected to sign-in

@@ -6,8 +6,8 @@ import { isApiError } from '../shared/api-client.ts';
 import { useCreateKey } from './keys-api.ts';
 import type { CreatedKey } from './keys-api.ts';
 import { earliestExpiryDate } from '../shared/dates.ts';
+import { NAME_MAX, nameProblem } from '@contracts';
 
-export const NAME_MAX = 100;
 
 const CALENDAR_LABELS = {
   monthLevelControl: 'Choose a month',
@@ -39,7 +39,8 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
   };
   const earliest = earliestExpiryDate(new Date());
   const trimmed = name.trim();
-  const localError = !trimmed ? 'Give the key a name.' : [...trimmed].length > NAME_MAX ? `At most ${NAME_MAX} characters.` : undefined;
+  // The server's own rule (length, control characters); only the empty case gets a friendlier word.
+  const localError = !trimmed ? 'Give the key a name.' : (nameProblem(trimmed) ?? undefined);
   const serverError = create.error;
   const nameError = (touched && localError) || (isApiError(serverError) ? serverError.fieldError('name') : undefined);
   const expiryError = isApiError(serverError) ? serverError.fieldError('expires_at') : undefined;

@@ -13,6 +13,9 @@ import { KeyRepository } from '../keys/key-repository.ts';
 import { KeyService } from '../keys/key-service.ts';
 import type { RandomBytes } from '../shared/digest.ts';
 import { UsageRecorder } from '../keys/usage-recorder.ts';
+import { UsageCounter } from '../usage/usage-counter.ts';
+import { UsageRepository } from '../usage/usage-repository.ts';
+import { UsageService } from '../usage/usage-service.ts';
 import { Metrics } from '../metrics/metrics.ts';
 import { UnitOfWork } from '../db/unit-of-work.ts';
 import { SessionRepository } from '../sessions/session-repository.ts';
@@ -63,7 +66,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // One database lookup a second, at most, for a blocked client: its valid keys keep working.
   const keyLookupsWhileBlocked = new FailureThrottle({ points: 60, windowSeconds: 60, blockSeconds: 60, keyPrefix: 'key-lookups-blocked', redis });
   const signInFailures = new FailureThrottle({ points: 5, windowSeconds: 300, blockSeconds: 300, keyPrefix: 'sign-in-failures', redis });
-  const usage = new UsageRecorder(keyRepository, config.usageFlushMs, overrides.onBackgroundError);
+  // Request counts per key and hour: incremented in memory by the key check, added up by a flush.
+  const usageRepository = new UsageRepository(db);
+  const usageCounter = new UsageCounter(usageRepository, config.usageFlushMs, overrides.onBackgroundError);
+  const usage = new UsageRecorder(keyRepository, usageCounter, config.usageFlushMs, overrides.onBackgroundError);
 
   const services = {
     config,
@@ -73,6 +79,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     keyCache,
     metrics,
     usage,
+    usageCounter,
+    usageReports: new UsageService(usageRepository, clock),
     keyCheck: new KeyCheck(keyRepository, keyCache, usage, keyFailures, keyLookupsWhileBlocked, clock, keyCheckMetricsOf(metrics, overrides.keyCheckMetrics)),
     uow,
     keys: new KeyService(uow, keyRepository, audit, clock, {
@@ -82,7 +90,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     tenants: new TenantService(uow, tenantRepository, keyRepository, audit),
     users: new UserService(uow, userRepository, tenantRepository, keyRepository, audit),
     sessions: new SessionService(db, new SessionRepository(db), userRepository, audit, signInFailures, clock, overrides.random),
-    flights: new FlightService(flightRepository, cursors),
+    flights: new FlightService(flightRepository, cursors, {
+      // The key check counted the request ok; a missing permission makes it rejected after all.
+      onDenied: (principal) => usageCounter.denied(principal.key.id, principal.tenant.id, clock.now().getTime()),
+    }),
     flightRepository,
     tenantRepository,
     userRepository,
@@ -91,9 +102,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     async start() {
       await changes.start(database);
       usage.start();
+      usageCounter.start();
     },
     async close() {
       await usage.stop();
+      await usageCounter.stop();
       await changes.stop();
       redis?.disconnect();
       await database.close();

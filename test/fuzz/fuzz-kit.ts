@@ -9,7 +9,7 @@ export const runs = (fraction: number) => Math.max(5, Math.round(FUZZ_RUNS * fra
 export type Seen = { status: number; headers: Record<string, string | string[] | number | undefined>; body: string };
 
 /** What every fuzzed request counted, by status, and the JSON-RPC errors the MCP SDK wrote. */
-export const tally = { requests: 0, byStatus: new Map<number, number>(), jsonRpcErrors: new Map<number, number>() };
+export const tally = { requests: 0, refusedByClient: 0, byStatus: new Map<number, number>(), jsonRpcErrors: new Map<number, number>() };
 
 const STACK_OR_SQL = [/\n\s+at\s|\.ts:\d+|node_modules/, /\b(select|insert|update|delete)\b.+\b(from|into|set|where)\b/i];
 
@@ -92,5 +92,5 @@ export const queryValue: fc.Arbitrary<string> = fc.oneof(
 export function summary(): string {
   const statuses = [...tally.byStatus.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}:${count}`);
   const jsonRpc = [...tally.jsonRpcErrors.entries()].map(([status, count]) => `${status}:${count}`);
-  return `${tally.requests} fuzzed requests; statuses ${statuses.join(' ')}; MCP JSON-RPC errors ${jsonRpc.join(' ') || 'none'}`;
+  return `${tally.requests} fuzzed requests answered (${tally.refusedByClient} more generated but refused by inject before sending); statuses ${statuses.join(' ')}; MCP JSON-RPC errors ${jsonRpc.join(' ') || 'none'}`;
 }

@@ -6,7 +6,7 @@ import { FLIGHT_STATUSES } from '../../src/flights/flight-schemas.ts';
 import { mcpRoutes } from '../../src/mcp/mcp-routes.ts';
 import { createHarness, type Harness, type Session } from '../support/harness.ts';
 import { getRequest, listen, rawRequest } from '../support/raw-http.ts';
-import { dateish, encode, expectContract, FUZZ_RUNS, nasty, queryValue, runs, summary, type Seen } from './fuzz-kit.ts';
+import { dateish, encode, expectContract, FUZZ_RUNS, nasty, queryValue, runs, summary, tally, type Seen } from './fuzz-kit.ts';
 
 /**
  * Issue 11 fuzzing: generated requests over every endpoint's parameters, bodies and headers,
@@ -44,7 +44,10 @@ describe('HTTP fuzzing (fast-check)', () => {
     try {
       response = await h.app.inject({ remoteAddress: nextAddress(), ...options });
     } catch (error) {
-      if (error instanceof TypeError || (error as { code?: string }).code?.startsWith('ERR_')) return null;
+      if (error instanceof TypeError || (error as { code?: string }).code?.startsWith('ERR_')) {
+        tally.refusedByClient += 1;
+        return null;
+      }
       throw error;
     }
     return { status: response.statusCode, headers: response.headers, body: response.body };
@@ -212,7 +215,7 @@ describe('HTTP fuzzing (fast-check)', () => {
         const response = await rawRequest(port, request);
         expectContract(response, `raw ${place} ${JSON.stringify(request.toString('latin1').slice(0, 200))}`);
       }),
-      { numRuns: runs(0.08) },
+      { numRuns: runs(0.12) },
     );
   });
 

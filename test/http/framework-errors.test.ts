@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { overflowIsUri } from '../../src/http/framework-errors.ts';
 import { mcpRoutes } from '../../src/mcp/mcp-routes.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
@@ -126,6 +127,17 @@ describe('errors before any route runs', () => {
       const response = await h.app.inject({ method: 'GET', url: `/api/v1/flights/${'i'.repeat(150)}` });
       expectProblem(response, 414, 'uri_too_long');
       expect(response.body).not.toContain('iiii');
+    });
+  });
+
+  describe('telling a long URI from long headers when the parser overflows', () => {
+    it('reads the chunk the parser was on: a request line still open or over 8 KiB is the URI, a header line is not', () => {
+      expect(overflowIsUri(Buffer.from(`GET /x?q=${'a'.repeat(20_000)}`))).toBe(true);
+      expect(overflowIsUri(Buffer.from(`GET /x?q=${'a'.repeat(9_000)} HTTP/1.1\r\nHost: x\r\n`))).toBe(true);
+      expect(overflowIsUri(Buffer.from(`${'a'.repeat(500)} HTTP/1.1\r\nHost: x\r\n`))).toBe(true);
+      expect(overflowIsUri(Buffer.from(`GET /x HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}`))).toBe(false);
+      expect(overflowIsUri(Buffer.from(`${'b'.repeat(20_000)}\r\nX-More: c\r\n`))).toBe(false);
+      expect(overflowIsUri(undefined)).toBe(false);
     });
   });
 });

@@ -91,12 +91,23 @@ export function clientErrorHandler(this: FastifyInstance, error: ParseError, soc
   socket.destroy();
 }
 
+/** host[:port] as clients send it: a name or IPv4 address, or a bracketed IPv6 literal. */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::(\d{1,5}))?$/;
+
+function validHost(host: string | undefined): boolean {
+  const match = host === undefined ? null : HOST.exec(host);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65_535);
+}
+
 /**
- * Node answers an HTTP/1.1 request without Host with an empty 400 of its own; with
- * `requireHostHeader: false` the request reaches Fastify and this hook refuses it as a problem.
+ * Every request needs a well-formed Host: Node answers an HTTP/1.1 request without one with an
+ * empty 400 of its own, and the MCP SDK's transport answers a missing or odd Host with an empty
+ * 400 too. With `requireHostHeader: false` such requests reach Fastify, and this hook refuses
+ * them as a problem.
  */
 export async function requireHost(request: FastifyRequest): Promise<void> {
-  if (request.raw.httpVersion === '1.1' && !request.headers.host) {
-    throw new InvalidRequestError([{ path: 'host', message: 'HTTP/1.1 requests need a Host header.' }], 'HTTP/1.1 requests need a Host header.');
+  if (!validHost(request.headers.host)) {
+    const message = 'Send a valid Host header (host or host:port).';
+    throw new InvalidRequestError([{ path: 'host', message }], message);
   }
 }

@@ -65,9 +65,24 @@ describe('errors before any route runs', () => {
       expect(body.errors).toEqual([{ path: 'path', message: expect.any(String) }]);
     });
 
-    it('answers an HTTP/1.1 request without Host with 400 invalid_request instead of an empty 400', async () => {
-      const body = expectRawProblem(await rawRequest(port, 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n'), 400, 'invalid_request', ['healthz']);
-      expect(body.errors).toEqual([{ path: 'host', message: expect.any(String) }]);
+    it('answers a request without Host with 400 invalid_request instead of an empty 400', async () => {
+      for (const version of ['1.1', '1.0']) {
+        const body = expectRawProblem(await rawRequest(port, `GET /healthz HTTP/${version}\r\nConnection: close\r\n\r\n`), 400, 'invalid_request', ['healthz']);
+        expect(body.errors).toEqual([{ path: 'host', message: expect.any(String) }]);
+      }
+    });
+
+    it('answers a malformed Host with 400 invalid_request, on /mcp too (whose SDK transport would send an empty 400)', async () => {
+      const admin = await h.signedIn();
+      const { secret } = await h.createKey(admin);
+      const body = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+      for (const host of ['zz host', 'zz.example:99999', 'zz%41.example', 'zz\xe9vil']) {
+        const request = `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nX-Api-Key: ${secret}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+        const problem = expectRawProblem(await rawRequest(port, Buffer.from(request, 'latin1')), 400, 'invalid_request', ['zz', secret]);
+        expect(problem.errors).toEqual([{ path: 'host', message: expect.any(String) }]);
+      }
+      const good = `POST /mcp HTTP/1.1\r\nHost: My_Service:3000\r\nX-Api-Key: ${secret}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+      expect((await rawRequest(port, good)).status).toBe(200);
     });
 
     it('still answers normally after all of that', async () => {

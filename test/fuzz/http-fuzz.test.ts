@@ -79,10 +79,42 @@ describe('HTTP fuzzing (fast-check)', () => {
         if (at('limit') !== null) expect(Number(at('limit')), url).toBeGreaterThanOrEqual(1);
         if (at('status') !== null) expect(FLIGHT_STATUSES, url).toContain(at('status'));
         for (const name of ['origin', 'destination']) if (at(name) !== null) expect(at(name), url).toMatch(/^[A-Za-z]{3}$/);
+        for (const name of ['from', 'to']) {
+          const value = at(name);
+          if (value === null) continue;
+          expect(value, url).toMatch(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/);
+          // A real calendar day: the date part survives a round trip through Date.
+          expect(new Date(`${value.slice(0, 10)}T00:00:00Z`).toISOString().slice(0, 10), url).toBe(value.slice(0, 10));
+        }
         // An empty cursor is the first page (the service treats it as absent); any other made-up one is refused.
         expect(at('cursor') ?? '', `${url}: a made-up cursor was accepted`).toBe('');
       }),
-      { numRuns: runs(0.2) },
+      { numRuns: runs(0.24) },
+    );
+  });
+
+  it('cursors: a real cursor altered in any way, or used with other filters, is 400 invalid_request', async () => {
+    const first = await send({ method: 'GET', url: '/api/v1/flights?limit=2', headers: { 'x-api-key': secret } });
+    const cursor = JSON.parse(first!.body).next_cursor as string;
+    expect(cursor).toEqual(expect.any(String));
+    const alteration = fc.oneof(
+      fc.tuple(fc.nat({ max: cursor.length - 1 }), fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.')).map(([at, char]) => cursor.slice(0, at) + char + cursor.slice(at + 1)),
+      fc.nat({ max: cursor.length - 1 }).map((length) => cursor.slice(0, length)),
+      nasty.map((tail) => cursor + tail),
+      fc.constant(cursor.split('.').reverse().join('.')),
+    );
+    await fc.assert(
+      fc.asyncProperty(alteration, fc.constantFrom('limit=2', 'limit=3', 'limit=2&status=scheduled'), async (altered, filters) => {
+        const url = `/api/v1/flights?${filters}&cursor=${encode(altered)}`;
+        const response = await send({ method: 'GET', url, headers: { 'x-api-key': secret } });
+        if (!response) return;
+        expectContract(response, `GET ${url}`);
+        // Same filters and the very same cursor is the next page; anything else is refused.
+        const sameFilters = filters === 'limit=2' || filters === 'limit=3';
+        if (altered === cursor && sameFilters) expect(response.status, url).toBe(200);
+        else if (altered !== '') expect(response.status, url).toBe(400);
+      }),
+      { numRuns: runs(0.05) },
     );
   });
 
@@ -154,7 +186,7 @@ describe('HTTP fuzzing (fast-check)', () => {
         if (url === '/backoffice/api/session') expect(response.status, context).not.toBe(200);
         if (url.includes('/:id') && method !== 'POST') expect(response.status, `${context}: a made-up id was accepted`).toBeGreaterThanOrEqual(400);
       }),
-      { numRuns: runs(0.2) },
+      { numRuns: runs(0.12) },
     );
   });
 
@@ -170,7 +202,7 @@ describe('HTTP fuzzing (fast-check)', () => {
         if (!response) return;
         expectContract(response, `${method} ${url} ${JSON.stringify(all).slice(0, 300)}`, { head: method === 'HEAD', jsonRpc: url === '/mcp' });
       }),
-      { numRuns: runs(0.13) },
+      { numRuns: runs(0.15) },
     );
   });
 

@@ -28,7 +28,6 @@ const airport = z
   .regex(/^[A-Za-z]{3}$/, 'Use a three-letter IATA airport code, such as LHR.')
   .describe('IATA airport code, three letters (case-insensitive), e.g. LHR');
 
-/** A page size: a whole number from 1 to `max`, 50 when absent. */
 export const flightFilterShape = {
   from: instant.optional().describe('Earliest scheduled departure, inclusive (ISO 8601; UTC when only a date is given)'),
   to: instant.optional().describe('Latest scheduled departure, exclusive (ISO 8601; UTC when only a date is given)'),

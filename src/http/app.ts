@@ -8,6 +8,7 @@ import type { DestinationStream } from 'pino';
 import type { Services } from '../app/services.ts';
 import { countRequest, metricsRoutes } from '../metrics/metrics-routes.ts';
 import { loggerOptions, logRequestDone } from './logging.ts';
+import { clientErrorHandler, frameworkErrors, requireHost } from './framework-errors.ts';
 import { errorHandler, notFoundHandler } from './problem.ts';
 import { stripQueryKey } from './redaction.ts';
 import { backofficeAuditRoutes } from './routes/backoffice-audit.ts';
@@ -58,6 +59,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     rewriteUrl: (request) => stripQueryKey(request),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors before any route runs are problem details too (SPEC §6); see framework-errors.ts.
+    frameworkErrors,
+    clientErrorHandler,
+    http: { requireHostHeader: false },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -71,6 +76,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     parseJson(request, body as string, done);
   });
   app.setNotFoundHandler(notFoundHandler);
+  app.addHook('onRequest', requireHost);
   app.addHook('onResponse', async (request, reply) => {
     logRequestDone(request, reply);
     countRequest(services.metrics, request, reply);

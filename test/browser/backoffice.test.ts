@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { ManualClock } from '../../src/shared/clock.ts';
+import { ManualClock } from '../support/manual-clock.ts';
 import { freshDataDir } from '../support/databases.ts';
 import { ensureWebBuilt, expectAccessible, launchChromium, openContext, PHONE, shot, signIn, whoami } from './browser-kit.ts';
 

@@ -1,9 +1,9 @@
 import { KeyRepository } from '../../src/keys/key-repository.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, type Harness } from '../support/harness.ts';
+import { START } from '../support/manual-clock.ts';
 import { apiFrom, expectProblem, unknownKey } from '../support/problems.ts';
 
-const START = '2026-11-22T12:00:00Z';
 
 /** Every row of SPEC §6, each through the real HTTP app. */
 describe('problem responses (SPEC §6)', () => {

@@ -1,9 +1,9 @@
 import { freePort } from '../support/free-port.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -74,7 +74,7 @@ export async function startInstance(name: string, databaseUrl: string | undefine
   await waitFor(async () => {
     if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}) before it was ready:\n${printed}`);
     return (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200;
-  }, 60_000, `${name} ready`);
+  }, { timeoutMs: 60_000, what: `${name} ready` });
   return instance;
 }
 
@@ -177,13 +177,4 @@ export async function apiStatus(on: Instance, key: string, path: string, client 
   return response.status;
 }
 
-export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string, everyMs = 20): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
-
-export { freePort };
+export { freePort, waitFor };

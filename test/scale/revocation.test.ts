@@ -194,14 +194,22 @@ describe('three instances on one PostgreSQL', () => {
     await warm(secret, WHOAMI, 200);
     const killed = await sql.query('select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = $1', [`airkey-listener-${b.pid}`]);
     expect(killed.rows).toEqual([{ killed: true }]);
+    // B reports itself unready once it notices the loss (it re-subscribes within ~50 ms, so poll tightly).
+    let deafChecks: { change_feed?: boolean } = {};
+    await waitFor(
+      async () => {
+        const readiness = await fetch(`${b.url}/readyz`);
+        deafChecks = ((await readiness.json()) as { checks: { change_feed: boolean } }).checks;
+        return readiness.status === 503;
+      },
+      { timeoutMs: 5_000, everyMs: 2, what: 'B to report 503 after losing its listener' },
+    );
+    expect(deafChecks.change_feed).toBe(false);
     // Disabled at once, before B re-subscribes: B never hears of it.
     const disabled = await admin.request(a, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false });
     expect(disabled.status).toBe(200);
-    const deafReadiness = await fetch(`${b.url}/readyz`);
-    expect(deafReadiness.status).toBe(503);
-    expect((await deafReadiness.json()).checks.change_feed).toBe(false);
     expect(await apiStatus(b, secret, WHOAMI)).toBe(401);
-    await waitFor(async () => (await fetch(`${b.url}/readyz`)).status === 200, 10_000, 'B to listen again');
+    await waitFor(async () => (await fetch(`${b.url}/readyz`)).status === 200, { timeoutMs: 10_000, what: 'B to listen again' });
     expect(await apiStatus(b, secret, WHOAMI)).toBe(401);
     // Back on the feed, B hears changes again.
     expect((await admin.request(a, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: true })).status).toBe(200);

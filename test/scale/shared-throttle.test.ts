@@ -24,7 +24,7 @@ async function findRedis(): Promise<TestRedis | undefined> {
     const port = await freePort();
     const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     const url = `redis://127.0.0.1:${port}`;
-    await waitFor(() => answers(url), 10_000, 'redis-server');
+    await waitFor(() => answers(url), { timeoutMs: 10_000, what: 'redis-server' });
     const exited = new Promise((resolve) => server.once('exit', resolve));
     return { url, how: `private redis-server on port ${port}`, stop: async () => void (server.kill('SIGKILL'), await exited) };
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KeyCache } from '../../src/keys/key-cache.ts';
-import { factsOf } from './facts.ts';
+import { factsOf } from '../support/facts.ts';
 
 const cache = (maxEntries = 100) => new KeyCache({ maxEntries, maxAgeMs: 60_000 });
 

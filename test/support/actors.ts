@@ -1,7 +1,7 @@
 import type { UserActor } from '../../src/shared/actor.ts';
 import { actorOf } from '../../src/users/user-service.ts';
 import type { Role } from '../../src/users/roles.ts';
-import type { Harness } from '../support/harness.ts';
+import type { Harness } from './harness.ts';
 
 /** A new tenant and a user in it, as the acting user the services take. */
 export async function tenantWithUser(h: Harness, roles: Role[] = ['system_administrator'], authority: 'creator' | 'system' = 'creator') {

@@ -1,4 +1,5 @@
 import { freePort } from '../support/free-port.ts';
+import { withKey } from '../support/keys.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -77,6 +78,9 @@ export async function startInstance(name: string, databaseUrl: string | undefine
   }, { timeoutMs: 60_000, what: `${name} ready` });
   return instance;
 }
+
+/** A beforeAll that waits for its turn may wait for another scale file to finish: minutes. */
+export const TURN_TIMEOUT_MS = 600_000;
 
 // Any number; the same on every scale file.
 const SCALE_LOCK_ID = 727_100;
@@ -172,7 +176,8 @@ export function clientAddress(): string {
 
 /** A public-API request with `key`; returns the status code. */
 export async function apiStatus(on: Instance, key: string, path: string, client = clientAddress()): Promise<number> {
-  const response = await fetch(`${on.url}${path}`, { headers: { 'x-api-key': key, 'x-forwarded-for': client } });
+  const request = withKey(key, `${on.url}${path}`, 'header', { 'x-forwarded-for': client });
+  const response = await fetch(request.url, { headers: request.headers });
   await response.arrayBuffer();
   return response.status;
 }

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { freshPostgresUrl } from '../support/databases.ts';
 import { freezingProxy } from './freezing-proxy.ts';
-import { ADMIN, airkeyEnv, apiStatus, createKey, runCli, signIn, startInstance, takeTurn, waitFor, type Instance } from './instances.ts';
+import { ADMIN, airkeyEnv, apiStatus, createKey, runCli, signIn, startInstance, takeTurn, TURN_TIMEOUT_MS, waitFor, type Instance } from './instances.ts';
 
 const WHOAMI = '/api/v1/whoami';
 
@@ -19,7 +19,7 @@ describe('an airkey process', () => {
   let release: () => Promise<void>;
   beforeAll(async () => {
     release = await takeTurn();
-  });
+  }, TURN_TIMEOUT_MS);
   afterAll(async () => {
     await Promise.all(started.map((instance) => instance.stop('SIGKILL')));
     await Promise.all(clients.map((client) => client.end()));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { h, key, useFlights } from './flights-fixture.ts';
+import { h, useFlights } from './flights-fixture.ts';
 
 describe('public API: whoami and the OpenAPI document', () => {
   useFlights();

@@ -52,7 +52,7 @@ describe('users endpoints', () => {
     const admin = await h.signIn((await h.user(sysadmin.tenantId, ['administrator'])).email);
     expectProblem(await admin.request('PATCH', `/backoffice/api/users/${sysadmin.userId}`, { password: 'taken-over-1234' }), 403, 'permission_denied');
     expectProblem(await admin.request('PATCH', `/backoffice/api/users/${sysadmin.userId}`, { name: 'Someone else' }), 403, 'permission_denied');
-    const attempt = await h.app.inject({ method: 'POST', url: '/backoffice/api/session', payload: { email: sysadmin.email, password: 'taken-over-1234' }, remoteAddress: '10.8.0.1' });
+    const attempt = await h.signInAttempt(sysadmin.email, 'taken-over-1234', '10.8.0.1');
     expectProblem(attempt, 401, 'invalid_credentials');
     expect((await sysadmin.request('GET', '/backoffice/api/session')).statusCode).toBe(200);
   });
@@ -107,8 +107,7 @@ describe('sign-in throttling', () => {
   });
   afterAll(async () => h.close());
 
-  const signIn = (email: string, password: string, client: string) =>
-    h.app.inject({ method: 'POST', url: '/backoffice/api/session', payload: { email, password }, remoteAddress: client });
+  const signIn = (email: string, password: string, client: string) => h.signInAttempt(email, password, client);
 
   it('answers 429 with Retry-After after repeated wrong passwords, even for the right one, for that client only', async () => {
     const tenant = await h.tenant();

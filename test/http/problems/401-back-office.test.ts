@@ -31,8 +31,8 @@ describe('problem responses (SPEC §6)', () => {
 
     it('answers a wrong password and an unknown e-mail the same way', async () => {
       const admin = await h.signedIn();
-      const wrong = await h.app.inject({ method: 'POST', url: '/backoffice/api/session', payload: { email: admin.email, password: 'not the password' }, remoteAddress: '10.0.4.1' });
-      const unknown = await h.app.inject({ method: 'POST', url: '/backoffice/api/session', payload: { email: 'nobody@example.test', password: 'not the password' }, remoteAddress: '10.0.4.1' });
+      const wrong = await h.signInAttempt(admin.email, 'not the password', '10.0.4.1');
+      const unknown = await h.signInAttempt('nobody@example.test', 'not the password', '10.0.4.1');
       const a = expectProblem(wrong, 401, 'invalid_credentials');
       const b = expectProblem(unknown, 401, 'invalid_credentials');
       expect(a).toEqual(b);

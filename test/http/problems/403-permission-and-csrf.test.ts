@@ -44,12 +44,7 @@ describe('problem responses (SPEC §6)', () => {
     it('refuses a sign-in posted from another origin (login CSRF)', async () => {
       const tenant = await h.tenant();
       const user = await h.user(tenant.id, ['system_administrator']);
-      const response = await h.app.inject({
-        method: 'POST',
-        url: '/backoffice/api/session',
-        headers: { origin: 'https://evil.example' },
-        payload: { email: user.email, password: 'a-long-test-password' },
-      });
+      const response = await h.signInAttempt(user.email, 'a-long-test-password', undefined, { origin: 'https://evil.example' });
       expectProblem(response, 403, 'csrf_rejected');
       expect(response.cookies).toEqual([]);
     });

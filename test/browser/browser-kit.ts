@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { withKey } from '../support/keys.ts';
 
 export const SCREENSHOTS = 'test-results/backoffice';
 
@@ -67,6 +68,7 @@ export async function shot(page: Page, name: string): Promise<void> {
 }
 
 export async function whoami(baseURL: string, key: string): Promise<{ status: number; body: { code?: string; key?: { name: string } } }> {
-  const response = await fetch(`${baseURL}/api/v1/whoami`, { headers: { 'x-api-key': key } });
+  const request = withKey(key, `${baseURL}/api/v1/whoami`);
+  const response = await fetch(request.url, { headers: request.headers });
   return { status: response.status, body: (await response.json()) as { code?: string; key?: { name: string } } };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { ENGINES, type Engine } from '../support/databases.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { apiFrom, expectProblem } from '../support/problems.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 /**
  * Takes the database away for real: PGlite is closed under the running app; PostgreSQL refuses
@@ -37,8 +38,9 @@ describe.each(ENGINES)('the database goes down (%s)', (engine) => {
     uncached = (await h.createKey(admin, { name: 'never used' })).secret;
     expect((await apiFrom(h, '10.5.0.1', cached, '/api/v1/whoami')).statusCode).toBe(200);
     bringBack = await takeDatabaseDown(h, engine);
-    // Let the pool and the change-feed listener notice the terminated connections.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // PostgreSQL: wait until the change-feed listener has noticed its terminated connection (PGlite
+    // closed in-process, nothing to notice).
+    await waitFor(() => engine === 'pglite' || !h.services.changes.listening, { timeoutMs: 5_000, what: 'the listener to notice the outage' });
   });
   afterAll(async () => {
     await bringBack();

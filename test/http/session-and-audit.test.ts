@@ -12,7 +12,7 @@ describe('back-office session and audit trail', () => {
   it('sets an HttpOnly, SameSite=Lax session cookie scoped to the back office, and a CSRF token', async () => {
     const tenant = await h.tenant();
     const user = await h.user(tenant.id, ['operations']);
-    const response = await h.app.inject({ method: 'POST', url: '/backoffice/api/session', payload: { email: user.email.toUpperCase(), password: 'a-long-test-password' } });
+    const response = await h.signInAttempt(user.email.toUpperCase(), 'a-long-test-password');
     expect(response.statusCode).toBe(200);
     const cookie = response.cookies.find((c) => c.name === 'airkey_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/backoffice' });

@@ -1,34 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadConfig } from '../../src/config.ts';
 import { generateFlights } from '../../src/flights/flight-seeder.ts';
 import { startServer } from '../../src/server.ts';
-import { ManualClock } from '../../src/shared/clock.ts';
 import type { Role } from '../../src/shared/roles.ts';
 import type { UserWithTenant } from '../../src/users/user-repository.ts';
 import { userActor } from '../../src/shared/actor.ts';
 import { storageFor, type Engine } from '../support/databases.ts';
 import { TEST_PASSWORD } from '../support/harness.ts';
+import { withKey, type KeyVia } from '../support/keys.ts';
+import { captureLogs } from '../support/log-capture.ts';
+import { ManualClock, START } from '../support/manual-clock.ts';
 
 export const ADMIN_EMAIL = 'admin@demo.airkey.test';
-export type KeyVia = 'header' | 'bearer' | 'query';
+export type { KeyVia };
 
 /**
  * A real listening airkey server (bootstrapped tenant "demo", no sample flights) and an MCP client
  * factory using the SDK's own Client and Streamable HTTP transport, as an agent would.
  */
 export async function startMcpTestServer(engine: Engine = 'pglite') {
-  const clock = new ManualClock(new Date('2026-11-22T12:00:00Z'));
-  const logs: string[] = [];
-  const logStream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logs.push(chunk.toString('utf8'));
-      done();
-    },
-  });
+  const clock = new ManualClock(START);
+  const { lines: logs, stream: logStream } = captureLogs();
   const server = await startServer(
     {
       ...loadConfig({}),
@@ -77,14 +72,10 @@ export async function startMcpTestServer(engine: Engine = 'pglite') {
 
     /** A connected MCP client sending `key` the chosen way; closed by stop(). */
     async connect(key: string | undefined, via: KeyVia = 'header'): Promise<Client> {
-      const url = new URL(mcpUrl);
-      const headers: Record<string, string> = {};
-      if (key !== undefined && via === 'header') headers['X-API-Key'] = key;
-      if (key !== undefined && via === 'bearer') headers.Authorization = `Bearer ${key}`;
-      if (key !== undefined && via === 'query') url.searchParams.set('api_key', key);
+      const { url, headers } = withKey(key, mcpUrl.toString(), via);
       const client = new Client({ name: 'airkey-test', version: '1.0.0' });
       clients.push(client);
-      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
       return client;
     },
 

@@ -1,9 +1,10 @@
 import { freePort } from '../support/free-port.ts';
+import { withKey } from '../support/keys.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -74,9 +75,12 @@ export async function startInstance(name: string, databaseUrl: string | undefine
   await waitFor(async () => {
     if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}) before it was ready:\n${printed}`);
     return (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200;
-  }, 60_000, `${name} ready`);
+  }, { timeoutMs: 60_000, what: `${name} ready` });
   return instance;
 }
+
+/** A beforeAll that waits for its turn may wait for another scale file to finish: minutes. */
+export const TURN_TIMEOUT_MS = 600_000;
 
 // Any number; the same on every scale file.
 const SCALE_LOCK_ID = 727_100;
@@ -172,18 +176,10 @@ export function clientAddress(): string {
 
 /** A public-API request with `key`; returns the status code. */
 export async function apiStatus(on: Instance, key: string, path: string, client = clientAddress()): Promise<number> {
-  const response = await fetch(`${on.url}${path}`, { headers: { 'x-api-key': key, 'x-forwarded-for': client } });
+  const request = withKey(key, `${on.url}${path}`, 'header', { 'x-forwarded-for': client });
+  const response = await fetch(request.url, { headers: request.headers });
   await response.arrayBuffer();
   return response.status;
 }
 
-export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string, everyMs = 20): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
-
-export { freePort };
+export { freePort, waitFor };

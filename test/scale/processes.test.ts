@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { freshPostgresUrl } from '../support/databases.ts';
 import { freezingProxy } from './freezing-proxy.ts';
-import { ADMIN, airkeyEnv, apiStatus, createKey, runCli, signIn, startInstance, takeTurn, waitFor, type Instance } from './instances.ts';
+import { ADMIN, airkeyEnv, apiStatus, createKey, runCli, signIn, startInstance, takeTurn, TURN_TIMEOUT_MS, waitFor, type Instance } from './instances.ts';
 
 const WHOAMI = '/api/v1/whoami';
 
@@ -19,7 +19,7 @@ describe('an airkey process', () => {
   let release: () => Promise<void>;
   beforeAll(async () => {
     release = await takeTurn();
-  });
+  }, TURN_TIMEOUT_MS);
   afterAll(async () => {
     await Promise.all(started.map((instance) => instance.stop('SIGKILL')));
     await Promise.all(clients.map((client) => client.end()));
@@ -54,8 +54,8 @@ describe('an airkey process', () => {
       });
       inFlight.once('error', reject);
     });
-    inFlight.write(body.slice(0, 10));
-    await sleep(100);
+    // Signalled only once the connection is up and the first bytes have left this process.
+    await new Promise<void>((resolve, reject) => inFlight.write(body.slice(0, 10), (error) => (error ? reject(error) : resolve())));
     server.child.kill('SIGTERM');
     await sleep(300);
     expect(server.child.exitCode).toBeNull(); // still draining
@@ -74,7 +74,7 @@ describe('an airkey process', () => {
     const { url, sql } = await database();
     const cluster = await startInstance('W', url, {}, ['serve', '--workers', '2']);
     started.push(cluster);
-    await waitFor(async () => (await listenerPids(sql)).length === 2, 20_000, 'both workers to listen');
+    await waitFor(async () => (await listenerPids(sql)).length === 2, { timeoutMs: 20_000, what: 'both workers to listen' });
     const workers = await listenerPids(sql);
     expect(workers).not.toContain(cluster.pid);
 
@@ -84,7 +84,9 @@ describe('an airkey process', () => {
     const statuses = await Promise.all(Array.from({ length: 20 }, () => apiStatus(cluster, secret, WHOAMI)));
     expect(new Set(statuses)).toEqual(new Set([200]));
     expect((await admin.request(cluster, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false })).status).toBe(200);
-    await sleep(100);
+    // The other worker hears of it through PostgreSQL: wait for that, with a deadline, not a guess.
+    const everyConnectionRejects = async () => (await Promise.all(Array.from({ length: 20 }, () => apiStatus(cluster, secret, WHOAMI)))).every((status) => status === 401);
+    await waitFor(everyConnectionRejects, { timeoutMs: 1_000, what: 'both workers to reject the key' });
     const after = await Promise.all(Array.from({ length: 20 }, () => apiStatus(cluster, secret, WHOAMI)));
     expect(new Set(after)).toEqual(new Set([401]));
 
@@ -106,11 +108,11 @@ describe('an airkey process', () => {
     expect((await admin.request(writer, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false })).status).toBe(200);
     const changedAt = performance.now();
     // D never hears of it; its heartbeat finds the listener deaf, and from then on it reads through.
-    await waitFor(async () => (await apiStatus(deaf, secret, WHOAMI)) === 401, 10_000, 'D to reject the key', 10);
+    await waitFor(async () => (await apiStatus(deaf, secret, WHOAMI)) === 401, { timeoutMs: 10_000, what: 'D to reject the key', everyMs: 10 });
     const staleMs = performance.now() - changedAt;
     console.log(`silent listener loss: D accepted a disabled key for ${Math.round(staleMs)} ms (bound: heartbeat 2 s + 1 s timeout)`);
     expect(staleMs).toBeLessThan(3_500);
-    await waitFor(async () => (await fetch(`${deaf.url}/readyz`)).status === 200, 10_000, 'D to listen again');
+    await waitFor(async () => (await fetch(`${deaf.url}/readyz`)).status === 200, { timeoutMs: 10_000, what: 'D to listen again' });
     expect(await apiStatus(deaf, secret, WHOAMI)).toBe(401);
   });
 

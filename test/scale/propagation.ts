@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { withKey } from '../support/keys.ts';
 import { clientAddress, type Instance } from './instances.ts';
 
 // How often each watched instance is asked; the measurement's resolution is this plus one request;
@@ -17,9 +18,9 @@ export async function propagation(watchers: Instance[], key: string, path: strin
 }
 
 async function firstSeen(watcher: Instance, key: string, path: string, seen: (status: number) => boolean, changedAt: number): Promise<number> {
-  const headers = { 'x-api-key': key, 'x-forwarded-for': clientAddress() };
+  const request = withKey(key, `${watcher.url}${path}`, 'header', { 'x-forwarded-for': clientAddress() });
   for (;;) {
-    const response = await fetch(`${watcher.url}${path}`, { headers });
+    const response = await fetch(request.url, { headers: request.headers });
     const at = performance.now();
     await response.arrayBuffer();
     if (seen(response.status)) return Math.max(0, at - changedAt);
@@ -52,6 +53,10 @@ export class Figures {
     const list = this.samples.get(change) ?? [];
     list.push(ms);
     this.samples.set(change, list);
+  }
+
+  get size(): number {
+    return this.samples.size;
   }
 
   max(change: string): number {

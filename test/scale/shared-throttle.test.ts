@@ -2,7 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresUrl } from '../support/databases.ts';
-import { ADMIN, apiStatus, clientAddress, createKey, freePort, signIn, startInstance, takeTurn, waitFor, type Instance } from './instances.ts';
+import { withKey } from '../support/keys.ts';
+import { ADMIN, apiStatus, clientAddress, createKey, freePort, signIn, startInstance, takeTurn, TURN_TIMEOUT_MS, waitFor, type Instance } from './instances.ts';
 
 /**
  * Failed key attempts are counted per client across instances through Redis. Which Redis:
@@ -24,7 +25,7 @@ async function findRedis(): Promise<TestRedis | undefined> {
     const port = await freePort();
     const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     const url = `redis://127.0.0.1:${port}`;
-    await waitFor(() => answers(url), 10_000, 'redis-server');
+    await waitFor(() => answers(url), { timeoutMs: 10_000, what: 'redis-server' });
     const exited = new Promise((resolve) => server.once('exit', resolve));
     return { url, how: `private redis-server on port ${port}`, stop: async () => void (server.kill('SIGKILL'), await exited) };
   }
@@ -65,7 +66,7 @@ describe('failed-attempt throttling across two instances', () => {
     const databaseUrl = await freshPostgresUrl();
     [a, b] = await Promise.all([startInstance('A', databaseUrl, { REDIS_URL: redisUrl }), startInstance('B', databaseUrl, { REDIS_URL: redisUrl })]);
     key = (await createKey(await signIn(a, ADMIN.email), a)).secret;
-  });
+  }, TURN_TIMEOUT_MS);
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -93,7 +94,8 @@ describe('failed-attempt throttling across two instances', () => {
     for (const instance of [a, b]) expect(await apiStatus(instance, key, WHOAMI, client)).toBe(200);
     await fail(a, client, POINTS / 2 + 1);
     await fail(b, client, POINTS / 2);
-    const blocked = await fetch(`${b.url}${WHOAMI}`, { headers: { 'x-api-key': BAD_KEY, 'x-forwarded-for': client } });
+    const request = withKey(BAD_KEY, `${b.url}${WHOAMI}`, 'header', { 'x-forwarded-for': client });
+    const blocked = await fetch(request.url, { headers: request.headers });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await apiStatus(a, BAD_KEY, WHOAMI, client)).toBe(429);

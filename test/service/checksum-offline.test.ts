@@ -8,7 +8,7 @@ import { hasValidChecksum } from '../../src/keys/checksum.ts';
 import { KeyRepository } from '../../src/keys/key-repository.ts';
 import { digestSecret, generateSecret, hintOf, KEY_ALPHABET } from '../../src/keys/secret.ts';
 import { userActor, type UserActor } from '../../src/shared/actor.ts';
-import { ManualClock } from '../../src/shared/clock.ts';
+import { ManualClock } from '../support/manual-clock.ts';
 import { ENGINES, storageFor, type Engine } from '../support/databases.ts';
 import { TEST_PASSWORD } from '../support/harness.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError } from '../../src/shared/errors.ts';
 import { ENGINES } from '../support/databases.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { actorIn, auditActions, tenantWithUser } from './actors.ts';
+import { actorIn, auditActions, tenantWithUser } from '../support/actors.ts';
 
 describe.each(ENGINES)('creators, roles and authority (%s)', (engine) => {
   let h: Harness;

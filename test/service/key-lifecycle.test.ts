@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../src/shared/errors.ts';
 import { ENGINES } from '../support/databases.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { auditActions, tenantWithUser } from './actors.ts';
+import { START } from '../support/manual-clock.ts';
+import { auditActions, tenantWithUser } from '../support/actors.ts';
 
-const START = '2026-11-22T12:00:00Z';
 
 async function rejects<T extends Error>(promise: Promise<unknown>, type: new (...args: never[]) => T): Promise<T> {
   const error = await promise.then(

@@ -3,7 +3,7 @@ import { ConflictError, TooManyRequestsError } from '../../src/shared/errors.ts'
 import { ENGINES } from '../support/databases.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { unknownKey } from '../support/problems.ts';
-import { auditActions, tenantWithUser } from './actors.ts';
+import { auditActions, tenantWithUser } from '../support/actors.ts';
 
 const START = '2026-11-22T12:00:00Z';
 let clients = 0;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../src/app/services.ts';
-import { ManualClock } from '../../src/shared/clock.ts';
+import { ManualClock } from '../support/manual-clock.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { tenantWithUser } from './actors.ts';
+import { tenantWithUser } from '../support/actors.ts';
 
 const START = '2026-11-22T12:00:00Z';
 const HOUR = 3_600_000;

@@ -3,7 +3,7 @@ import type { RollOverlap } from '../../src/keys/key-schemas.ts';
 import { ConflictError, NotFoundError, PermissionDeniedError } from '../../src/shared/errors.ts';
 import { ENGINES } from '../support/databases.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { actorIn, auditActions, tenantWithUser } from './actors.ts';
+import { actorIn, auditActions, tenantWithUser } from '../support/actors.ts';
 
 const START = '2026-11-22T12:00:00Z';
 const HOUR = 3_600_000;

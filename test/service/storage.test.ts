@@ -3,9 +3,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from '../support/databases.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { auditActions, tenantWithUser } from './actors.ts';
+import { START } from '../support/manual-clock.ts';
+import { auditActions, tenantWithUser } from '../support/actors.ts';
 
-const START = '2026-11-22T12:00:00Z';
 
 async function rows(h: Harness, query: ReturnType<typeof sql>): Promise<Array<Record<string, unknown>>> {
   const result = (await h.services.database.db.execute(query)) as unknown as { rows: Array<Record<string, unknown>> };

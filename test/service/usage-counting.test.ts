@@ -6,7 +6,7 @@ import { UsageCounter } from '../../src/usage/usage-counter.ts';
 import { UsageRepository } from '../../src/usage/usage-repository.ts';
 import { ENGINES } from '../support/databases.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { actorIn, tenantWithUser } from './actors.ts';
+import { actorIn, tenantWithUser } from '../support/actors.ts';
 import { check, keyTotal, tenantTotal, usageRows } from './usage-kit.ts';
 
 const START = '2026-11-22T12:00:00Z';

@@ -3,7 +3,7 @@ import { NotFoundError, PermissionDeniedError } from '../../src/shared/errors.ts
 import { DAY_MS } from '../../src/usage/usage-series.ts';
 import { ENGINES } from '../support/databases.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
-import { actorIn, tenantWithUser } from './actors.ts';
+import { actorIn, tenantWithUser } from '../support/actors.ts';
 import { check, usageRows } from './usage-kit.ts';
 
 const START = '2026-11-22T12:00:00Z';

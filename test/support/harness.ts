@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createServices, type Services } from '../../src/app/services.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { buildApp, type AppOptions } from '../../src/http/app.ts';
-import { ManualClock } from '../../src/shared/clock.ts';
 import type { ApiKeyView } from '../../src/keys/key-schemas.ts';
 import type { Role } from '../../src/shared/roles.ts';
 import { storageFor, type Engine } from './databases.ts';
+import { withKey, type KeyVia } from './keys.ts';
+import { captureLogs } from './log-capture.ts';
+import { ManualClock, START } from './manual-clock.ts';
 
 export const TEST_PASSWORD = 'a-long-test-password';
 
@@ -23,7 +24,10 @@ export type Session = {
   request(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
 };
 
-export type KeyVia = 'header' | 'bearer' | 'query';
+export type { KeyVia };
+
+/** Options of a public-API request: the key's way in, extra headers, the client address. */
+export type ApiOptions = { via?: KeyVia; headers?: Record<string, string>; client?: string };
 
 /**
  * The shared test kit: real services on a real database (PGlite or PostgreSQL), the real HTTP app
@@ -38,16 +42,10 @@ export async function createHarness(options: HarnessOptions = {}) {
     usageFlushMs: 60_000,
     ...options.config,
   };
-  const clock = new ManualClock(new Date(options.now ?? '2026-11-22T12:00:00Z'));
+  const clock = new ManualClock(new Date(options.now ?? START));
   const services = await createServices(config, { clock });
   await services.start();
-  const logs: string[] = [];
-  const logStream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logs.push(chunk.toString('utf8'));
-      done();
-    },
-  });
+  const { lines: logs, stream: logStream } = captureLogs();
   const app = await buildApp(services, { logStream, ...options.app });
   await app.ready();
 
@@ -68,7 +66,7 @@ export async function createHarness(options: HarnessOptions = {}) {
     },
 
     async signIn(email: string, password = TEST_PASSWORD): Promise<Session> {
-      const response = await app.inject({ method: 'POST', url: '/backoffice/api/session', payload: { email, password } });
+      const response = await harness.signInAttempt(email, password);
       if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
       const body = response.json<{ csrf_token: string; user: { id: string; tenant: { id: string } } }>();
       const cookie = response.cookies.find((c) => c.name === 'airkey_session')!;
@@ -102,14 +100,20 @@ export async function createHarness(options: HarnessOptions = {}) {
       return response.json();
     },
 
-    /** A public-API request carrying `key` the chosen way. */
+    /** A public-API request carrying `key` the chosen way (header by default). */
     api(key: string | undefined, url: string, via: KeyVia = 'header', extraHeaders: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-      const headers: Record<string, string> = { ...extraHeaders };
-      let target = url;
-      if (key !== undefined && via === 'header') headers['x-api-key'] = key;
-      if (key !== undefined && via === 'bearer') headers.authorization = `Bearer ${key}`;
-      if (key !== undefined && via === 'query') target += `${url.includes('?') ? '&' : '?'}api_key=${encodeURIComponent(key)}`;
-      return app.inject({ method: 'GET', url: target, headers });
+      return harness.apiWith(key, url, { via, headers: extraHeaders });
+    },
+
+    /** The one public-API request helper: `key` sent the chosen way, from a chosen client address. */
+    apiWith(key: string | undefined, url: string, { via = 'header', headers = {}, client }: ApiOptions = {}): Promise<LightMyRequestResponse> {
+      const request = withKey(key, url, via, headers);
+      return app.inject({ method: 'GET', url: request.url, headers: request.headers, ...(client === undefined ? {} : { remoteAddress: client }) });
+    },
+
+    /** A sign-in attempt that may fail (signIn throws unless it succeeds), from a chosen client. */
+    signInAttempt(email: string, password: string, client?: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+      return app.inject({ method: 'POST', url: '/backoffice/api/session', payload: { email, password }, headers, ...(client === undefined ? {} : { remoteAddress: client }) });
     },
 
     async close() {

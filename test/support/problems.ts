@@ -1,6 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { Harness, KeyVia } from './harness.ts';
+import type { Harness } from './harness.ts';
+import type { KeyVia } from './keys.ts';
+
+export { unknownKey } from './keys.ts';
 
 /**
  * Asserts an RFC 9457 problem response (SPEC §6) and returns its body: the content type, the five
@@ -18,15 +21,5 @@ export function expectProblem(response: LightMyRequestResponse, status: number, 
 
 /** A public-API request from a chosen client address, so throttling tests do not share a counter. */
 export function apiFrom(h: Harness, client: string, key: string | undefined, url: string, via: KeyVia = 'header') {
-  const headers: Record<string, string> = {};
-  let target = url;
-  if (key !== undefined && via === 'header') headers['x-api-key'] = key;
-  if (key !== undefined && via === 'bearer') headers.authorization = `Bearer ${key}`;
-  if (key !== undefined && via === 'query') target += `${url.includes('?') ? '&' : '?'}api_key=${encodeURIComponent(key)}`;
-  return h.app.inject({ method: 'GET', url: target, headers, remoteAddress: client });
-}
-
-/** A well-formed key that no tenant holds. */
-export function unknownKey(fill = 'Z'): string {
-  return `ask_${fill.repeat(64)}`.slice(0, 68);
+  return h.apiWith(key, url, { via, client });
 }

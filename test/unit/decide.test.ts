@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/keys/decide.ts';
-import { factsOf } from './facts.ts';
+import { factsOf } from '../support/facts.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expiryDateOf, expiryInstantOf, isExpired, startOfUtcDay } from '../../src/keys/expiry.ts';
 import { InvalidRequestError } from '../../src/shared/errors.ts';
+import { START } from '../support/manual-clock.ts';
 
 const at = (iso: string) => new Date(iso);
 
@@ -39,8 +40,8 @@ describe('expires_at around midnight UTC', () => {
   });
 
   it('rejects dates in the past', () => {
-    rejection('2026-11-21', at('2026-11-22T12:00:00Z'));
-    rejection('1999-01-01', at('2026-11-22T12:00:00Z'));
+    rejection('2026-11-21', at(START));
+    rejection('1999-01-01', at(START));
   });
 
   it('rejects impossible calendar dates', () => {
@@ -66,7 +67,7 @@ describe('expires_at around midnight UTC', () => {
 });
 
 describe('expires_at properties', () => {
-  const now = at('2026-11-22T12:00:00Z');
+  const now = at(START);
   const strictDate = /^\d{4}-\d{2}-\d{2}$/;
 
   it('rejects every string that is not exactly YYYY-MM-DD with a 400 on expires_at', () => {

@@ -1,6 +1,6 @@
 import { SYSTEM_ACTOR, userActor, type UserActor } from '../../src/shared/actor.ts';
 import type { Role } from '../../src/shared/roles.ts';
-import type { Harness } from '../support/harness.ts';
+import type { Harness } from './harness.ts';
 
 /** A new tenant and a user in it, as the acting user the services take. */
 export async function tenantWithUser(h: Harness, roles: Role[] = ['system_administrator'], authority: 'creator' | 'system' = 'creator') {

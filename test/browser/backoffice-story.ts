@@ -1,0 +1,55 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
+import { userActor } from '../../src/shared/actor.ts';
+import type { Role } from '../../src/shared/roles.ts';
+import { freshDataDir } from '../support/databases.ts';
+import { ManualClock } from '../support/manual-clock.ts';
+import { ensureWebBuilt, launchChromium, openContext, signIn } from './browser-kit.ts';
+
+export const ADMIN = { email: 'admin@demo-air.test', password: 'correct-horse-battery-staple' };
+export const CREW = { email: 'crew@demo-air.test', password: 'crew-member-password' };
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+// Live bindings: one server and one admin page per file, set by the hooks useBackOffice()
+// registers; within a file each test continues the last.
+export let server: RunningServer;
+export let browser: Browser;
+export let page: Page;
+export let problems: string[];
+export const clock = new ManualClock(new Date());
+
+export const row = (name: string) => page.locator('tr', { has: page.getByText(name, { exact: true }) });
+
+/** Starts the server and Chromium; with `signedIn`, the admin page starts on the key list. */
+export function useBackOffice({ signedIn = false }: { signedIn?: boolean } = {}): void {
+  beforeAll(async () => {
+    ensureWebBuilt();
+    const config = { ...loadConfig({}), port: 0, dataDir: freshDataDir(), adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: false };
+    server = await startServer(config, { overrides: { clock } });
+    browser = await launchChromium();
+    ({ page, problems } = await openContext(browser, server.url));
+    if (signedIn) {
+      await page.goto('/backoffice/login?next=%2Fbackoffice%2Fsettings%2Fapi-keys');
+      await signIn(page, ADMIN.email, ADMIN.password);
+      await page.waitForURL('**/backoffice/settings/api-keys');
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+}
+
+/** The admin as the services take an acting user: for setting the scene without the UI. */
+export async function adminActor() {
+  return userActor(await server.services.users.requireByEmail(ADMIN.email));
+}
+
+/** Adds a user to the admin's tenant without the UI. */
+export async function addUser(user: { email: string; password: string }, roles: Role[]): Promise<void> {
+  const { tenantId } = await server.services.users.requireByEmail(ADMIN.email);
+  await server.services.users.create(tenantId, { email: user.email, name: 'Casey Crew', password: user.password, roles });
+}

@@ -1,0 +1,42 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../../support/harness.ts';
+import { START } from '../../support/manual-clock.ts';
+import { apiFrom, expectProblem } from '../../support/problems.ts';
+
+/** SPEC §6, through the real HTTP app. */
+describe('problem responses (SPEC §6)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({ now: START });
+  });
+  afterAll(async () => h.close());
+  afterEach(() => h.clock.set(START));
+
+  describe('401 api_key_disabled and api_key_expired', () => {
+    it('rejects a disabled key', async () => {
+      const admin = await h.signedIn();
+      const { secret, api_key } = await h.createKey(admin);
+      await admin.request('PATCH', `/backoffice/api/api-keys/${api_key.id}`, { enabled: false });
+      expectProblem(await apiFrom(h, '10.0.3.1', secret, '/api/v1/whoami'), 401, 'api_key_disabled');
+    });
+
+    it('rejects a key from 00:00:00 UTC of its expiry date, enabled or not', async () => {
+      const admin = await h.signedIn();
+      const { secret } = await h.createKey(admin, { expires_at: '2026-11-23' });
+      const disabled = await h.createKey(admin, { name: 'disabled', expires_at: '2026-11-23' });
+      await admin.request('PATCH', `/backoffice/api/api-keys/${disabled.api_key.id}`, { enabled: false });
+      h.clock.set('2026-11-22T23:59:59.999Z');
+      expect((await h.api(secret, '/api/v1/whoami')).statusCode).toBe(200);
+      h.clock.set('2026-11-23T00:00:00.000Z');
+      expectProblem(await apiFrom(h, '10.0.3.2', secret, '/api/v1/whoami'), 401, 'api_key_expired');
+      expectProblem(await apiFrom(h, '10.0.3.2', disabled.secret, '/api/v1/whoami'), 401, 'api_key_expired');
+      // The old session has lived its 12 hours by now: sign in again.
+      const later = await h.signIn(admin.email);
+      const listed = (await later.request('GET', '/backoffice/api/api-keys')).json().data as Array<{ status: string; expires_at_time: string }>;
+      expect(listed.map((k) => [k.status, k.expires_at_time])).toEqual([
+        ['expired', '2026-11-23T00:00:00.000Z'],
+        ['expired', '2026-11-23T00:00:00.000Z'],
+      ]);
+    });
+  });
+});

@@ -41,7 +41,8 @@ export class FailureThrottle {
   async retryAfter(client: string): Promise<number> {
     try {
       const state = await this.limiter.get(client);
-      if (!state || state.consumedPoints <= this.options.points) return 0;
+      // `points` failures are allowed; the attempt after them is refused.
+      if (!state || state.consumedPoints < this.options.points) return 0;
       return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
     } catch {
       return 0; // the store is down: never block on an outage

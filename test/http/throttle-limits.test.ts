@@ -5,9 +5,8 @@ import { apiFrom, expectProblem } from '../support/problems.ts';
 
 /**
  * The throttle limits as built in src/app/services.ts, pinned over HTTP: failed key checks 20 a
- * minute per client, failed sign-ins 5 in 5 minutes per client and account. A client is blocked
- * once it goes past the limit, so the request after the limit is still answered and the one
- * after that is refused.
+ * minute per client, failed sign-ins 5 in 5 minutes per client and account. The failures up to
+ * the limit are answered; the next attempt is refused.
  */
 describe('throttle limits over HTTP', () => {
   let h: Harness;
@@ -16,20 +15,20 @@ describe('throttle limits over HTTP', () => {
   });
   afterAll(async () => h.close());
 
-  it('answers 21 bad keys in a minute with 401 api_key_invalid and the 22nd with 429 and Retry-After', async () => {
+  it('answers 20 bad keys in a minute with 401 api_key_invalid and the 21st with 429 and Retry-After', async () => {
     const client = '10.20.0.1';
     const bad = (i: number) => unknownKey(String.fromCharCode(65 + i));
-    for (let i = 0; i < 21; i++) expectProblem(await apiFrom(h, client, bad(i), '/api/v1/whoami'), 401, 'api_key_invalid');
-    const blocked = await apiFrom(h, client, bad(21), '/api/v1/whoami');
+    for (let i = 0; i < 20; i++) expectProblem(await apiFrom(h, client, bad(i), '/api/v1/whoami'), 401, 'api_key_invalid');
+    const blocked = await apiFrom(h, client, bad(20), '/api/v1/whoami');
     expectProblem(blocked, 429, 'too_many_requests');
     expect(blocked.headers['retry-after']).toBe('60');
   });
 
-  it('answers 6 wrong passwords in 5 minutes with 401 invalid_credentials and the 7th with 429 and Retry-After', async () => {
+  it('answers 5 wrong passwords in 5 minutes with 401 invalid_credentials and the 6th with 429 and Retry-After', async () => {
     const tenant = await h.tenant();
     const user = await h.user(tenant.id, ['system_administrator']);
     const client = '10.20.1.1';
-    for (let i = 0; i < 6; i++) expectProblem(await h.signInAttempt(user.email, `wrong password ${i}`, client), 401, 'invalid_credentials');
+    for (let i = 0; i < 5; i++) expectProblem(await h.signInAttempt(user.email, `wrong password ${i}`, client), 401, 'invalid_credentials');
     const blocked = await h.signInAttempt(user.email, TEST_PASSWORD, client);
     expectProblem(blocked, 429, 'too_many_requests');
     expect(blocked.headers['retry-after']).toBe('300');

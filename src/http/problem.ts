@@ -58,9 +58,14 @@ function clientProblem(error: FastifyError, status: number): Problem {
   return { type: PROBLEM_BASE + code, title, status, detail, code };
 }
 
+/** Key rejections where a key was presented: RFC 6750 `invalid_token`, so a client knows to get a new one. */
+const PRESENTED_BUT_REFUSED = new Set(['api_key_invalid', 'api_key_disabled', 'api_key_expired']);
+
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  // RFC 6750 challenges only: MCP clients (mcp-remote and others) parse Bearer challenges, and an
+  // extra non-standard scheme in the same header trips some parsers. X-API-Key is in docs/api.md.
   if (problem.status === 401 && problem.code.startsWith('api_key')) {
-    reply.header('WWW-Authenticate', 'ApiKey header="X-API-Key", Bearer realm="airkey"');
+    reply.header('WWW-Authenticate', PRESENTED_BUT_REFUSED.has(problem.code) ? 'Bearer realm="airkey", error="invalid_token"' : 'Bearer realm="airkey"');
   }
   return reply.code(problem.status).type('application/problem+json').send(problem);
 }

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import { generateFlights } from '../../src/flights/flight-seeder.ts';
 import { startServer } from '../../src/server.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
@@ -20,7 +20,7 @@ export type KeyVia = 'header' | 'bearer' | 'query';
  * A real listening airkey server (bootstrapped tenant "demo", no sample flights) and an MCP client
  * factory using the SDK's own Client and Streamable HTTP transport, as an agent would.
  */
-export async function startMcpTestServer(engine: Engine = 'pglite') {
+export async function startMcpTestServer(engine: Engine = 'pglite', config: Partial<Config> = {}) {
   const clock = new ManualClock(new Date('2026-11-22T12:00:00Z'));
   const logs: string[] = [];
   const logStream = new Writable({
@@ -39,6 +39,7 @@ export async function startMcpTestServer(engine: Engine = 'pglite') {
       adminPassword: TEST_PASSWORD,
       logLevel: 'info',
       usageFlushMs: 60_000,
+      ...config,
     },
     { overrides: { clock }, logStream },
   );

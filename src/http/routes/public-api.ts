@@ -5,12 +5,13 @@ import { flightIdSchema, flightPageSchema, flightQuerySchema, flightSchema } fro
 import type { Principal } from '../../keys/principal.ts';
 import { NotAuthenticatedError } from '../../shared/errors.ts';
 import { apiKeyHook } from '../api-key-auth.ts';
-import { problemResponses, whoamiSchema } from '../schemas.ts';
+import { FLIGHT_EXAMPLE, problemContent, WHOAMI_EXAMPLE } from '../openapi.ts';
+import { whoamiSchema } from '../schemas.ts';
 
 const security: Array<Record<string, string[]>> = [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { ApiKeyQuery: [] }];
-const keyProblems = problemResponses(400, 401, 403, 429, 503);
+const keyProblems = problemContent(400, 401, 403, 429, 503);
 
-/** `/api/v1`: every route behind the key check (SPEC §5). */
+/** `/api/v1`: every route behind the key check (docs/api.md). */
 export async function publicApiRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   // onRequest, not preHandler: a request without a valid key learns nothing about validation.
@@ -18,23 +19,29 @@ export async function publicApiRoutes(app: FastifyInstance, services: Services):
 
   api.get('/flights', {
     schema: {
+      operationId: 'listFlights',
       summary: 'List flights',
       description: 'Flights ordered by scheduled departure, then id. All times are UTC. Page with next_cursor.',
       tags: ['flights'],
       security,
       querystring: flightQuerySchema,
-      response: { 200: flightPageSchema, ...keyProblems },
+      response: {
+        200: flightPageSchema.describe('One page of flights').meta({ examples: [{ data: [FLIGHT_EXAMPLE], next_cursor: null }] }),
+        ...keyProblems,
+      },
     },
     handler: async (request) => services.flights.list(principal(request), request.query),
   });
 
   api.get('/flights/:id', {
     schema: {
+      operationId: 'getFlight',
       summary: 'Get one flight',
+      description: 'One flight of your tenant by id. All times are UTC.',
       tags: ['flights'],
       security,
       params: flightIdSchema,
-      response: { 200: flightSchema, ...problemResponses(400, 401, 403, 404, 429, 503) },
+      response: { 200: flightSchema.describe('The flight').meta({ examples: [FLIGHT_EXAMPLE] }), ...problemContent(400, 401, 403, 404, 429, 503) },
     },
     handler: async (request) => services.flights.get(principal(request), request.params.id),
   });
@@ -45,11 +52,12 @@ export async function publicApiRoutes(app: FastifyInstance, services: Services):
 /** Shared with the benchmark's unchecked twin, so both sides run the same schema and handler. */
 export const whoamiRoute = {
   schema: {
+    operationId: 'whoami',
     summary: 'Who this key acts as',
     description: 'The tenant, the key, who it acts as and its permissions now.',
     tags: ['keys'],
     security,
-    response: { 200: whoamiSchema, ...keyProblems },
+    response: { 200: whoamiSchema.describe('This key and what it may do').meta({ examples: [WHOAMI_EXAMPLE] }), ...keyProblems },
   },
   handler: whoamiHandler,
 };

@@ -10,7 +10,7 @@ import type { Principal } from '../keys/principal.ts';
 import { countRequest, metricsRoutes } from '../metrics/metrics-routes.ts';
 import { loggerOptions, logRequestDone } from './logging.ts';
 import { hoistExamples, openapiOptions } from './openapi.ts';
-import { errorHandler, notFoundHandler } from './problem.ts';
+import { errorHandler, frameworkErrorHandler, notFoundHandler } from './problem.ts';
 import { stripQueryKey } from './redaction.ts';
 import { backofficeKeyRoutes } from './routes/backoffice-api.ts';
 import { backofficePages } from './routes/backoffice-pages.ts';
@@ -59,6 +59,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     rewriteUrl: (request) => stripQueryKey(request),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -74,6 +74,12 @@ const PROBLEMS: Record<number, ProblemExample> = {
     description: "The key's authority lacks the permission (permission_denied).",
   },
   404: { code: 'not_found', title: 'Not found', detail: 'The flight does not exist.', description: 'No such flight in your tenant (not_found).' },
+  414: {
+    code: 'uri_too_long',
+    title: 'URI too long',
+    detail: 'The request URL or one of its path parameters is too long.',
+    description: 'A path parameter longer than 100 characters (uri_too_long).',
+  },
   429: {
     code: 'too_many_requests',
     title: 'Too many requests',

@@ -43,6 +43,9 @@ export function problemOf(error: unknown): Problem {
 
 /** Fastify's own 4xx (malformed JSON, wrong content type, body too large) in our shape. */
 function clientProblem(error: FastifyError, status: number): Problem {
+  if (status === 400 && error.code === 'FST_ERR_BAD_URL') {
+    return problemOf(new InvalidRequestError([{ path: 'url', message: 'The URL is malformed.' }], 'The URL is malformed.'));
+  }
   if (status === 400) {
     const detail = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty.' : 'The request body is not valid JSON.';
     return problemOf(new InvalidRequestError([{ path: 'body', message: detail }], detail));
@@ -52,6 +55,7 @@ function clientProblem(error: FastifyError, status: number): Problem {
     405: ['method_not_allowed', 'Method not allowed', 'This method is not allowed here.'],
     406: ['not_acceptable', 'Not acceptable', 'The requested representation is not available.'],
     413: ['payload_too_large', 'Payload too large', 'The request body is too large.'],
+    414: ['uri_too_long', 'URI too long', 'The request URL or one of its path parameters is too long.'],
     415: ['unsupported_media_type', 'Unsupported media type', 'Send the body as application/json.'],
   };
   const [code, title, detail] = known[status] ?? ['bad_request', 'Bad request', 'The request could not be processed.'];
@@ -79,6 +83,14 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
     request.log.info({ code: problem.code }, 'request rejected');
   }
   return sendProblem(reply, problem);
+}
+
+/**
+ * Errors the router raises before any route or hook runs (a malformed URL, a path parameter over
+ * 100 characters): Fastify would answer them in its own JSON shape, not as problem details.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return errorHandler(error, request, reply);
 }
 
 export function notFoundHandler(_request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -298,4 +298,13 @@ describe('problem responses (SPEC §6)', () => {
       lookups.mockRestore();
     });
   });
+
+  describe('errors the router raises before any route runs', () => {
+    it('answers a path parameter over 100 characters with 414 uri_too_long and a malformed URL with 400 invalid_request', async () => {
+      const admin = await h.signedIn();
+      const { secret } = await h.createKey(admin);
+      expectProblem(await h.app.inject({ method: 'GET', url: `/api/v1/flights/${'x'.repeat(101)}`, headers: { 'x-api-key': secret } }), 414, 'uri_too_long');
+      expectProblem(await h.app.inject({ method: 'GET', url: '/api/v1/flights/%E0%A4%A', headers: { 'x-api-key': secret } }), 400, 'invalid_request');
+    });
+  });
 });

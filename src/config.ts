@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { PASSWORD_MAX, PASSWORD_MIN } from './users/password.ts';
 import { isValidEmail } from './users/user-service.ts';
 
-/** Everything airkey reads from the environment (SPEC §1), parsed once. */
+/** Everything airkey reads from the environment (docs/configuration.md), parsed once. */
 export type Config = {
   port: number;
   host: string;

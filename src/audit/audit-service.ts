@@ -32,7 +32,7 @@ export type AuditEventView = {
 const isPosition = (value: unknown): value is { id: number } =>
   typeof value === 'object' && value !== null && Number.isSafeInteger((value as { id: unknown }).id);
 
-/** The tenant's trail of who did what (SPEC §4 AuditEvent). */
+/** The tenant's trail of who did what (AuditEvent in docs/api.md). */
 export class AuditService {
   constructor(
     private readonly repository: AuditRepository,

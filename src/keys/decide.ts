@@ -10,7 +10,7 @@ export type Verdict = { ok: true; principal: Principal; keyId: string } | { ok: 
  */
 export function decide(facts: KeyFacts | null, nowMs: number): Verdict {
   if (facts === null) return { ok: false, reason: 'api_key_invalid' };
-  // An expired key is expired whatever `enabled` says (SPEC §3).
+  // An expired key is expired whatever `enabled` says (docs/keys.md).
   if (facts.expiresAtMs !== null && nowMs >= facts.expiresAtMs) return { ok: false, reason: 'api_key_expired' };
   if (!facts.enabled) return { ok: false, reason: 'api_key_disabled' };
   // Under creator authority a key whose creator is gone acts as nobody.

@@ -33,7 +33,7 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 export type KeyServiceOptions = { maxKeysPerTenant: number; random?: RandomBytes };
 
-/** Key lifecycle (SPEC §3): create, list, enable, disable, delete; every change audited and published. */
+/** Key lifecycle (docs/keys.md): create, list, enable, disable, delete; every change audited and published. */
 export class KeyService {
   constructor(
     private readonly db: Db,

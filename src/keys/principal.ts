@@ -5,7 +5,7 @@ export type KeyAuthority = 'creator' | 'system';
 
 export type TenantRef = { id: string; slug: string; name: string };
 
-/** Who a request made with a key acts as, and what it may do (SPEC §2, §5 whoami). */
+/** Who a request made with a key acts as, and what it may do (docs/roles.md; whoami in docs/api.md). */
 export type Principal = {
   tenant: TenantRef;
   key: { id: string; name: string; hint: string; expires_at: string | null };

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as crypto from 'node:crypto';
 
-/** Key format (SPEC §3): `ask_` + 64 characters of [A-Za-z0-9], 68 in all. */
+/** Key format (docs/keys.md): `ask_` + 64 characters of [A-Za-z0-9], 68 in all. */
 export const KEY_PREFIX = 'ask_';
 export const KEY_RANDOM_LENGTH = 64;
 export const KEY_LENGTH = KEY_PREFIX.length + KEY_RANDOM_LENGTH;

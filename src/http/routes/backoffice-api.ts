@@ -22,7 +22,7 @@ const auditEventSchema = z.object({
   detail: z.record(z.string(), z.unknown()),
 });
 
-/** The API-key endpoints and the audit trail (SPEC §4); `api_keys:manage` / `audit:read` only. */
+/** The API-key endpoints and the audit trail (docs/api.md, back-office JSON API); `api_keys:manage` / `audit:read` only. */
 export async function backofficeKeyRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('api_keys:manage');

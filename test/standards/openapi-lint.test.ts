@@ -50,4 +50,17 @@ describe('the served OpenAPI document under Redocly lint (recommended rules)', (
     expect(operations.map((operation) => operation.operationId).sort()).toEqual(['getFlight', 'listFlights', 'whoami']);
     expect(operations.every((operation) => operation.summary)).toBe(true);
   });
+
+  it('configures the docs page with X-API-Key preselected and without the hosted-service buttons', async () => {
+    const page = await (await fetch(new URL('/docs/', kit.server.url))).text();
+    const configuration = JSON.parse(/createApiReference\('#app', (\{[\s\S]*?\})\)\s*<\/script>/.exec(page)?.[1] ?? '{}') as Record<string, unknown>;
+    expect(configuration).toMatchObject({
+      url: '/api/v1/openapi.json',
+      authentication: { preferredSecurityScheme: 'ApiKeyHeader' },
+      agent: { disabled: true }, // "Ask AI"
+      mcp: { disabled: true }, // "Generate MCP"
+      showDeveloperTools: 'never', // the toolbar with "Deploy" and "Share"
+      telemetry: false,
+    });
+  });
 });

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { PASSWORD_MAX, PASSWORD_MIN } from './users/password.ts';
 import { isValidEmail } from './shared/text-rules.ts';
 
-/** Everything airkey reads from the environment (SPEC §1), parsed once. */
+/** Everything airkey reads from the environment (docs/configuration.md), parsed once. */
 export type Config = {
   port: number;
   host: string;
@@ -19,6 +19,10 @@ export type Config = {
   keyCacheMaxEntries: number;
   keyCacheMaxAgeMs: number;
   usageFlushMs: number;
+  /** Where clients reach this server (PUBLIC_URL): the OpenAPI `servers` entry and an allowed MCP origin. */
+  publicUrl: string;
+  /** Browser origins, besides the server's own, that may call /mcp (MCP_ALLOWED_ORIGINS, comma-separated). */
+  mcpAllowedOrigins: string[];
 };
 
 export class ConfigError extends Error {}
@@ -32,9 +36,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (password && (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)) {
     throw new ConfigError(`AIRKEY_ADMIN_PASSWORD must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters.`);
   }
+  const port = integer(env, 'PORT', 3000, 0, 65_535);
+  const host = env.HOST || '127.0.0.1';
   return {
-    port: integer(env, 'PORT', 3000, 0, 65_535),
-    host: env.HOST || '127.0.0.1',
+    port,
+    host,
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: postgresUrl(env.DATABASE_URL),
     redisUrl: env.REDIS_URL || undefined,
@@ -47,6 +53,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyCacheMaxEntries: integer(env, 'KEY_CACHE_MAX_ENTRIES', 10_000, 1, 10_000_000),
     keyCacheMaxAgeMs: integer(env, 'KEY_CACHE_MAX_AGE_MS', 60_000, 0, 3_600_000),
     usageFlushMs: integer(env, 'USAGE_FLUSH_MS', 5_000, 10, 600_000),
+    publicUrl: publicUrl(env.PUBLIC_URL, host, port),
+    mcpAllowedOrigins: origins(env.MCP_ALLOWED_ORIGINS),
   };
 }
 
@@ -64,4 +72,23 @@ function postgresUrl(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
   if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError('DATABASE_URL must be a postgres:// URL.');
   return raw;
+}
+
+function publicUrl(raw: string | undefined, host: string, port: number): string {
+  if (!raw) return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) throw new ConfigError(`PUBLIC_URL must be an http(s) URL, not "${raw}".`);
+  return raw.replace(/\/+$/, '');
+}
+
+/** Origins compare as scheme://host[:port], the form browsers send: anything else could never match. */
+function origins(raw: string | undefined): string[] {
+  if (!raw) return [];
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => {
+      if (!URL.canParse(item) || new URL(item).origin === 'null') throw new ConfigError(`MCP_ALLOWED_ORIGINS: "${item}" is not an origin such as https://app.example.com.`);
+      return new URL(item).origin;
+    });
 }

@@ -8,7 +8,7 @@ import type { AuditAction, AuditEventView, AuditPage, AuditTarget } from './audi
 const isPosition = (value: unknown): value is { id: number } =>
   typeof value === 'object' && value !== null && Number.isSafeInteger((value as { id: unknown }).id);
 
-/** The tenant's trail of who did what (SPEC §4 AuditEvent). */
+/** The tenant's trail of who did what (AuditEvent in docs/api.md). */
 export class AuditService {
   constructor(
     private readonly repository: AuditRepository,

@@ -18,7 +18,7 @@ export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey().defaultRandom(),
   slug: text('slug').notNull().unique(),
   name: text('name').notNull(),
-  /** 'creator': a key acts as its creator; 'system': as a system user (SPEC §2). */
+  /** 'creator': a key acts as its creator; 'system': as a system user (docs/roles.md). */
   keyAuthority: text('key_authority', { enum: ['creator', 'system'] }).notNull().default('creator'),
   createdAt: createdAt(),
 });

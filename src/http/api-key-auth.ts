@@ -27,7 +27,7 @@ export function apiKeyHook(keyCheck: KeyCheck) {
   };
 }
 
-/** The request's key, from wherever SPEC §5 allows it, checked: the principal, or a thrown rejection. */
+/** The request's key, from wherever docs/api.md allows it, checked: the principal, or a thrown rejection. */
 export function authenticateRequest(keyCheck: KeyCheck, request: FastifyRequest): Principal | Promise<Principal> {
   return authenticate(
     keyCheck,

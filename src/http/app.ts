@@ -9,6 +9,7 @@ import type { Services } from '../app/services.ts';
 import { countRequest, metricsRoutes } from '../metrics/metrics-routes.ts';
 import { loggerOptions, logRequestDone } from './logging.ts';
 import { clientErrorHandler, frameworkErrors, requireHost } from './framework-errors.ts';
+import { hoistExamples, openapiOptions } from './openapi.ts';
 import { errorHandler, notFoundHandler } from './problem.ts';
 import { stripQueryKey } from './redaction.ts';
 import { backofficeAuditRoutes } from './routes/backoffice-audit.ts';
@@ -59,7 +60,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     rewriteUrl: (request) => stripQueryKey(request),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
-    // Errors before any route runs are problem details too (SPEC §6); see framework-errors.ts.
+    // Errors before any route runs are problem details too (docs/api.md (errors)); see framework-errors.ts.
     frameworkErrors,
     clientErrorHandler,
     http: { requireHostHeader: false },
@@ -88,21 +89,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'airkey public API',
-        version: '1.0.0',
-        description: 'Flights of your tenant, authenticated with an API key. Send it in the X-API-Key header.',
-      },
-      components: {
-        securitySchemes: {
-          ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-          BearerAuth: { type: 'http', scheme: 'bearer' },
-          ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'Fallback only: URLs end up in logs and history.' },
-        },
-      },
-    },
+    openapi: openapiOptions(config),
+    transformObject: (documentObject) => ('openapiObject' in documentObject ? hoistExamples(documentObject.openapiObject) : documentObject.swaggerObject),
     // Only /api/v1 belongs to the public document.
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
@@ -133,8 +121,19 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(async (pages) => backofficePages(pages, services));
   await app.register(scalarApiReference, {
     routePrefix: '/docs',
-    // No web fonts: the docs must not call out to a CDN (and the CSP would refuse it).
-    configuration: { url: '/api/v1/openapi.json', title: 'airkey API', withDefaultFonts: false },
+    configuration: {
+      url: '/api/v1/openapi.json',
+      title: 'airkey API',
+      // No web fonts: the docs must not call out to a CDN (and the CSP would refuse it).
+      withDefaultFonts: false,
+      // Only what works self-hosted: no "Ask AI" agent, no "Generate MCP", no developer toolbar
+      // (its Deploy and Share lead to Scalar's hosted service), no telemetry.
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      showDeveloperTools: 'never',
+      telemetry: false,
+      authentication: { preferredSecurityScheme: 'ApiKeyHeader' },
+    },
     hooks: {
       // Scalar's page runs inline scripts; relax the policy for the docs alone.
       onRequest: async (_request, reply) => {

@@ -5,7 +5,7 @@ import { InvalidRequestError } from '../shared/errors.ts';
 import { problemOf, sendProblem, type Problem } from './problem.ts';
 
 /*
- * Errors raised before any route runs (SPEC §6, last paragraph): Node's HTTP parser refusing the
+ * Errors raised before any route runs (docs/api.md (errors), last paragraph): Node's HTTP parser refusing the
  * request line or a header, and Fastify's router refusing the path. Both have their own default
  * answers (plain JSON that echoes the path); here they become problem details like every other
  * error. None of these bodies repeats anything from the request.

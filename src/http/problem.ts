@@ -35,6 +35,9 @@ export function problemOf(error: unknown): Problem {
 
 /** Fastify's own 4xx (malformed JSON, wrong content type, body too large) in our shape. */
 function clientProblem(error: FastifyError, status: number): Problem {
+  if (status === 400 && error.code === 'FST_ERR_BAD_URL') {
+    return problemOf(new InvalidRequestError([{ path: 'url', message: 'The URL is malformed.' }], 'The URL is malformed.'));
+  }
   if (status === 400) {
     const detail = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty.' : 'The request body is not valid JSON.';
     return problemOf(new InvalidRequestError([{ path: 'body', message: detail }], detail));
@@ -44,15 +47,21 @@ function clientProblem(error: FastifyError, status: number): Problem {
     405: ['method_not_allowed', 'Method not allowed', 'This method is not allowed here.'],
     406: ['not_acceptable', 'Not acceptable', 'The requested representation is not available.'],
     413: ['payload_too_large', 'Payload too large', 'The request body is too large.'],
+    414: ['uri_too_long', 'URI too long', 'The request URL or one of its path parameters is too long.'],
     415: ['unsupported_media_type', 'Unsupported media type', 'Send the body as application/json.'],
   };
   const [code, title, detail] = known[status] ?? ['bad_request', 'Bad request', 'The request could not be processed.'];
   return { type: PROBLEM_BASE + code, title, status, detail, code };
 }
 
+/** Key rejections where a key was presented: RFC 6750 `invalid_token`, so a client knows to get a new one. */
+const PRESENTED_BUT_REFUSED = new Set(['api_key_invalid', 'api_key_disabled', 'api_key_expired']);
+
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  // RFC 6750 challenges only: MCP clients (mcp-remote and others) parse Bearer challenges, and an
+  // extra non-standard scheme in the same header trips some parsers. X-API-Key is in docs/api.md.
   if (problem.status === 401 && problem.code.startsWith('api_key')) {
-    reply.header('WWW-Authenticate', 'ApiKey header="X-API-Key", Bearer realm="airkey"');
+    reply.header('WWW-Authenticate', PRESENTED_BUT_REFUSED.has(problem.code) ? 'Bearer realm="airkey", error="invalid_token"' : 'Bearer realm="airkey"');
   }
   return reply.code(problem.status).type('application/problem+json').send(problem);
 }

@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 
 /**
- * Key checksum (SPEC §3, GitHub's token design): the CRC-32 (IEEE, as zlib computes it) of the
+ * Key checksum (docs/keys.md, GitHub's token design): the CRC-32 (IEEE, as zlib computes it) of the
  * first 62 characters (`ask_` + 58 random ones), in base 62, left-padded with `0` to 6 characters.
  * It lets a scanner or the server tell a real key from a typo or a look-alike without a lookup.
  */

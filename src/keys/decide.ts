@@ -14,7 +14,7 @@ export function decide(facts: KeyFacts | null, nowMs: number): Verdict {
   if (facts === null) return { ok: false, reason: 'api_key_invalid' };
   // A rolled key is gone from its retires_at on, like a deleted one, whether or not the sweep ran.
   if (facts.retiresAtMs !== null && nowMs >= facts.retiresAtMs) return { ok: false, reason: 'api_key_invalid' };
-  // An expired key is expired whatever `enabled` says (SPEC §3).
+  // An expired key is expired whatever `enabled` says (docs/keys.md).
   if (isExpired(facts.expiresAtMs, nowMs)) return { ok: false, reason: 'api_key_expired' };
   if (!facts.enabled) return { ok: false, reason: 'api_key_disabled' };
   // Under creator authority a key whose creator is gone acts as nobody.

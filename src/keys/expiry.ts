@@ -5,7 +5,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * Turns an `expires_at` calendar date into the instant the key stops working: 00:00:00 UTC of
- * that date (SPEC §3). The date must be real and later than today in UTC.
+ * that date (docs/keys.md). The date must be real and later than today in UTC.
  */
 export function expiryInstantOf(date: string, now: Date): Date {
   const match = DATE_PATTERN.exec(date);

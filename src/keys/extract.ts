@@ -1,4 +1,4 @@
-/** Where a request may carry its key, in the order SPEC §5 looks. */
+/** Where a request may carry its key, in the order docs/api.md gives. */
 export type PresentedKeySources = {
   xApiKey: string | string[] | undefined;
   authorization: string | string[] | undefined;

@@ -64,7 +64,7 @@ export class KeyCache {
   /**
    * The facts last seen for a digest, even while untrusted; `undefined` when none. Only for a
    * database that cannot be reached: then no instance can change a key through it, so what held
-   * when it went away still holds (SPEC §6: a cached key keeps working). `maxAgeMs` bounds it.
+   * when it went away still holds (docs/api.md, 429 and 503: a cached key keeps working). `maxAgeMs` bounds it.
    */
   lastKnown(digest: string): KeyFacts | null | undefined {
     return this.entries.get(digest)?.facts;

@@ -52,7 +52,7 @@ export class KeyCheck {
   /**
    * Failures and misses. A client that keeps failing is blocked: it is answered without database
    * work, except for a few lookups of well-formed keys this instance has not cached, so that its
-   * valid keys keep working (SPEC §6) while a flood of guesses still cannot load the database.
+   * valid keys keep working (docs/api.md, 429) while a flood of guesses still cannot load the database.
    * A database failure on a miss propagates as an error (503), never as "invalid key".
    */
   private async checkSlowly(

@@ -73,6 +73,7 @@ export const principalSchema = z.object({
     z.object({ type: z.literal('user'), id: z.string(), email: z.string() }),
     z.object({ type: z.literal('system') }),
   ]),
-  permissions: z.array(z.enum(PERMISSIONS)).readonly(),
+  // Not .readonly(): that becomes `readOnly: true` in OpenAPI, which generated clients mistype.
+  permissions: z.array(z.enum(PERMISSIONS)),
 });
 export type Principal = z.infer<typeof principalSchema>;

@@ -15,7 +15,7 @@ import { digestSecret, generateSecret, hintOf } from './secret.ts';
 export type KeyServiceOptions = { maxKeysPerTenant: number; random?: RandomBytes };
 
 /**
- * Key lifecycle (SPEC §3): create, list, enable, disable, delete. Every method checks
+ * Key lifecycle (docs/keys.md): create, list, enable, disable, delete. Every method checks
  * `api_keys:manage` itself, so no adapter (route, MCP tool, CLI verb) can skip it; every change
  * is audited and published through the unit of work.
  */

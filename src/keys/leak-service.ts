@@ -17,7 +17,7 @@ export type Reporter = { address: string; userAgent: string | undefined };
 const USER_AGENT_KEPT = 200;
 
 /**
- * Leak reports (SPEC §5 `POST /api/v1/leaked-keys`): anyone who finds a key may report it, without
+ * Leak reports (docs/api.md `POST /api/v1/leaked-keys`): anyone who finds a key may report it, without
  * a key of their own. Each item that is a live key of any tenant is disabled as leaked at once on
  * every instance. The answer is the same whatever the items were, so a report reveals nothing.
  *

@@ -4,7 +4,7 @@ export type LegacyKeySource = { anyLegacyKey(): Promise<boolean> };
 /**
  * Whether a key without a checksum may still exist. While one may, a presented key whose checksum
  * is wrong could be such a key and must be looked up; once none remains, a wrong checksum is a
- * typo or a forgery and the key check refuses it offline (SPEC §3), also while the database is down.
+ * typo or a forgery and the key check refuses it offline (docs/keys.md), also while the database is down.
  *
  * Legacy keys are never minted again, so "none" is final and no instance ever asks again. Until
  * an answer arrives (the database was down at start, say) the answer is "may exist": the safe

@@ -36,7 +36,7 @@ export type StoredKeyFacts = {
 export function keyFactsOf({ key, tenant, creator }: StoredKeyFacts): KeyFacts {
   const creatorRef = key.createdBy && creator ? { id: key.createdBy, email: creator.email } : null;
   const permissions =
-    tenant.authority === 'system' ? API_PERMISSIONS : permissionsOf(creator?.roles ?? []).filter((permission) => API_PERMISSIONS.includes(permission));
+    tenant.authority === 'system' ? [...API_PERMISSIONS] : permissionsOf(creator?.roles ?? []).filter((permission) => API_PERMISSIONS.includes(permission));
   return {
     keyId: key.id,
     tenantId: key.tenantId,

@@ -14,7 +14,7 @@ const HOUR_MS = 3_600_000;
 const OVERLAP_MS: Record<RollOverlap, number> = { none: 0, '1h': HOUR_MS, '24h': 24 * HOUR_MS, '7d': 7 * 24 * HOUR_MS };
 
 /**
- * Rolling a key (SPEC §3): a new secret replaces the old one, which keeps working (if it did)
+ * Rolling a key (docs/keys.md): a new secret replaces the old one, which keeps working (if it did)
  * until `retires_at` and is then refused by the key check (decide.ts) and deleted by the sweep.
  *
  * A roll does not count against MAX_KEYS_PER_TENANT: it replaces a key, and refusing it at the

@@ -3,7 +3,7 @@ import { sha256Hex, type RandomBytes } from '../shared/digest.ts';
 import { CHECKSUM_LENGTH, checksumOf } from './checksum.ts';
 
 /**
- * Key format (SPEC §3): `ask_` + 64 characters of [A-Za-z0-9], 68 in all: 58 from a CSPRNG, then
+ * Key format (docs/keys.md): `ask_` + 64 characters of [A-Za-z0-9], 68 in all: 58 from a CSPRNG, then
  * a 6-character checksum (./checksum.ts). Keys minted before checksums have 64 random characters
  * and the same shape, so `hasKeyFormat` accepts both.
  */

@@ -5,6 +5,7 @@ import { apiKeyHook } from '../http/api-key-auth.ts';
 import { PROBLEM_BASE, problemOf, sendProblem } from '../http/problem.ts';
 import { NotAuthenticatedError } from '../shared/errors.ts';
 import { createMcpServer } from './mcp-server.ts';
+import { originHook } from './origin-check.ts';
 
 /**
  * `/mcp`: MCP over Streamable HTTP, stateless. There are no MCP sessions to hijack or to outlive
@@ -12,6 +13,9 @@ import { createMcpServer } from './mcp-server.ts';
  * so a key disabled, deleted or narrowed mid-conversation is refused on its very next request.
  */
 export async function mcpRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  // First the Origin (403 origin_rejected): a page from a foreign origin gets no key check at all,
+  // so it cannot even probe which keys are valid.
+  app.addHook('onRequest', originHook({ publicUrl: services.config.publicUrl, allowedOrigins: services.config.mcpAllowedOrigins }));
   // onRequest, before the body is parsed: without a valid key, nothing MCP-related runs and the
   // answer is the same 401/429/503 problem+json as the REST API's.
   app.addHook('onRequest', apiKeyHook(services.keyCheck));

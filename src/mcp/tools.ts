@@ -3,9 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FlightService } from '../flights/flight-service.ts';
 import { flightFilterShape, flightIdSchema, flightPageSchema, flightSchema } from '../flights/flight-schemas.ts';
 import { problemOf } from '../http/problem.ts';
-import { principalSchema } from '../keys/key-schemas.ts';
-import type { Principal } from '../keys/key-schemas.ts';
-import { renderFlight, renderFlightPage, renderWhoami } from './render.ts';
+import { principalSchema, type Principal } from '../keys/key-schemas.ts';
 
 /** What the tools need: the principal of this HTTP request, already checked, and the services. */
 export type ToolContext = {
@@ -44,8 +42,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       annotations: READ_ONLY,
     },
     async (query) => guarded(context, async () => {
-      const page = await flights.list(principal, query);
-      return { structuredContent: page, content: [{ type: 'text', text: renderFlightPage(page) }] };
+      return structured(await flights.list(principal, query));
     }),
   );
 
@@ -62,8 +59,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       annotations: READ_ONLY,
     },
     async ({ id }) => guarded(context, async () => {
-      const flight = await flights.get(principal, id);
-      return { structuredContent: flight, content: [{ type: 'text', text: renderFlight(flight) }] };
+      return structured(await flights.get(principal, id));
     }),
   );
 
@@ -80,10 +76,18 @@ export function registerTools(server: McpServer, context: ToolContext): void {
     },
     async () => guarded(context, async () => {
       // Parsed so only the documented fields leave, exactly as the REST serializer does.
-      const whoami = principalSchema.parse(principal);
-      return { structuredContent: whoami, content: [{ type: 'text', text: renderWhoami(whoami) }] };
+      return structured(principalSchema.parse(principal));
     }),
   );
+}
+
+/**
+ * The MCP specification: a tool returning structured content SHOULD also return it serialized as
+ * JSON in a text block, for clients that read only `content`. Exactly the same JSON, so nothing an
+ * agent needs (ids, next_cursor) exists in one form and not the other.
+ */
+function structured(value: Record<string, unknown>): CallToolResult {
+  return { structuredContent: value, content: [{ type: 'text', text: JSON.stringify(value) }] };
 }
 
 /** Catalogued errors become tool errors with their public code and detail; faults stay opaque. */

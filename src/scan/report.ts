@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../shared/errors.ts';
 
-/** SPEC §5: `POST /api/v1/leaked-keys` takes 1–100 keys per request. */
+/** docs/api.md: `POST /api/v1/leaked-keys` takes 1–100 keys per request. */
 export const REPORT_BATCH_SIZE = 100;
 
 export type ReportResult = { sent: number; requests: number };

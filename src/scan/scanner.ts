@@ -7,7 +7,7 @@ import { InvalidRequestError } from '../shared/errors.ts';
 import { ancestorGitignores, type IgnoreFile, isIgnored, readGitignore } from './gitignore.ts';
 
 /**
- * Finds airkey keys in files and folders (SPEC §1 `scan`). Transport-free: the CLI verb only
+ * Finds airkey keys in files and folders (docs/cli.md `scan`). Transport-free: the CLI verb only
  * prints what this returns. The key itself stays in memory for `--report`; callers print the hint.
  */
 

@@ -86,6 +86,16 @@ export class CsrfRejectedError extends AirkeyError {
   }
 }
 
+/** A browser page from a foreign origin called /mcp: refused before the key is even looked at. */
+export class OriginRejectedError extends AirkeyError {
+  readonly status = 403;
+  readonly code = 'origin_rejected';
+  readonly title = 'Origin not allowed';
+  constructor() {
+    super('Requests to /mcp from this Origin are not allowed. Add it to MCP_ALLOWED_ORIGINS to allow it.');
+  }
+}
+
 export class NotFoundError extends AirkeyError {
   readonly status = 404;
   readonly code = 'not_found';

@@ -1,4 +1,4 @@
-/** Roles and the permissions they hold (SPEC §2). */
+/** Roles and the permissions they hold (docs/roles.md). */
 export const ROLES = ['system_administrator', 'administrator', 'operations', 'crew'] as const;
 export type Role = (typeof ROLES)[number];
 

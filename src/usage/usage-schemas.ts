@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The usage contract (SPEC §4) as data: the window a chart asks for and the counts it gets back.
+ * The usage contract (docs/api.md) as data: the window a chart asks for and the counts it gets back.
  * `ok` counts requests the key check accepted; `rejected` those refused for a known key of the
  * tenant (disabled, expired, retired, permission denied). Unknown keys are counted nowhere.
  */

@@ -11,7 +11,7 @@ export const USAGE_RETENTION_DAYS = 90;
 const TOP_KEYS = 10;
 
 /**
- * Reads usage for the back office's charts (SPEC §4). Counts come from the database, where every
+ * Reads usage for the back office's charts (docs/api.md). Counts come from the database, where every
  * instance's write-behind adds up; they lag by at most USAGE_FLUSH_MS.
  */
 export class UsageService {

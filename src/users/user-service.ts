@@ -127,7 +127,7 @@ export function toUserView(user: UserWithTenant): UserView {
   return { id: user.id, email: user.email, name: user.name, roles: user.roles.filter(isRole), tenant: user.tenant };
 }
 
-/** Only a System Administrator may grant or remove the System Administrator role (SPEC §4). */
+/** Only a System Administrator may grant or remove the System Administrator role (docs/roles.md). */
 function guardAdministratorGrant(actor: Actor, before: readonly string[], after: readonly string[]): void {
   if (actor.type !== 'user' || actor.roles.includes('system_administrator')) return;
   if (before.includes('system_administrator') !== after.includes('system_administrator')) {

@@ -32,7 +32,7 @@ function airkey(args: string[], env: Record<string, string> = {}, stdin?: string
   });
 }
 
-/** A failure as SPEC §1 wants it: non-zero exit, one line of reason on stderr. */
+/** A failure as docs/cli.md wants it: non-zero exit, one line of reason on stderr. */
 function expectOneLineFailure(run: Run, reason?: RegExp) {
   expect(run.code, run.stdout + run.stderr).not.toBe(0);
   const lines = run.stderr.trimEnd().split('\n');

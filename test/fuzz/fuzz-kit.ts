@@ -14,7 +14,7 @@ export const tally = { requests: 0, refusedByClient: 0, byStatus: new Map<number
 const STACK_OR_SQL = [/\n\s+at\s|\.ts:\d+|node_modules/, /\b(select|insert|update|delete)\b.+\b(from|into|set|where)\b/i];
 
 /**
- * The contract every response keeps (SPEC §6): never a 5xx; every 4xx is problem details whose
+ * The contract every response keeps (docs/api.md (errors)): never a 5xx; every 4xx is problem details whose
  * status matches the response's; no stack or SQL. `jsonRpc`: an MCP request, where the SDK's
  * transport answers protocol errors as JSON-RPC error objects (the MCP specification requires
  * them), which are allowed and counted. `head`: a HEAD request, answered without a body.

@@ -218,7 +218,7 @@ describe('HTTP fuzzing (fast-check)', () => {
     const payload = fc.oneof({ weight: 6, arbitrary: message.map((m) => JSON.stringify(m)) }, fc.array(message, { maxLength: 3 }).map((m) => JSON.stringify(m)), fc.jsonValue().map((v) => JSON.stringify(v) ?? ''), nasty);
     const accept = fc.constantFrom('application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*', '', 'text/html');
     const contentType = fc.constantFrom('application/json', 'application/json', 'text/plain', '');
-    // Origin varies too; SPEC §5's 403 origin_rejected is not implemented yet, so only the contract is checked.
+    // Origin varies too; docs/api.md's 403 origin_rejected is not implemented yet, so only the contract is checked.
     const origin = fc.option(fc.constantFrom('http://evil.example', 'null', 'http://localhost:80'), { freq: 5 });
     await fc.assert(
       fc.asyncProperty(payload, accept, contentType, origin, async (body, acceptValue, type, originValue) => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 
-/** What a key acts as (SPEC §2), seen through the public API. */
+/** What a key acts as (docs/roles.md), seen through the public API. */
 describe('key authority over HTTP', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { createHarness, type Harness } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 import { getRequest, listen, rawRequest, type RawResponse } from '../support/raw-http.ts';
 
-/** A raw socket response that is a problem (SPEC §6) and repeats nothing of what was sent. */
+/** A raw socket response that is a problem (docs/api.md (errors)) and repeats nothing of what was sent. */
 function expectRawProblem(response: RawResponse, status: number, code: string, sent: string[]) {
   expect({ status: response.status, body: response.body }).toMatchObject({ status });
   expect(response.headers['content-type']).toMatch(/^application\/problem\+json(; charset=utf-8)?$/);
@@ -15,7 +15,7 @@ function expectRawProblem(response: RawResponse, status: number, code: string, s
   return body;
 }
 
-/** SPEC §6, last paragraph: errors raised before any route runs are problem details too. */
+/** docs/api.md (errors), last paragraph: errors raised before any route runs are problem details too. */
 describe('errors before any route runs', () => {
   let h: Harness;
   let port: number;

@@ -3,7 +3,7 @@ import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { apiFrom, expectProblem, unknownKey } from '../support/problems.ts';
 
-/** `POST /api/v1/leaked-keys` (SPEC §5): no key needed, always 202, throttled per client. */
+/** `POST /api/v1/leaked-keys` (docs/api.md): no key needed, always 202, throttled per client. */
 describe('reporting leaked keys over HTTP', () => {
   let h: Harness;
   let clients = 0;

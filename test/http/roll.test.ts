@@ -4,7 +4,7 @@ import { apiFrom, expectProblem } from '../support/problems.ts';
 
 const START = '2026-11-22T12:00:00Z';
 
-/** `POST /backoffice/api/api-keys/{id}/roll` (SPEC §4). */
+/** `POST /backoffice/api/api-keys/{id}/roll` (docs/api.md). */
 describe('rolling a key over HTTP', () => {
   let h: Harness;
   beforeAll(async () => {

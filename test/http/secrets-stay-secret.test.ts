@@ -9,7 +9,7 @@ function loggedUrls(h: Harness): string[] {
   return h.logs.flatMap((line) => line.split('\n').filter(Boolean)).map((line) => JSON.parse(line) as { msg?: string; url?: string }).filter((entry) => entry.msg === 'request').map((entry) => entry.url!);
 }
 
-/** SPEC §3, §5: the secret is in the creation response and nowhere else: no log line, no row. */
+/** docs/keys.md, §5: the secret is in the creation response and nowhere else: no log line, no row. */
 describe.each(ENGINES)('a key used in the query string (%s)', (engine) => {
   let h: Harness;
   beforeAll(async () => {

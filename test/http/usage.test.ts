@@ -4,7 +4,7 @@ import type { TenantUsage, Usage } from '../../src/usage/usage-schemas.ts';
 import { createHarness, type Harness, type Session } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 
-/** The usage endpoints (SPEC §4) over real requests to the public API. */
+/** The usage endpoints (docs/api.md) over real requests to the public API. */
 describe('usage endpoints', () => {
   let h: Harness;
   beforeAll(async () => {

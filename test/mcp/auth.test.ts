@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,19 @@ function post(kit: McpTestServer, headers: Record<string, string>, body: unknown
   });
 }
 
+/** A raw POST with chosen Host and Origin headers (fetch would not let a test set Host). */
+function postAs(kit: McpTestServer, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(kit.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as unknown }));
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify(INITIALIZE));
+  });
+}
+
 describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
   let kit: McpTestServer;
   beforeAll(async () => {
@@ -39,13 +53,14 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
     const response = await post(kit, {});
     expect(response.status).toBe(401);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(response.headers.get('www-authenticate')).toMatch(/X-API-Key/);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="airkey"');
     expect(await response.json()).toMatchObject({ status: 401, code: 'api_key_missing' });
   });
 
   it('refuses an unknown key with 401 api_key_invalid and two different keys with 400 api_key_ambiguous', async () => {
     const unknown = await post(kit, { 'x-api-key': UNKNOWN_KEY });
     expect(unknown.status).toBe(401);
+    expect(unknown.headers.get('www-authenticate')).toBe('Bearer realm="airkey", error="invalid_token"');
     expect(await unknown.json()).toMatchObject({ code: 'api_key_invalid' });
 
     const { secret } = await kit.key();
@@ -69,6 +84,26 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
     }
     expect(kit.logs.some((line) => line.includes('"url":"/mcp"'))).toBe(true);
     expect(kit.logs.join('\n')).not.toContain(secret);
+  });
+
+  it('refuses a foreign Origin with 403 origin_rejected before the key check, and accepts its own loopback origin', async () => {
+    const { secret } = await kit.key();
+    // A DNS-rebinding page: Host and Origin agree with each other, on a name that is not the server's.
+    const rebinding = await postAs(kit, { 'x-api-key': secret, host: 'evil.example.com', origin: 'http://evil.example.com' });
+    expect(rebinding).toMatchObject({ status: 403, body: { status: 403, code: 'origin_rejected' } });
+    const foreign = await post(kit, { 'x-api-key': secret, origin: 'http://evil.example.com' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+
+    // Before the key check: no key at all still gets 403, not 401.
+    const keyless = await post(kit, { origin: 'https://attacker.example' });
+    expect(keyless.status).toBe(403);
+    expect(await keyless.json()).toMatchObject({ code: 'origin_rejected' });
+
+    const own = await post(kit, { 'x-api-key': secret, origin: new URL(kit.server.url).origin });
+    expect(own.status).toBe(200);
+    const localhost = await postAs(kit, { 'x-api-key': secret, host: `localhost:${kit.mcpUrl.port}`, origin: `http://localhost:${kit.mcpUrl.port}` });
+    expect(localhost.status).toBe(200);
   });
 
   it('answers GET and DELETE /mcp with 405 for a valid key and 401 without one', async () => {
@@ -138,6 +173,26 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
 
     await kit.services.users.delete(await admin(), kit.demoTenantId, creator.id);
     await expect(client.callTool({ name: 'whoami', arguments: {} })).rejects.toThrow(/api_key_disabled/);
+  });
+});
+
+describe('MCP origins from configuration', () => {
+  let kit: McpTestServer;
+  beforeAll(async () => {
+    kit = await startMcpTestServer('pglite', { publicUrl: 'https://airkey.example.com', mcpAllowedOrigins: ['https://agent.example.org'] });
+  });
+  afterAll(async () => kit?.stop());
+
+  it('accepts the PUBLIC_URL origin and MCP_ALLOWED_ORIGINS, and refuses a look-alike', async () => {
+    const { secret } = await kit.key();
+    for (const origin of ['https://airkey.example.com', 'https://agent.example.org']) {
+      expect((await post(kit, { 'x-api-key': secret, origin })).status, origin).toBe(200);
+    }
+    for (const origin of ['http://airkey.example.com', 'https://agent.example.org:8443', 'null']) {
+      const refused = await post(kit, { 'x-api-key': secret, origin });
+      expect(refused.status, origin).toBe(403);
+      expect(await refused.json()).toMatchObject({ code: 'origin_rejected' });
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import { generateFlights } from '../../src/flights/flight-seeder.ts';
 import { startServer } from '../../src/server.ts';
 import type { Role } from '../../src/shared/roles.ts';
@@ -21,7 +21,7 @@ export type { KeyVia };
  * A real listening airkey server (bootstrapped tenant "demo", no sample flights) and an MCP client
  * factory using the SDK's own Client and Streamable HTTP transport, as an agent would.
  */
-export async function startMcpTestServer(engine: Engine = 'pglite') {
+export async function startMcpTestServer(engine: Engine = 'pglite', config: Partial<Config> = {}) {
   const clock = new ManualClock(START);
   const { lines: logs, stream: logStream } = captureLogs();
   const server = await startServer(
@@ -34,6 +34,7 @@ export async function startMcpTestServer(engine: Engine = 'pglite') {
       adminPassword: TEST_PASSWORD,
       logLevel: 'info',
       usageFlushMs: 60_000,
+      ...config,
     },
     { overrides: { clock }, logStream },
   );

@@ -92,13 +92,15 @@ describe('MCP tools over Streamable HTTP', () => {
     expect(second.structuredContent).toEqual(await rest(`limit=4&status=scheduled&cursor=${encodeURIComponent(cursor)}`));
   });
 
-  it('renders a page as text an agent can act on, cursor included', async () => {
-    const result = await listFlights({ limit: 2 });
-    const text = textOf(result);
-    const [first, second] = result.structuredContent.data;
-    expect(text).toContain(first!.id);
-    expect(text).toContain(second!.flight_number);
-    expect(text).toContain(result.structuredContent.next_cursor!);
+  it('returns the structured content as JSON text too, for clients that read only text', async () => {
+    const page = await listFlights({ limit: 2 });
+    expect(page.structuredContent.next_cursor).toBeTruthy();
+    const flight = await client.callTool({ name: 'get_flight', arguments: { id: page.structuredContent.data[0]!.id } });
+    const whoami = await client.callTool({ name: 'whoami', arguments: {} });
+    for (const result of [page, flight, whoami]) {
+      expect(result.content).toHaveLength(1);
+      expect(textOf(result)).toBe(JSON.stringify(result.structuredContent));
+    }
   });
 
   it('applies the REST filters: origin (case-insensitive), status and the departure window', async () => {

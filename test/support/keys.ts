@@ -1,4 +1,4 @@
-/** The three ways a client may send an API key (SPEC §6). */
+/** The three ways a client may send an API key (docs/api.md (errors)). */
 export type KeyVia = 'header' | 'bearer' | 'query';
 export const KEY_VIAS: readonly KeyVia[] = ['header', 'bearer', 'query'];
 

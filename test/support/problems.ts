@@ -6,7 +6,7 @@ import type { KeyVia } from './keys.ts';
 export { unknownKey } from './keys.ts';
 
 /**
- * Asserts an RFC 9457 problem response (SPEC §6) and returns its body: the content type, the five
+ * Asserts an RFC 9457 problem response (docs/api.md (errors)) and returns its body: the content type, the five
  * fields, and nothing a client must never see (a stack trace, SQL).
  */
 export function expectProblem(response: LightMyRequestResponse, status: number, code: string) {

@@ -3,7 +3,7 @@ import { factsOf } from '../support/facts.ts';
 import { keyCheckKit, secretNo } from '../support/key-check-kit.ts';
 
 /**
- * KeyCheck's slow path for a client that keeps failing (SPEC §6): it is blocked, yet its valid keys
+ * KeyCheck's slow path for a client that keeps failing (docs/api.md (errors)): it is blocked, yet its valid keys
  * keep working, and its guesses cost at most a fixed budget of lookups.
  */
 describe('KeyCheck: a blocked client', () => {

@@ -5,7 +5,7 @@ import { auditPageSchema, auditQuerySchema } from '../../audit/audit-schemas.ts'
 import { problemResponses } from '../schemas.ts';
 import { needs, signedInActor } from '../session-auth.ts';
 
-/** The tenant's audit trail (SPEC §4); AuditService checks `audit:read` itself. */
+/** The tenant's audit trail (docs/api.md); AuditService checks `audit:read` itself. */
 export async function backofficeAuditRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get('/audit-events', {

@@ -8,7 +8,7 @@ import { idParamsSchema, problemResponses } from '../schemas.ts';
 import { needs, signedInActor } from '../session-auth.ts';
 
 /**
- * The API-key endpoints (SPEC §4). KeyService checks `api_keys:manage` itself; the early `needs`
+ * The API-key endpoints (docs/api.md). KeyService checks `api_keys:manage` itself; the early `needs`
  * answers 403 before the body is even validated.
  */
 export async function backofficeKeyRoutes(app: FastifyInstance, services: Services): Promise<void> {

@@ -6,7 +6,7 @@ import { idParamsSchema, problemResponses } from '../schemas.ts';
 import { needs, signedInActor } from '../session-auth.ts';
 
 /**
- * Usage of one key and of the whole tenant (SPEC §4). UsageService checks `api_keys:manage` and
+ * Usage of one key and of the whole tenant (docs/api.md). UsageService checks `api_keys:manage` and
  * answers 404 for a malformed, unknown or foreign key id itself; `needs` is the early courtesy.
  */
 export async function backofficeUsageRoutes(app: FastifyInstance, services: Services): Promise<void> {

@@ -6,7 +6,7 @@ import { idParamsSchema, problemResponses } from '../schemas.ts';
 import { signedInActor, needs } from '../session-auth.ts';
 import { knownId } from './backoffice-keys.ts';
 
-/** Users of the tenant (SPEC §4); `users:manage` only. */
+/** Users of the tenant (docs/api.md, back-office JSON API); `users:manage` only. */
 export async function backofficeUserRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('users:manage');

@@ -5,7 +5,7 @@ import { leakReceiptSchema, leakReportSchema } from '../../keys/key-schemas.ts';
 import { problemResponses } from '../schemas.ts';
 
 /**
- * `POST /api/v1/leaked-keys` (SPEC §5): registered in its own scope, outside the key-check hook of
+ * `POST /api/v1/leaked-keys` (docs/api.md): registered in its own scope, outside the key-check hook of
  * the other /api/v1 routes, because whoever found a key need not hold one. LeakService owns the rules.
  */
 export async function leakedKeyRoutes(app: FastifyInstance, services: Services): Promise<void> {

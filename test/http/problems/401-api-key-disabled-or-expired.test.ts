@@ -3,8 +3,8 @@ import { createHarness, type Harness } from '../../support/harness.ts';
 import { START } from '../../support/manual-clock.ts';
 import { apiFrom, expectProblem } from '../../support/problems.ts';
 
-/** SPEC §6, through the real HTTP app. */
-describe('problem responses (SPEC §6)', () => {
+/** docs/api.md (errors), through the real HTTP app. */
+describe('problem responses (docs/api.md (errors))', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await createHarness({ now: START });
@@ -17,7 +17,9 @@ describe('problem responses (SPEC §6)', () => {
       const admin = await h.signedIn();
       const { secret, api_key } = await h.createKey(admin);
       await admin.request('PATCH', `/backoffice/api/api-keys/${api_key.id}`, { enabled: false });
-      expectProblem(await apiFrom(h, '10.0.3.1', secret, '/api/v1/whoami'), 401, 'api_key_disabled');
+      const refused = await apiFrom(h, '10.0.3.1', secret, '/api/v1/whoami');
+      expectProblem(refused, 401, 'api_key_disabled');
+      expect(refused.headers['www-authenticate']).toBe('Bearer realm="airkey", error="invalid_token"');
     });
 
     it('rejects a key from 00:00:00 UTC of its expiry date, enabled or not', async () => {
@@ -28,7 +30,9 @@ describe('problem responses (SPEC §6)', () => {
       h.clock.set('2026-11-22T23:59:59.999Z');
       expect((await h.api(secret, '/api/v1/whoami')).statusCode).toBe(200);
       h.clock.set('2026-11-23T00:00:00.000Z');
-      expectProblem(await apiFrom(h, '10.0.3.2', secret, '/api/v1/whoami'), 401, 'api_key_expired');
+      const expired = await apiFrom(h, '10.0.3.2', secret, '/api/v1/whoami');
+      expectProblem(expired, 401, 'api_key_expired');
+      expect(expired.headers['www-authenticate']).toBe('Bearer realm="airkey", error="invalid_token"');
       expectProblem(await apiFrom(h, '10.0.3.2', disabled.secret, '/api/v1/whoami'), 401, 'api_key_expired');
       // The old session has lived its 12 hours by now: sign in again.
       const later = await h.signIn(admin.email);

@@ -3,10 +3,12 @@ import { createHarness, type Harness } from '../../support/harness.ts';
 import { START } from '../../support/manual-clock.ts';
 import { apiFrom, expectProblem, unknownKey } from '../../support/problems.ts';
 
-const WWW_AUTHENTICATE = 'ApiKey header="X-API-Key", Bearer realm="airkey"';
+// RFC 6750: a bare challenge when no key came, invalid_token when one came and was refused.
+const MISSING = 'Bearer realm="airkey"';
+const REFUSED = 'Bearer realm="airkey", error="invalid_token"';
 
-/** SPEC §6, through the real HTTP app. */
-describe('problem responses (SPEC §6)', () => {
+/** docs/api.md (errors), through the real HTTP app. */
+describe('problem responses (docs/api.md (errors))', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await createHarness({ now: START });
@@ -18,7 +20,7 @@ describe('problem responses (SPEC §6)', () => {
       for (const url of ['/api/v1/whoami', '/api/v1/flights', `/api/v1/flights/${crypto.randomUUID()}`]) {
         const response = await apiFrom(h, '10.0.1.1', undefined, url);
         expectProblem(response, 401, 'api_key_missing');
-        expect(response.headers['www-authenticate']).toBe(WWW_AUTHENTICATE);
+        expect(response.headers['www-authenticate']).toBe(MISSING);
       }
       const basic = await h.app.inject({ method: 'GET', url: '/api/v1/whoami', headers: { authorization: 'Basic dXNlcjpwYXNz' }, remoteAddress: '10.0.1.1' });
       expectProblem(basic, 401, 'api_key_missing');
@@ -35,7 +37,7 @@ describe('problem responses (SPEC §6)', () => {
       for (const key of bad) {
         const response = await apiFrom(h, '10.0.2.1', key, '/api/v1/whoami');
         const body = expectProblem(response, 401, 'api_key_invalid');
-        expect(response.headers['www-authenticate']).toBe(WWW_AUTHENTICATE);
+        expect(response.headers['www-authenticate']).toBe(REFUSED);
         expect(body.detail).not.toContain(key);
       }
     });

@@ -3,8 +3,8 @@ import { createHarness, type Harness } from '../../support/harness.ts';
 import { START } from '../../support/manual-clock.ts';
 import { expectProblem } from '../../support/problems.ts';
 
-/** SPEC §6, through the real HTTP app. */
-describe('problem responses (SPEC §6)', () => {
+/** docs/api.md (errors), through the real HTTP app. */
+describe('problem responses (docs/api.md (errors))', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await createHarness({ now: START, config: { maxKeysPerTenant: 2 } });

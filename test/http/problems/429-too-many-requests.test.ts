@@ -5,8 +5,8 @@ import { START } from '../../support/manual-clock.ts';
 import { apiFrom, expectProblem, unknownKey } from '../../support/problems.ts';
 import { checksumOf } from '../../../src/keys/checksum.ts';
 
-/** SPEC §6, through the real HTTP app. */
-describe('problem responses (SPEC §6)', () => {
+/** docs/api.md (errors), through the real HTTP app. */
+describe('problem responses (docs/api.md (errors))', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await createHarness({ now: START });

@@ -2,7 +2,7 @@ import type { ApiKey, KeyAuthority } from './keys-api.ts';
 import { formatDate } from '../shared/dates.ts';
 
 /**
- * Why a key's switch cannot be moved, if it cannot: an expired key stays expired (SPEC §3), and
+ * Why a key's switch cannot be moved, if it cannot: an expired key stays expired (docs/keys.md), and
  * under creator authority a key whose creator was deleted cannot be enabled again.
  */
 export function lockReason(key: ApiKey, authority: KeyAuthority): string | undefined {

@@ -106,7 +106,7 @@ describe('airkey scan', () => {
     const unknownOption = await scan(root, ['--no-such-option']);
     expect(unknownOption).toMatchObject({ code: 2, stdout: '' });
     expect(unknownOption.stderr).toMatch(/^airkey: unknown option '--no-such-option'\n$/);
-  });
+  }, 90_000); // three CLI processes, one after another
 });
 
 describe('airkey scan --report', () => {

@@ -6,8 +6,10 @@
 // a 100 ms bound, so it runs on its own after the rest, with no other test competing for the CPU.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { node24 } from './node24.mjs';
 
-const run = (command, args) => spawnSync(command, args, { stdio: 'inherit' }).status ?? 1;
+const run = (command, args, env = process.env) => spawnSync(command, args, { stdio: 'inherit', env }).status ?? 1;
 const exitOn = (status) => status !== 0 && process.exit(status);
 
 exitOn(run('npx', ['tsc', '-p', '.']));
@@ -19,6 +21,8 @@ const phases = extra.length
   : [
       { name: 'main', args: ['--exclude', 'test/scale/**'] },
       { name: 'scale', args: ['test/scale', '--maxWorkers=1', '--no-file-parallelism'] },
+      // TEST_NODE24=1 (.ci/run sets it): the server, CLI, MCP and standards suites again on Node 24 LTS.
+      ...(process.env.TEST_NODE24 === '1' ? [{ name: 'node24', node: node24(), args: ['test/http', 'test/cli', 'test/mcp', 'test/standards'] }] : []),
     ];
 
 const totals = { passed: 0, failed: 0, skipped: 0, total: 0 };
@@ -26,7 +30,9 @@ let status = 0;
 for (const phase of phases) {
   const report = `test-results/vitest-${phase.name}.json`;
   rmSync(report, { force: true });
-  const code = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...phase.args]);
+  if (phase.node) console.log(`\n${phase.name}: ${spawnSync(phase.node, ['--version'], { encoding: 'utf8' }).stdout.trim()}`);
+  const env = phase.node ? { ...process.env, PATH: `${dirname(phase.node)}:${process.env.PATH}` } : process.env;
+  const code = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...phase.args], env);
   if (code !== 0) status = code;
   if (!existsSync(report)) continue;
   const result = JSON.parse(readFileSync(report, 'utf8'));

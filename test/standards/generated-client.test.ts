@@ -45,8 +45,8 @@ describe('a client generated from the served OpenAPI document', () => {
   afterAll(async () => kit?.stop());
 
   /** Asserts that `response` (already read into `body`) is what the document says `path`'s GET answers. */
-  function expectDocumented(path: string, response: Response, body: unknown) {
-    const operation = document.paths[path]?.get;
+  function expectDocumented(path: string, response: Response, body: unknown, method: 'get' | 'post' = 'get') {
+    const operation = document.paths[path]?.[method];
     expect(operation, path).toBeDefined();
     called.add(operation!.operationId);
     const documented = operation!.responses[String(response.status)] ?? operation!.responses.default;
@@ -94,6 +94,7 @@ export async function use(): Promise<string[]> {
     const as = (key?: string, extra: Record<string, string> = {}) =>
       createClient<never>({ baseUrl: kit.server.url, headers: { ...(key ? { 'X-API-Key': key } : {}), ...extra } }) as unknown as {
         GET(path: string, init?: { params?: { query?: Record<string, unknown>; path?: Record<string, string> } }): Promise<{ data?: unknown; error?: unknown; response: Response }>;
+        POST(path: string, init: { body: unknown }): Promise<{ data?: unknown; error?: unknown; response: Response }>;
       };
     const call = async (client: ReturnType<typeof as>, path: string, params?: { query?: Record<string, unknown>; path?: Record<string, string> }, status?: number) => {
       const { data, error, response } = await client.GET(path, params ? { params } : undefined);
@@ -122,6 +123,15 @@ export async function use(): Promise<string[]> {
     await call(as(crewKey), '/api/v1/whoami', undefined, 200);
     await call(as(), '/api/v1/whoami', undefined, 401);
     await call(as(validKey, { Authorization: `Bearer ${crewKey}` }), '/api/v1/whoami', undefined, 400);
+
+    // Leak reports need no key; the answer never says which items were keys.
+    const report = async (body: unknown, status: number) => {
+      const { data, error, response } = await as().POST('/api/v1/leaked-keys', { body });
+      expect(response.status, JSON.stringify(body)).toBe(status);
+      expectDocumented('/api/v1/leaked-keys', response, data ?? error, 'post');
+    };
+    await report({ keys: ['not a key', `ask_${'Q'.repeat(64)}`] }, 202);
+    await report({ keys: [] }, 400);
 
     const operations = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
     expect([...called].sort()).toEqual(operations.sort());

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../app/services.ts';
 import { leakReceiptSchema, leakReportSchema } from '../../keys/key-schemas.ts';
-import { problemResponses } from '../schemas.ts';
+import { problemContent } from '../openapi.ts';
 
 /**
  * `POST /api/v1/leaked-keys` (docs/api.md): registered in its own scope, outside the key-check hook of
@@ -20,7 +20,7 @@ export async function leakedKeyRoutes(app: FastifyInstance, services: Services):
       tags: ['keys'],
       security: [],
       body: leakReportSchema,
-      response: { 202: leakReceiptSchema, ...problemResponses(400, 429, 503) },
+      response: { 202: leakReceiptSchema, ...problemContent(400, 429, 503) },
     },
     handler: async (request, reply) => {
       const receipt = await services.leaks.report(request.body, { address: request.ip, userAgent: request.headers['user-agent'] });

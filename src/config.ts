@@ -19,6 +19,11 @@ export type Config = {
   keyCacheMaxEntries: number;
   keyCacheMaxAgeMs: number;
   usageFlushMs: number;
+  /**
+   * The longest a revoking write waits for the other instances to confirm (SPEC §7). An instance
+   * that cannot confirm has stopped serving from its cache by then: its lease is shorter.
+   */
+  revocationWaitMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -47,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyCacheMaxEntries: integer(env, 'KEY_CACHE_MAX_ENTRIES', 10_000, 1, 10_000_000),
     keyCacheMaxAgeMs: integer(env, 'KEY_CACHE_MAX_AGE_MS', 60_000, 0, 3_600_000),
     usageFlushMs: integer(env, 'USAGE_FLUSH_MS', 5_000, 10, 600_000),
+    revocationWaitMs: integer(env, 'REVOCATION_WAIT_MS', 2_000, 200, 60_000),
   };
 }
 

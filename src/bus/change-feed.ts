@@ -109,7 +109,8 @@ export class ChangeFeed implements ChangeCarrier {
       live = [{ id: 'unknown', remainingMs: this.terms.lengthMs + this.terms.marginMs }];
     }
     const capMs = Math.max(0, this.options.revocationWaitMs - (performance.now() - started));
-    const confirmation = await this.acks.confirm(ids, live, capMs);
+    // Measured from commit: what this write's answer waited for the other instances.
+    const confirmation = { ...(await this.acks.confirm(ids, live, capMs)), waitedMs: performance.now() - started };
     this.lastConfirmation = confirmation;
     if (confirmation.lapsed.length > 0) this.options.onLapsed?.(confirmation);
   }

@@ -6,30 +6,34 @@ import { createServices } from '../../src/app/services.ts';
 import { loadConfig } from '../../src/config.ts';
 import { freshPostgresUrl } from '../support/databases.ts';
 import { ADMIN, airkeyEnv, apiStatus, cli, createKey, runCli, signIn, startInstance, takeTurn, waitFor, type Instance, type Session } from './instances.ts';
-import { feedLag, Figures, propagation } from './propagation.ts';
+import { Latencies } from './latencies.ts';
+import { propagation } from './propagation.ts';
 
 /**
- * Three real `airkey serve` processes on one PostgreSQL database. Every change is made on A (or
- * with the CLI) and must be seen on B and C within 100 ms, measured from the change's response to
- * the first rejection; the key is always in B's and C's cache before the change, so what is
- * measured is the change feed, not a cache miss.
+ * Three real `airkey serve` processes on one PostgreSQL database (SPEC §7). Every change is made on
+ * A (or with the CLI), and in the same tick as its response arrives (the CLI: as it prints its
+ * result) the key is fired at B and C, where it was cached: not one of them may accept it. The
+ * response times of the revoking changes are the price, and are measured.
  */
 
-const TRIALS = 20;
-const CLI_TRIALS = 10; // per CLI verb; two verbs
-const BOUND_MS = 100;
+// SCALE_TRIALS=200 for the full run; the default keeps the suite at a minute or two.
+const TRIALS = Number(process.env.SCALE_TRIALS || 30);
+const CLI_TRIALS = process.env.SCALE_TRIALS ? TRIALS : 10; // per CLI verb
+const HEALTHY_P99_MS = 50;
 const WHOAMI = '/api/v1/whoami';
 const FLIGHTS = '/api/v1/flights?limit=1';
 
 const is = (expected: number) => (status: number) => status === expected;
+/** The part of a response spent waiting for the other instances (SPEC §7): what this design adds. */
+const waitOf = (label: string) => `  ${label}: waiting for the others`;
 
 describe('three instances on one PostgreSQL', () => {
   let databaseUrl: string;
   let sql: pg.Client;
   let a: Instance, b: Instance, c: Instance;
   let admin: Session;
-  const figures = new Figures();
-  const others = () => [b, c];
+  const latencies = new Latencies();
+  let others = () => [b, c];
 
   let release: () => Promise<void>;
 
@@ -44,17 +48,48 @@ describe('three instances on one PostgreSQL', () => {
   });
 
   afterAll(async () => {
-    console.log(`\npropagation across instances, ${TRIALS} trials per change (${CLI_TRIALS} per CLI verb):\n${figures.table()}\n`);
+    console.log(`\n${latencies.table(`revoking response on A (ms), ${TRIALS} trials per change`)}\n`);
     await sql?.end();
     const codes = await Promise.all([a, b, c].map((instance) => instance?.stop()));
     await release?.();
     expect(codes).toEqual([0, 0, 0]);
   });
 
-  /** Uses the key once on B and C, so the change must evict a cached entry there. */
+  /** Uses the key on B and C until they answer `expected`, so a change must evict a cached entry there. */
   async function warm(key: string, path: string, expected: number): Promise<void> {
     await propagation(others(), key, path, is(expected), performance.now());
     for (const instance of others()) expect(await apiStatus(instance, key, path)).toBe(expected);
+  }
+
+  /**
+   * Sends a revoking request on A and, in the tick its response head arrives, fires `key` at every
+   * other instance. Returns what they answered; records A's response time under `label`.
+   */
+  async function revokeOnA(label: string, method: 'PATCH' | 'DELETE', path: string, body: unknown, expectedStatus: number, key: string, keyPath: string): Promise<number[]> {
+    const started = performance.now();
+    const response = await admin.send(a, method, path, body);
+    const answers = Promise.all(others().map((instance) => apiStatus(instance, key, keyPath)));
+    latencies.add(label, performance.now() - started);
+    expect(response.status).toBe(expectedStatus);
+    await response.arrayBuffer();
+    const settled = await answers;
+    latencies.add(waitOf(label), await lastWaitOnA());
+    return settled;
+  }
+
+  /** What A's last write waited for the other instances' acknowledgements, from its /metrics. */
+  async function lastWaitOnA(): Promise<number> {
+    const text = await (await fetch(`${a.url}/metrics`)).text();
+    return Number(text.split('\n').find((line) => line.startsWith('airkey_revocation_wait_seconds '))!.split(' ')[1]) * 1000;
+  }
+
+  /** Runs a CLI verb and, in the tick it prints its result, fires `key` at every instance. */
+  async function revokeWithCli(args: string[], key: string, keyPath: string): Promise<number[]> {
+    const run = runCli(args, airkeyEnv(databaseUrl));
+    await run.printed;
+    const answers = Promise.all([a, b, c].map((instance) => apiStatus(instance, key, keyPath)));
+    expect((await run.done).code).toBe(0);
+    return answers;
   }
 
   async function newUser(roles: string[]): Promise<{ id: string; email: string }> {
@@ -76,7 +111,7 @@ describe('three instances on one PostgreSQL', () => {
     for (const instance of [a, b, c]) expect(await apiStatus(instance, secret, WHOAMI)).toBe(200);
   });
 
-  it('serves a cached key from memory: a change made behind the feed is not seen (so the figures below measure the feed)', async () => {
+  it('serves a cached key from memory: a change made behind the feed is not seen (so what follows is the feed and the wait)', async () => {
     const { id, secret } = await createKey(admin, a);
     await warm(secret, WHOAMI, 200);
     await sql.query('update api_keys set enabled = false where id = $1', [id]);
@@ -85,60 +120,53 @@ describe('three instances on one PostgreSQL', () => {
     await sql.query('update api_keys set enabled = true where id = $1', [id]);
   });
 
-  it(`rejects a key disabled on A on B and C within ${BOUND_MS} ms`, async () => {
+  it(`no instance accepts a key disabled on A once A has answered (${TRIALS} trials), waiting at most ${HEALTHY_P99_MS} ms for B and C at p99`, async () => {
     const { id, secret } = await createKey(admin, a);
+    const answers: number[] = [];
     for (let trial = 0; trial < TRIALS; trial++) {
-      const enabled = await admin.request(a, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: true });
-      expect(enabled.status).toBe(200);
-      figures.add('key enabled on A (access restored)', await propagation(others(), secret, WHOAMI, is(200), performance.now()));
+      expect((await admin.request(a, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: true })).status).toBe(200);
       await warm(secret, WHOAMI, 200);
-      const disabled = await admin.request(a, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false });
-      const changedAt = performance.now();
-      expect(disabled.status).toBe(200);
-      figures.add('key disabled on A', await propagation(others(), secret, WHOAMI, is(401), changedAt));
-      figures.add('  of which feed lag (commit -> heard on B, C)', await feedLag(others()));
+      answers.push(...(await revokeOnA('disable (3 instances)', 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false }, 200, secret, WHOAMI)));
     }
-    expect(figures.max('key disabled on A')).toBeLessThanOrEqual(BOUND_MS);
-  }, 60_000);
+    expect(answers.filter((status) => status !== 401)).toEqual([]);
+    expect(latencies.p99(waitOf('disable (3 instances)'))).toBeLessThanOrEqual(HEALTHY_P99_MS);
+  }, 120_000);
 
-  it(`rejects a key deleted on A on B and C within ${BOUND_MS} ms`, async () => {
+  it(`no instance accepts a key deleted on A once A has answered (${TRIALS} trials)`, async () => {
+    const answers: number[] = [];
     for (let trial = 0; trial < TRIALS; trial++) {
       const { id, secret } = await createKey(admin, a);
       await warm(secret, WHOAMI, 200);
-      const deleted = await admin.request(a, 'DELETE', `/backoffice/api/api-keys/${id}`);
-      const changedAt = performance.now();
-      expect(deleted.status).toBe(204);
-      figures.add('key deleted on A', await propagation(others(), secret, WHOAMI, is(401), changedAt));
+      answers.push(...(await revokeOnA('delete (3 instances)', 'DELETE', `/backoffice/api/api-keys/${id}`, undefined, 204, secret, WHOAMI)));
     }
-    expect(figures.max('key deleted on A')).toBeLessThanOrEqual(BOUND_MS);
-  }, 60_000);
+    expect(answers.filter((status) => status !== 401)).toEqual([]);
+    expect(latencies.p99(waitOf('delete (3 instances)'))).toBeLessThanOrEqual(HEALTHY_P99_MS);
+  }, 120_000);
 
-  it(`narrows a key on B and C within ${BOUND_MS} ms when its creator loses flights:read on A`, async () => {
+  it(`no instance lets a key read flights once A has answered that its creator lost flights:read (${TRIALS} trials)`, async () => {
     const user = await userWithKey();
+    const answers: number[] = [];
     for (let trial = 0; trial < TRIALS; trial++) {
       expect((await admin.request(a, 'PATCH', `/backoffice/api/users/${user.id}`, { roles: ['operations'] })).status).toBe(200);
       await warm(user.key, FLIGHTS, 200);
-      const narrowed = await admin.request(a, 'PATCH', `/backoffice/api/users/${user.id}`, { roles: ['crew'] });
-      const changedAt = performance.now();
-      expect(narrowed.status).toBe(200);
-      figures.add('creator loses flights:read on A (403)', await propagation(others(), user.key, FLIGHTS, is(403), changedAt));
+      answers.push(...(await revokeOnA('creator loses flights:read (3 instances)', 'PATCH', `/backoffice/api/users/${user.id}`, { roles: ['crew'] }, 200, user.key, FLIGHTS)));
     }
-    expect(figures.max('creator loses flights:read on A (403)')).toBeLessThanOrEqual(BOUND_MS);
-  }, 60_000);
+    expect(answers.filter((status) => status !== 403)).toEqual([]);
+    expect(latencies.p99(waitOf('creator loses flights:read (3 instances)'))).toBeLessThanOrEqual(HEALTHY_P99_MS);
+  }, 120_000);
 
-  it(`rejects the keys of a user deleted on A on B and C within ${BOUND_MS} ms`, async () => {
+  it(`no instance accepts the key of a creator deleted on A once A has answered (${TRIALS} trials)`, async () => {
     const users = await Promise.all(Array.from({ length: TRIALS }, () => userWithKey()));
+    const answers: number[] = [];
     for (const user of users) {
       await warm(user.key, WHOAMI, 200);
-      const deleted = await admin.request(a, 'DELETE', `/backoffice/api/users/${user.id}`);
-      const changedAt = performance.now();
-      expect(deleted.status).toBe(204);
-      figures.add('creator deleted on A', await propagation(others(), user.key, WHOAMI, is(401), changedAt));
+      answers.push(...(await revokeOnA('creator deleted (3 instances)', 'DELETE', `/backoffice/api/users/${user.id}`, undefined, 204, user.key, WHOAMI)));
     }
-    expect(figures.max('creator deleted on A')).toBeLessThanOrEqual(BOUND_MS);
-  }, 90_000);
+    expect(answers.filter((status) => status !== 401)).toEqual([]);
+    expect(latencies.p99(waitOf('creator deleted (3 instances)'))).toBeLessThanOrEqual(HEALTHY_P99_MS);
+  }, 180_000);
 
-  it(`narrows a key on A, B and C within ${BOUND_MS} ms when the CLI sets the tenant's authority to creator`, async () => {
+  it(`no instance lets a key read flights once the CLI that set the authority to creator has printed (${CLI_TRIALS} trials)`, async () => {
     const env = airkeyEnv(databaseUrl);
     const writer = await createServices(loadConfig(env));
     onTestFinished(() => writer.close());
@@ -148,67 +176,57 @@ describe('three instances on one PostgreSQL', () => {
     await cli(['user', 'create', '--tenant', slug, '--email', email, '--name', 'V', '--role', 'system_administrator', '--password', ADMIN.password], env);
     const key = (await createKey(await signIn(a, email), a)).secret;
     await cli(['user', 'set-roles', '--email', email, '--role', 'crew'], env); // the creator alone may not read flights
-    const all = [a, b, c];
-    for (let trial = 0; trial < TRIALS; trial++) {
-      await warm(key, FLIGHTS, 200);
-      expect(await apiStatus(a, key, FLIGHTS)).toBe(200);
-      const narrowing = runCli(['tenant', 'set-authority', '--tenant', slug, '--authority', 'creator'], env);
-      const changedAt = await narrowing.printed;
-      figures.add('authority system -> creator (CLI)', await propagation(all, key, FLIGHTS, is(403), changedAt));
-      figures.add('  of which feed lag (commit -> heard on A, B, C)', await feedLag(all));
-      expect((await narrowing.done).code).toBe(0);
+    const answers: number[] = [];
+    for (let trial = 0; trial < CLI_TRIALS; trial++) {
       // Restored through the same services the CLI uses, in this process, to keep the suite short.
       await writer.tenants.setAuthority(slug, 'system');
-      figures.add('authority creator -> system (access restored)', await propagation(all, key, FLIGHTS, is(200), performance.now()));
+      await propagation([a, b, c], key, FLIGHTS, is(200), performance.now());
+      answers.push(...(await revokeWithCli(['tenant', 'set-authority', '--tenant', slug, '--authority', 'creator'], key, FLIGHTS)));
     }
-    expect(figures.max('authority system -> creator (CLI)')).toBeLessThanOrEqual(BOUND_MS);
-  }, 120_000);
+    expect(answers.filter((status) => status !== 403)).toEqual([]);
+  }, 180_000);
 
-  it(`applies the CLI's user set-roles and user delete on A, B and C within ${BOUND_MS} ms`, async () => {
-    const env = airkeyEnv(databaseUrl);
-    const all = [a, b, c];
+  it(`no instance honours a role the CLI removed, or a user it deleted, once it has printed (${CLI_TRIALS} trials each)`, async () => {
     const narrowed = await userWithKey();
+    const narrowedAnswers: number[] = [];
     for (let trial = 0; trial < CLI_TRIALS; trial++) {
       expect((await admin.request(a, 'PATCH', `/backoffice/api/users/${narrowed.id}`, { roles: ['operations'] })).status).toBe(200);
       await warm(narrowed.key, FLIGHTS, 200);
       expect(await apiStatus(a, narrowed.key, FLIGHTS)).toBe(200);
-      const run = runCli(['user', 'set-roles', '--email', narrowed.email, '--role', 'crew'], env);
-      figures.add('user set-roles (CLI) removes flights:read (403)', await propagation(all, narrowed.key, FLIGHTS, is(403), await run.printed));
-      figures.add('  of which feed lag (CLI set-roles -> heard on A, B, C)', await feedLag(all));
-      expect((await run.done).code).toBe(0);
+      narrowedAnswers.push(...(await revokeWithCli(['user', 'set-roles', '--email', narrowed.email, '--role', 'crew'], narrowed.key, FLIGHTS)));
     }
+    expect(narrowedAnswers.filter((status) => status !== 403)).toEqual([]);
     const users = await Promise.all(Array.from({ length: CLI_TRIALS }, () => userWithKey()));
+    const deletedAnswers: number[] = [];
     for (const user of users) {
       await warm(user.key, WHOAMI, 200);
       expect(await apiStatus(a, user.key, WHOAMI)).toBe(200);
-      const run = runCli(['user', 'delete', '--email', user.email], env);
-      figures.add('user delete (CLI)', await propagation(all, user.key, WHOAMI, is(401), await run.printed));
-      expect((await run.done).code).toBe(0);
+      deletedAnswers.push(...(await revokeWithCli(['user', 'delete', '--email', user.email], user.key, WHOAMI)));
     }
-    expect(figures.max('user set-roles (CLI) removes flights:read (403)')).toBeLessThanOrEqual(BOUND_MS);
-    expect(figures.max('user delete (CLI)')).toBeLessThanOrEqual(BOUND_MS);
-  }, 120_000);
+    expect(deletedAnswers.filter((status) => status !== 401)).toEqual([]);
+  }, 300_000);
 
-  it('does not accept on a deaf instance a key disabled while its listener was down, and is unready meanwhile', async () => {
+  it('does not accept on an instance whose listener was killed a key disabled meanwhile: the writer waits out its lease', async () => {
     const { id, secret } = await createKey(admin, a);
     await warm(secret, WHOAMI, 200);
     const killed = await sql.query('select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = $1', [`airkey-listener-${b.pid}`]);
     expect(killed.rows).toEqual([{ killed: true }]);
-    // Disabled at once, before B re-subscribes: B never hears of it.
-    const disabled = await admin.request(a, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false });
+    // Disabled at once, before B re-subscribes: B never hears of it, so A waits for B's lease.
+    const started = performance.now();
+    const disabled = await admin.send(a, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false });
+    const onB = apiStatus(b, secret, WHOAMI);
+    const waitedMs = performance.now() - started;
     expect(disabled.status).toBe(200);
-    const deafReadiness = await fetch(`${b.url}/readyz`);
-    expect(deafReadiness.status).toBe(503);
-    expect((await deafReadiness.json()).checks.change_feed).toBe(false);
-    expect(await apiStatus(b, secret, WHOAMI)).toBe(401);
+    expect(await onB).toBe(401);
+    console.log(`listener of B killed: A's disable answered in ${Math.round(waitedMs)} ms`);
+    expect(waitedMs).toBeLessThan(2_000);
     await waitFor(async () => (await fetch(`${b.url}/readyz`)).status === 200, 10_000, 'B to listen again');
     expect(await apiStatus(b, secret, WHOAMI)).toBe(401);
-    // Back on the feed, B hears changes again.
+    // Back on the feed, B hears changes again and acknowledges them.
     expect((await admin.request(a, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: true })).status).toBe(200);
-    await propagation([b], secret, WHOAMI, is(200), performance.now());
     await warm(secret, WHOAMI, 200);
-    expect((await admin.request(a, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false })).status).toBe(200);
-    expect(await propagation([b], secret, WHOAMI, is(401), performance.now())).toBeLessThanOrEqual(BOUND_MS);
+    expect(await revokeOnA('disable after B re-subscribed', 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false }, 200, secret, WHOAMI)).toEqual([401, 401]);
+    expect(latencies.max(waitOf('disable after B re-subscribed'))).toBeLessThan(HEALTHY_P99_MS * 4);
   });
 
   it('serves a session signed in on A on B: a key created on B with A’s cookie and CSRF token', async () => {
@@ -235,10 +253,35 @@ describe('three instances on one PostgreSQL', () => {
     expect(value('airkey_key_cache_entries')).toBeGreaterThan(0);
     expect(value('airkey_change_feed_listening')).toBe(1);
     expect(value('airkey_change_feed_lag_seconds')).toBeGreaterThanOrEqual(0);
+    expect(value('airkey_instance_lease_valid')).toBe(1);
+    expect(value('airkey_revocation_wait_seconds')).toBeGreaterThanOrEqual(0);
     expect(value('airkey_http_requests_total{method="GET",route="/api/v1/whoami",status="200"}')).toBeGreaterThan(0);
     expect(value('process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(text).not.toContain('ask_');
     const openapi = await (await fetch(`${b.url}/api/v1/openapi.json`)).json();
     expect(Object.keys(openapi.paths)).not.toContain('/metrics');
   });
+
+  // Last: it stops C, then B.
+  it(`answers a disable with 3, 2 and 1 healthy instances (${TRIALS} trials each), waiting only for those that are running`, async () => {
+    const { id, secret } = await createKey(admin, a);
+    for (const count of [3, 2, 1]) {
+      if (count === 2) expect(await c.stop()).toBe(0);
+      if (count === 1) expect(await b.stop()).toBe(0);
+      const running = [a, b, c].slice(0, count);
+      others = () => running.slice(1);
+      const label = `disable, ${count} healthy instance${count > 1 ? 's' : ''}`;
+      const answers: number[] = [];
+      for (let trial = 0; trial < TRIALS; trial++) {
+        expect((await admin.request(a, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: true })).status).toBe(200);
+        await warm(secret, WHOAMI, 200);
+        expect(await apiStatus(a, secret, WHOAMI)).toBe(200);
+        answers.push(...(await revokeOnA(label, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false }, 200, secret, WHOAMI)));
+        answers.push(await apiStatus(a, secret, WHOAMI));
+      }
+      expect(answers.filter((status) => status !== 401)).toEqual([]);
+      // A stopped instance deregistered: nobody waits for it.
+      expect(latencies.p99(waitOf(label))).toBeLessThanOrEqual(HEALTHY_P99_MS);
+    }
+  }, 180_000);
 });

@@ -74,8 +74,9 @@ async function keepListening(url: string, channels: readonly string[], handlers:
     // Named so operators (and tests) can find this instance's listener in pg_stat_activity.
     const applicationName = `${handlers.name ?? 'airkey-listener'}-${process.pid}`;
     const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, application_name: applicationName });
+    // Heard even on a connection given up for silent: applying a change late is never wrong.
     next.on('notification', (message) => {
-      if (client === next && channels.includes(message.channel) && message.payload !== undefined) handlers.onMessage(message.payload, message.channel);
+      if (!stopped && channels.includes(message.channel) && message.payload !== undefined) handlers.onMessage(message.payload, message.channel);
     });
     let heartbeat: NodeJS.Timeout | undefined;
     const lost = () => {

@@ -49,7 +49,7 @@ export class Metrics {
     monotonic(registers, 'airkey_key_cache_misses_total', 'Key checks that had to read the database.', () => keyCache.stats.misses);
     monotonic(registers, 'airkey_key_cache_evictions_total', 'Cache entries dropped because a change made them stale.', () => keyCache.stats.evictions);
     sampled(registers, 'airkey_key_cache_entries', 'Entries in the key cache.', () => keyCache.size);
-    sampled(registers, 'airkey_change_feed_listening', '1 while this instance is subscribed to the change feed; 0 means its cache is bypassed.', () => (changes.listening ? 1 : 0));
+    sampled(registers, 'airkey_change_feed_listening', '1 while this instance is subscribed to the change feed; without it the lease lapses within 1 s and the cache is bypassed.', () => (changes.listening ? 1 : 0));
     sampled(registers, 'airkey_change_feed_lag_seconds', 'Commit-to-arrival delay of the last change heard from another instance.', () => changes.lastLagMs / 1000);
     sampled(registers, 'airkey_instance_lease_valid', '1 while this instance holds its lease and may answer from its cache (SPEC §7).', () => (performance.now() < changes.leaseValidUntil ? 1 : 0));
     sampled(registers, 'airkey_revocation_wait_seconds', "How long this instance's last write waited for the other instances to apply it.", () => (changes.lastConfirmation?.waitedMs ?? 0) / 1000);

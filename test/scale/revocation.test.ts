@@ -19,7 +19,8 @@ import { propagation } from './propagation.ts';
 // SCALE_TRIALS=200 for the full run; the default keeps the suite at a minute or two.
 const TRIALS = Number(process.env.SCALE_TRIALS || 30);
 const CLI_TRIALS = process.env.SCALE_TRIALS ? TRIALS : 5; // per CLI verb: each is a process start
-const HEALTHY_P99_MS = 50;
+// SPEC §7: 50 ms. On a machine whose load is many times its cores the scheduling alone can exceed it.
+const HEALTHY_P99_MS = Number(process.env.SCALE_WAIT_P99_MS || 50);
 const WHOAMI = '/api/v1/whoami';
 const FLIGHTS = '/api/v1/flights?limit=1';
 

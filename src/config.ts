@@ -23,6 +23,11 @@ export type Config = {
   publicUrl: string;
   /** Browser origins, besides the server's own, that may call /mcp (MCP_ALLOWED_ORIGINS, comma-separated). */
   mcpAllowedOrigins: string[];
+  /**
+   * The longest a revoking write waits for the other instances to confirm (docs/keys.md (revocation)). An instance
+   * that cannot confirm has stopped serving from its cache by then: its lease is shorter.
+   */
+  revocationWaitMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -55,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usageFlushMs: integer(env, 'USAGE_FLUSH_MS', 5_000, 10, 600_000),
     publicUrl: publicUrl(env.PUBLIC_URL, host, port),
     mcpAllowedOrigins: origins(env.MCP_ALLOWED_ORIGINS),
+    revocationWaitMs: integer(env, 'REVOCATION_WAIT_MS', 2_000, 200, 60_000),
   };
 }
 

@@ -20,11 +20,17 @@ export async function startServer(config: Config, options: AppOptions & { overri
   const operations = new Promise<AdminOperations>((resolve) => (resolveOperations = resolve));
   const adminSocket: Server | undefined = config.databaseUrl ? undefined : await serveAdminSocket(config.dataDir, operations);
 
-  const services = await createServices(config, options.overrides);
+  let log: FastifyInstance['log'] | undefined;
+  const services = await createServices(config, {
+    onRevocationLapsed: (confirmation) =>
+      log?.warn({ lapsed: confirmation.lapsed, waited_ms: Math.round(confirmation.waitedMs) }, 'instances did not confirm a change; waited for their leases to run out'),
+    ...options.overrides,
+  });
   await services.start();
   const firstStart = await bootstrapIfEmpty(services);
   resolveOperations(localOperations(services));
   const app = await buildApp(services, { ...options, plugins: [mcpRoutes, ...(options.plugins ?? [])] });
+  log = app.log;
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -4,6 +4,7 @@ import { openDatabase } from '../db/database.ts';
 import type { Database } from '../db/handle.ts';
 import { AuditRepository } from '../audit/audit-repository.ts';
 import { AuditService } from '../audit/audit-service.ts';
+import type { Confirmation } from '../bus/acknowledgements.ts';
 import { ChangeFeed } from '../bus/change-feed.ts';
 import { FlightRepository } from '../flights/flight-repository.ts';
 import { FlightService } from '../flights/flight-service.ts';
@@ -38,6 +39,8 @@ export type ServiceOverrides = {
   database?: Database;
   keyCheckMetrics?: KeyCheckMetrics;
   onBackgroundError?: (error: unknown) => void;
+  /** A revoking write stopped waiting for an instance whose lease ran out instead (docs/keys.md (revocation)). */
+  onRevocationLapsed?: (confirmation: Confirmation) => void;
 };
 
 /**
@@ -50,7 +53,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const { db } = database;
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const cursors = new CursorCodec(await sharedSecret(db, 'cursor_secret'));
-  const changes = new ChangeFeed(() => clock.now().getTime());
+  const changes = new ChangeFeed({
+    database,
+    revocationWaitMs: config.revocationWaitMs,
+    now: () => clock.now().getTime(),
+    ...(overrides.onRevocationLapsed ? { onLapsed: overrides.onRevocationLapsed } : {}),
+  });
   // Every write starts here: one transaction, its changes published on the feed and applied locally.
   const uow = new UnitOfWork(db, changes);
 
@@ -62,7 +70,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
   const keyCache = new KeyCache({ maxEntries: config.keyCacheMaxEntries, maxAgeMs: config.keyCacheMaxAgeMs });
   changes.onChange((change) => keyCache.invalidate(change));
-  changes.onState((listening) => keyCache.setTrusted(listening));
+  // Listening again: what was missed meanwhile is unknown, so the cache starts over. Whether the
+  // cache may answer at all is the lease's call (docs/keys.md (revocation)), which outlives a short listener loss.
+  changes.onState((listening) => listening && keyCache.resubscribed());
+  changes.onLease((validUntil) => keyCache.serveUntil(validUntil));
   // Any change may be the deletion of the last key without a checksum: ask again (until none remain).
   const legacyKeys = new LegacyKeys(keyRepository);
   changes.onChange(() => void legacyKeys.refresh());
@@ -111,7 +122,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     audit,
     /** Starts background work: the change feed, usage write-behind. */
     async start() {
-      await changes.start(database);
+      await changes.start();
       await legacyKeys.refresh();
       usage.start();
       usageCounter.start();

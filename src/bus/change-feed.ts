@@ -1,28 +1,71 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, Db } from '../db/handle.ts';
 import type { ChangeCarrier } from '../db/unit-of-work.ts';
+import { Acknowledgements, type Confirmation, type LiveInstance } from './acknowledgements.ts';
 import type { KeyChange } from './change.ts';
+import { leaseTerms, leaseValidUntil, renewalQuery, type LeaseTerms } from './lease.ts';
 
 export const CHANGE_CHANNEL = 'airkey_changes';
+/** "<change id> <instance id>": that instance has applied that change. */
+export const ACK_CHANNEL = 'airkey_acks';
 
-type Published = KeyChange & { at: number };
+type Published = KeyChange & { at: number; cid?: string; from?: string };
 export type ChangeListener = (change: KeyChange) => void;
 export type FeedStateListener = (listening: boolean) => void;
+/** `performance.now()` until which this instance may answer from its cache. */
+export type LeaseListener = (validUntil: number) => void;
+
+export type ChangeFeedOptions = {
+  database: Database;
+  /** docs/keys.md (revocation): the longest a write waits for the other instances. */
+  revocationWaitMs: number;
+  now?: () => number;
+  /** Told when a write stopped waiting for an instance whose lease ran out instead. */
+  onLapsed?: (confirmation: Confirmation) => void;
+};
 
 /**
  * Carries every change that can affect a key check to every instance, and hears theirs. The unit
  * of work (src/db/unit-of-work.ts) decides when: `sendWithin` inside the writing transaction
- * (`pg_notify`, delivered at commit), `deliverCommitted` to this instance right after commit.
+ * (`pg_notify`, delivered at commit), `deliverCommitted` right after commit, before the writer
+ * answers. On PostgreSQL `deliverCommitted` also waits until every other instance with a live
+ * lease has acknowledged the change, or until its lease has certainly run out (docs/keys.md (revocation)).
  */
 export class ChangeFeed implements ChangeCarrier {
+  readonly instanceId = randomUUID();
   private readonly listeners = new Set<ChangeListener>();
   private readonly stateListeners = new Set<FeedStateListener>();
+  private readonly leaseListeners = new Set<LeaseListener>();
+  private readonly acks = new Acknowledgements();
+  private readonly database: Database;
+  private readonly terms: LeaseTerms;
+  private readonly ids = new WeakMap<KeyChange, string>();
   private stopListening: (() => Promise<void>) | undefined;
+  private ackListener: Promise<void> | undefined;
+  private serving = false;
   listening = false;
+  /** Until when (performance.now()) this instance may use its cache: always on the embedded engine. */
+  leaseValidUntil: number;
   /** Milliseconds between commit on another instance and arrival here, last seen. */
   lastLagMs = 0;
+  /** The last write's wait for the other instances. */
+  lastConfirmation: Confirmation | undefined;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly options: ChangeFeedOptions) {
+    this.database = options.database;
+    this.terms = leaseTerms(options.revocationWaitMs);
+    this.leaseValidUntil = this.shared ? 0 : Number.POSITIVE_INFINITY;
+  }
+
+  /** Several processes write: PostgreSQL. The embedded PGlite belongs to this process alone. */
+  private get shared(): boolean {
+    return this.database.kind === 'postgres';
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
 
   onChange(listener: ChangeListener): void {
     this.listeners.add(listener);
@@ -32,34 +75,120 @@ export class ChangeFeed implements ChangeCarrier {
     this.stateListeners.add(listener);
   }
 
+  onLease(listener: LeaseListener): void {
+    this.leaseListeners.add(listener);
+    listener(this.leaseValidUntil);
+  }
+
   /** Inside the writing transaction: other instances hear the change exactly when it commits. */
   async sendWithin(tx: Db, change: KeyChange): Promise<void> {
     const message: Published = { ...change, at: this.now() };
+    if (this.shared) {
+      // Acknowledgements must be heard from the moment of commit; a writer that is not a serving
+      // instance (the CLI) subscribes on its first change.
+      await this.listenForAcks();
+      const cid = this.ids.get(change) ?? randomUUID();
+      this.ids.set(change, cid);
+      this.acks.track(cid);
+      Object.assign(message, { cid, from: this.instanceId });
+    }
     await tx.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${JSON.stringify(message)})`);
   }
 
-  /** After commit: this instance applies its own changes before the writer answers. */
+  /** After commit: this instance applies its changes, then waits for the others (docs/keys.md (revocation)). */
   async deliverCommitted(changes: readonly KeyChange[]): Promise<void> {
     for (const change of changes) this.emit(change);
+    if (!this.shared) return;
+    const started = performance.now();
+    const ids = changes.map((change) => this.ids.get(change)).filter((id): id is string => id !== undefined);
+    let live: LiveInstance[];
+    try {
+      live = await this.liveInstances();
+    } catch {
+      // Who is live cannot be read: assume anyone might be, and wait as long as a lease can last.
+      live = [{ id: 'unknown', remainingMs: this.terms.lengthMs + this.terms.marginMs }];
+    }
+    const capMs = Math.max(0, this.options.revocationWaitMs - (performance.now() - started));
+    // Measured from commit: what this write's answer waited for the other instances.
+    const confirmation = { ...(await this.acks.confirm(ids, live, capMs)), waitedMs: performance.now() - started };
+    this.lastConfirmation = confirmation;
+    if (confirmation.lapsed.length > 0) this.options.onLapsed?.(confirmation);
   }
 
-  /** Subscribes to the other instances' changes (PostgreSQL mode). */
-  async start(database: Database): Promise<void> {
-    this.stopListening = await database.listen(CHANGE_CHANNEL, {
-      onMessage: (payload) => this.receive(payload),
-      onState: (listening) => {
-        this.listening = listening;
-        for (const listener of this.stateListeners) listener(listening);
-      },
+  /** Other instances whose lease may still hold after this commit, by the database's clock. */
+  private async liveInstances(): Promise<LiveInstance[]> {
+    const margin = this.terms.marginMs;
+    const result = (await this.database.db.execute(sql`
+      select id, (extract(epoch from (lease_until - now())) * 1000)::float8 + ${margin} as remaining_ms
+      from instances
+      where id <> ${this.instanceId} and lease_until > now() - ${margin} * interval '1 millisecond'`)) as unknown as {
+      rows: Array<{ id: string; remaining_ms: number }>;
+    };
+    return result.rows.map((row) => ({ id: row.id, remainingMs: Number(row.remaining_ms) }));
+  }
+
+  /** Subscribes to the other instances' changes and holds this instance's lease (PostgreSQL mode). */
+  async start(): Promise<void> {
+    if (!this.shared) {
+      this.setState(true);
+      return;
+    }
+    this.serving = true;
+    // Crashed instances age out with their lease; their rows go after a day.
+    await this.database.db.execute(sql`delete from instances where lease_until < now() - interval '1 day'`).catch(() => {});
+    this.stopListening = await this.database.listen([CHANGE_CHANNEL, ACK_CHANNEL], {
+      heartbeat: renewalQuery(this.instanceId, this.terms),
+      onMessage: (payload, channel) => this.receive(payload, channel),
+      onState: (listening) => this.setState(listening),
+      onAlive: (sentAt) => this.setLease(leaseValidUntil(this.terms, sentAt)),
     });
+    this.ackListener = Promise.resolve();
   }
 
+  /** Stops serving from the cache, then deregisters: writers stop waiting for this instance. */
   async stop(): Promise<void> {
+    if (this.shared) this.setLease(0);
     await this.stopListening?.();
     this.stopListening = undefined;
+    if (this.serving) {
+      this.serving = false;
+      await this.database.db.execute(sql`delete from instances where id = ${this.instanceId}`).catch(() => {});
+    }
   }
 
-  private receive(payload: string): void {
+  private listenForAcks(): Promise<void> {
+    this.ackListener ??= this.database
+      .listen([ACK_CHANNEL], {
+        name: 'airkey-writer',
+        onMessage: (payload, channel) => this.receive(payload, channel),
+        onState: () => {},
+      })
+      .then((stop) => {
+        this.stopListening = stop;
+      })
+      .catch(() => {
+        // Without acknowledgements a write waits for the leases instead; try again next time.
+        this.ackListener = undefined;
+      });
+    return this.ackListener;
+  }
+
+  private setState(listening: boolean): void {
+    this.listening = listening;
+    for (const listener of this.stateListeners) listener(listening);
+  }
+
+  private setLease(validUntil: number): void {
+    this.leaseValidUntil = validUntil;
+    for (const listener of this.leaseListeners) listener(validUntil);
+  }
+
+  private receive(payload: string, channel: string): void {
+    if (channel === ACK_CHANNEL) {
+      const [changeId, instanceId] = payload.split(' ');
+      if (changeId && instanceId) this.acks.record(changeId, instanceId);
+      return;
+    }
     let message: Published;
     try {
       message = JSON.parse(payload) as Published;
@@ -69,8 +198,12 @@ export class ChangeFeed implements ChangeCarrier {
       return;
     }
     this.lastLagMs = Math.max(0, this.now() - message.at);
-    const { at: _at, ...change } = message;
+    const { at: _at, cid, from, ...change } = message;
     this.emit(change as KeyChange);
+    // Applied (eviction is synchronous): tell the writer. Its own changes it applied itself.
+    if (cid !== undefined && from !== this.instanceId && this.serving) {
+      this.database.db.execute(sql`select pg_notify(${ACK_CHANNEL}, ${`${cid} ${this.instanceId}`})`).catch(() => {});
+    }
   }
 
   private emit(change: KeyChange): void {

@@ -30,7 +30,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
       await db.execute(sql`select 1`);
     },
     // Every writer is this process, which invalidates its cache itself: nothing to hear.
-    async listen(_channel, handlers) {
+    async listen(_channels, handlers) {
       handlers.onState(true);
       return async () => {};
     },

@@ -4,6 +4,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import { MIGRATIONS_FOLDER, type Database, type Db, type FeedHandlers } from './handle.ts';
 import { schema } from './schema.ts';
+import { answeredWithin } from '../shared/answered-within.ts';
 
 // Serialises migrations when several instances start at once on one database.
 const MIGRATION_LOCK_ID = 727_001;
@@ -21,8 +22,8 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
     async ping() {
       await db.execute(sql`select 1`);
     },
-    async listen(channel, handlers) {
-      const stop = await keepListening(url, channel, handlers);
+    async listen(channels, handlers) {
+      const stop = await keepListening(url, channels, handlers);
       listeners.add(stop);
       return async () => {
         listeners.delete(stop);
@@ -47,31 +48,39 @@ async function migrateWithLock(pool: pg.Pool): Promise<void> {
   }
 }
 
-// Worst case for a silently dead listener: HEARTBEAT_MS + HEARTBEAT_TIMEOUT_MS until the cache is
-// bypassed. A connection that is closed or reset is noticed at once.
-const HEARTBEAT_MS = 2_000;
+// The heartbeat also renews this instance's lease (src/bus/lease.ts), so it runs a few times per
+// lease period. A silently dead listener is noticed within HEARTBEAT_MS + HEARTBEAT_TIMEOUT_MS; a
+// connection that is closed or reset at once. Meanwhile the lease, not the connection, decides
+// whether the cache may be used.
+const HEARTBEAT_MS = 250;
 const HEARTBEAT_TIMEOUT_MS = 1_000;
 
 /**
- * One dedicated connection LISTENs on `channel`. When it drops, `onState(false)` fires at once
- * (the caller stops trusting its cache) and the connection is re-opened with backoff;
- * `onState(true)` fires only after LISTEN succeeded again.
+ * One dedicated connection LISTENs on `channels`. When it drops, `onState(false)` fires at once
+ * and the connection is re-opened with backoff; `onState(true)` fires only after LISTEN succeeded
+ * again, and before the first heartbeat on the new connection. The heartbeat runs on this same
+ * connection, so when it is answered every notification sent before it has been delivered.
  */
-async function keepListening(url: string, channel: string, handlers: FeedHandlers): Promise<() => Promise<void>> {
+async function keepListening(url: string, channels: readonly string[], handlers: FeedHandlers): Promise<() => Promise<void>> {
   let stopped = false;
   let client: pg.Client | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
   let delayMs = 50;
+  const heartbeatQuery = handlers.heartbeat ?? { text: 'select 1', values: [] };
+  const heartbeatMs = handlers.heartbeat?.everyMs ?? HEARTBEAT_MS;
+  let beating: Promise<void> = Promise.resolve();
 
   const connect = async (): Promise<void> => {
     // Named so operators (and tests) can find this instance's listener in pg_stat_activity.
-    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, application_name: `airkey-listener-${process.pid}` });
+    const applicationName = `${handlers.name ?? 'airkey-listener'}-${process.pid}`;
+    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, application_name: applicationName });
+    // Heard even on a connection given up for silent: applying a change late is never wrong.
     next.on('notification', (message) => {
-      if (message.channel === channel && message.payload !== undefined) handlers.onMessage(message.payload);
+      if (!stopped && channels.includes(message.channel) && message.payload !== undefined) handlers.onMessage(message.payload, message.channel);
     });
     let heartbeat: NodeJS.Timeout | undefined;
     const lost = () => {
-      clearInterval(heartbeat);
+      clearTimeout(heartbeat);
       if (client !== next) return;
       client = undefined;
       handlers.onState(false);
@@ -80,9 +89,19 @@ async function keepListening(url: string, channel: string, handlers: FeedHandler
     next.on('error', lost);
     next.on('end', lost);
     client = next;
+    // A connection that dies silently (a partition, a frozen host: no FIN, no RST) reports nothing,
+    // and LISTEN alone never writes; a query left unanswered proves it deaf.
+    const beat = async (): Promise<void> => {
+      const sentAt = performance.now();
+      await answeredWithin(next.query(heartbeatQuery.text, heartbeatQuery.values), HEARTBEAT_TIMEOUT_MS);
+      if (client === next && !stopped) handlers.onAlive?.(sentAt);
+    };
     try {
       await next.connect();
-      await next.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+      for (const channel of channels) await next.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+      handlers.onState(true);
+      beating = beat();
+      await beating;
     } catch (error) {
       if (client === next) {
         client = undefined;
@@ -92,16 +111,17 @@ async function keepListening(url: string, channel: string, handlers: FeedHandler
       throw error;
     }
     delayMs = 50;
-    // A connection that dies silently (a partition, a frozen host: no FIN, no RST) reports nothing,
-    // and LISTEN alone never writes; a query left unanswered proves it deaf within a few seconds.
-    heartbeat = setInterval(() => {
-      answeredWithin(next.query('select 1'), HEARTBEAT_TIMEOUT_MS).catch(() => {
-        lost();
-        next.end().catch(() => {});
-      });
-    }, HEARTBEAT_MS);
-    heartbeat.unref();
-    handlers.onState(true);
+    const schedule = () => {
+      if (client !== next || stopped) return;
+      heartbeat = setTimeout(() => {
+        beating = beat().then(schedule, () => {
+          lost();
+          next.end().catch(() => {});
+        });
+      }, heartbeatMs);
+      heartbeat.unref();
+    };
+    schedule();
   };
 
   const scheduleRetry = () => {
@@ -121,15 +141,9 @@ async function keepListening(url: string, channel: string, handlers: FeedHandler
     if (retryTimer) clearTimeout(retryTimer);
     const current = client;
     client = undefined;
+    // A heartbeat in flight must land before the caller deregisters, or it would register again.
+    await beating.catch(() => {});
     // A dead connection may never confirm the goodbye; shutdown must not wait for it.
     if (current) await answeredWithin(current.end(), HEARTBEAT_TIMEOUT_MS).catch(() => {});
   };
-}
-
-function answeredWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -13,11 +13,13 @@ export type KeyCacheStats = { hits: number; misses: number; evictions: number };
  * Bounded, in-process cache of key facts by digest. Every change is evicted synchronously by
  * `invalidate`; `maxAgeMs` is only the last safety net. A fill that started before an
  * invalidation is discarded (the epoch moved), so a slow read cannot resurrect stale facts.
+ * Nothing is answered from it outside the instance's lease (`serveUntil`, docs/keys.md (revocation)).
  */
 export class KeyCache {
   private readonly entries: LRUCache<string, Entry>;
   private epoch = 0;
-  private trusted = true;
+  /** performance.now() until which entries may be answered: the lease (src/bus/lease.ts). */
+  private servingUntil = Number.POSITIVE_INFINITY;
   readonly stats: KeyCacheStats = { hits: 0, misses: 0, evictions: 0 };
 
   constructor(options: KeyCacheOptions) {
@@ -26,7 +28,8 @@ export class KeyCache {
 
   /** `undefined` is a miss; `null` is a cached "no such key". */
   get(digest: string): KeyFacts | null | undefined {
-    const entry = this.trusted ? this.entries.get(digest) : undefined;
+    // One comparison against a number: the lease check costs nothing on the hot path.
+    const entry = performance.now() < this.servingUntil ? this.entries.get(digest) : undefined;
     if (entry === undefined) {
       this.stats.misses++;
       return undefined;
@@ -41,7 +44,7 @@ export class KeyCache {
   }
 
   fill(digest: string, facts: KeyFacts | null, epochAtRead: number): void {
-    // Kept while untrusted too, though not served: it is the freshest `lastKnown`.
+    // Kept outside the lease too, though not served until the lease is renewed.
     if (epochAtRead === this.epoch) this.entries.set(digest, { facts });
   }
 
@@ -62,25 +65,27 @@ export class KeyCache {
   }
 
   /**
-   * The facts last seen for a digest, even while untrusted; `undefined` when none. Only for a
-   * database that cannot be reached: then no instance can change a key through it, so what held
-   * when it went away still holds (docs/api.md, 429 and 503: a cached key keeps working). `maxAgeMs` bounds it.
+   * The facts last seen for a digest while the lease holds, `undefined` otherwise. For a database
+   * read that failed: within the lease every change was heard (a writer waits for this instance's
+   * acknowledgement or for its lease to run out), so what is cached still holds (docs/api.md (errors) within
+   * §7). Past the lease nothing here can be vouched for: a partitioned instance cannot tell a
+   * database outage from a revocation it did not hear.
    */
   lastKnown(digest: string): KeyFacts | null | undefined {
-    return this.entries.get(digest)?.facts;
+    return performance.now() < this.servingUntil ? this.entries.get(digest)?.facts : undefined;
+  }
+
+  /** The lease: entries are answered until `validUntil` (performance.now() units). */
+  serveUntil(validUntil: number): void {
+    this.servingUntil = validUntil;
   }
 
   /**
-   * While the change feed is down this instance cannot know what other instances changed, so it
-   * stops answering from the cache until the feed is back (read-through, never stale); the
-   * entries stay only as `lastKnown` for a database outage. Coming back drops them all and moves
-   * the epoch: a read that began while deaf may predate a change this instance never heard, so
-   * its fill must not be kept.
+   * The change feed (re)subscribed: changes sent while it was not may never be heard, so every
+   * entry goes and the epoch moves (a read that began before may predate such a change).
    */
-  setTrusted(trusted: boolean): void {
-    if (trusted) this.invalidate({ type: 'all' });
-    else this.epoch++;
-    this.trusted = trusted;
+  resubscribed(): void {
+    this.invalidate({ type: 'all' });
   }
 
   get size(): number {

@@ -8,6 +8,10 @@ import { hasValidChecksum } from './checksum.ts';
 import type { LegacyKeys } from './legacy-keys.ts';
 import { digestSecret, hasKeyFormat } from './secret.ts';
 import type { UsageRecorder } from './usage-recorder.ts';
+import { answeredWithin } from '../shared/answered-within.ts';
+
+// A read that hangs (a partition: no reset, no answer) is answered 503 rather than held open.
+const READ_THROUGH_TIMEOUT_MS = 2_000;
 
 export type CheckOutcome = Verdict | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
 
@@ -75,11 +79,11 @@ export class KeyCheck {
       const epoch = this.cache.currentEpoch();
       let facts: KeyFacts | null | undefined;
       try {
-        facts = await this.repository.findFactsByDigest(digest);
+        facts = await answeredWithin(this.repository.findFactsByDigest(digest), READ_THROUGH_TIMEOUT_MS);
         this.cache.fill(digest, facts, epoch);
       } catch (error) {
-        // Database unreachable (the change feed, untrusting the cache, usually went with it): the
-        // facts last seen still hold. A key never seen stays a fault (503), never "invalid".
+        // Database unreachable or silent: the facts last seen hold while the lease does (docs/keys.md (revocation)),
+        // never after. Otherwise a fault (503), never "invalid".
         facts = this.cache.lastKnown(digest);
         if (facts === undefined) throw error;
       }

@@ -6,7 +6,12 @@ export type OutcomeObserver = { observe(outcome: string, seconds: number): void 
 /** What the metrics read at scrape time; nothing here is updated on the hot path. */
 export type MetricSources = {
   keyCache: { readonly stats: { hits: number; misses: number; evictions: number }; readonly size: number };
-  changes: { readonly lastLagMs: number; readonly listening: boolean };
+  changes: {
+    readonly lastLagMs: number;
+    readonly listening: boolean;
+    readonly leaseValidUntil: number;
+    readonly lastConfirmation: { waitedMs: number } | undefined;
+  };
 };
 
 // Key checks answer from memory in microseconds; a database read takes milliseconds.
@@ -44,8 +49,10 @@ export class Metrics {
     monotonic(registers, 'airkey_key_cache_misses_total', 'Key checks that had to read the database.', () => keyCache.stats.misses);
     monotonic(registers, 'airkey_key_cache_evictions_total', 'Cache entries dropped because a change made them stale.', () => keyCache.stats.evictions);
     sampled(registers, 'airkey_key_cache_entries', 'Entries in the key cache.', () => keyCache.size);
-    sampled(registers, 'airkey_change_feed_listening', '1 while this instance is subscribed to the change feed; 0 means its cache is bypassed.', () => (changes.listening ? 1 : 0));
+    sampled(registers, 'airkey_change_feed_listening', '1 while this instance is subscribed to the change feed; without it the lease lapses within 1 s and the cache is bypassed.', () => (changes.listening ? 1 : 0));
     sampled(registers, 'airkey_change_feed_lag_seconds', 'Commit-to-arrival delay of the last change heard from another instance.', () => changes.lastLagMs / 1000);
+    sampled(registers, 'airkey_instance_lease_valid', '1 while this instance holds its lease and may answer from its cache (docs/keys.md (revocation)).', () => (performance.now() < changes.leaseValidUntil ? 1 : 0));
+    sampled(registers, 'airkey_revocation_wait_seconds', "How long this instance's last write waited for the other instances to apply it.", () => (changes.lastConfirmation?.waitedMs ?? 0) / 1000);
   }
 
   /** Called once per response. `route` is the route pattern, never the raw URL (unbounded, may hold a key). */

@@ -65,6 +65,14 @@ describe.each(ENGINES)('the database goes down (%s)', (engine) => {
     expectProblem(response, 503, 'unavailable');
   });
 
+  it('past its lease keeps a cached key working only where no other process can revoke it: the embedded database; on PostgreSQL it answers 503', async () => {
+    // The lease (1 s) ran out: this instance can no longer vouch it heard every change (docs/keys.md (revocation)).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const response = await apiFrom(h, '10.5.0.1', cached, '/api/v1/whoami');
+    if (engine === 'pglite') expect(response.statusCode, response.body).toBe(200);
+    else expectProblem(response, 503, 'unavailable');
+  });
+
   it('says it is not ready', async () => {
     const response = await h.app.inject({ method: 'GET', url: '/readyz' });
     expect(response.statusCode).toBe(503);

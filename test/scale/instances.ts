@@ -136,6 +136,8 @@ export type Session = {
   userId: string;
   tenantId: string;
   request(on: Instance, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<Reply>;
+  /** The same request, resolved as soon as the response head arrives (the body still unread). */
+  send(on: Instance, method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<Response>;
 };
 
 export async function signIn(on: Instance, email: string, password = ADMIN.password): Promise<Session> {
@@ -147,17 +149,21 @@ export async function signIn(on: Instance, email: string, password = ADMIN.passw
   if (response.status !== 200) throw new Error(`sign-in on ${on.name}: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { csrf_token: string; user: { id: string; tenant: { id: string } } };
   const cookie = response.headers.getSetCookie().find((c) => c.startsWith('airkey_session='))!.split(';')[0]!;
+  const send = (target: Instance, method: string, path: string, payload?: unknown) => {
+    const headers: Record<string, string> = { cookie };
+    if (method !== 'GET') headers['x-csrf-token'] = body.csrf_token;
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    return fetch(`${target.url}${path}`, { method, headers, ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
+  };
   return {
     userId: body.user.id,
     tenantId: body.user.tenant.id,
     async request(target, method, path, payload) {
-      const headers: Record<string, string> = { cookie };
-      if (method !== 'GET') headers['x-csrf-token'] = body.csrf_token;
-      if (payload !== undefined) headers['content-type'] = 'application/json';
-      const reply = await fetch(`${target.url}${path}`, { method, headers, ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
+      const reply = await send(target, method, path, payload);
       const text = await reply.text();
       return { status: reply.status, body: text ? JSON.parse(text) : undefined };
     },
+    send,
   };
 }
 

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 describe('loadConfig', () => {
   it('reads the documented defaults from an empty environment', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, demo: true, maxKeysPerTenant: 1000, trustProxyHops: 0 });
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, demo: true, maxKeysPerTenant: 1000, trustProxyHops: 0, revocationWaitMs: 2000 });
     expect(config.dataDir).toMatch(/data$/);
   });
 
@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       [{ PORT: 'eighty' }, /PORT/],
       [{ MAX_KEYS_PER_TENANT: '0' }, /MAX_KEYS_PER_TENANT/],
       [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+      [{ REVOCATION_WAIT_MS: '50' }, /REVOCATION_WAIT_MS/],
       [{ AIRKEY_ADMIN_EMAIL: 'bad' }, /AIRKEY_ADMIN_EMAIL/],
       [{ AIRKEY_ADMIN_PASSWORD: 'short' }, /AIRKEY_ADMIN_PASSWORD/],
     ];

@@ -51,47 +51,32 @@ describe('KeyCache', () => {
     expect(c.size).toBe(0);
   });
 
-  it('answers nothing from the cache while untrusted, and starts empty when trusted again', async () => {
-    const c = cache();
-    c.fill('a', factsOf(), c.currentEpoch());
-    c.setTrusted(false);
-    expect(c.get('a')).toBeUndefined();
-    c.fill('b', factsOf(), c.currentEpoch());
-    expect(c.get('b')).toBeUndefined();
-    c.setTrusted(true);
-    expect(c.get('a')).toBeUndefined();
-    expect(c.get('b')).toBeUndefined();
-    expect(c.lastKnown('a')).toBeUndefined();
-    const fresh = factsOf({ keyId: 'k-b' });
-    c.fill('b', fresh, c.currentEpoch());
-    expect(c.get('b')).toBe(fresh);
-  });
-
-  it('keeps the facts last seen while untrusted, for a database outage only, with local changes applied', () => {
+  it('answers nothing, not even the facts last seen, once its lease has lapsed, and answers fills made meanwhile once renewed', () => {
     const c = cache();
     c.fill('a', factsOf({ keyId: 'k-a' }), c.currentEpoch());
-    c.fill('b', factsOf({ keyId: 'k-b' }), c.currentEpoch());
-    c.fill('u', null, c.currentEpoch());
-    c.setTrusted(false);
+    c.serveUntil(performance.now() + 60_000);
+    expect(c.get('a')?.keyId).toBe('k-a');
     expect(c.lastKnown('a')?.keyId).toBe('k-a');
-    expect(c.lastKnown('u')).toBeNull();
-    // A fresher read while deaf replaces what is kept; a change made here removes it.
+    c.serveUntil(performance.now() - 1);
+    expect(c.get('a')).toBeUndefined();
+    expect(c.lastKnown('a')).toBeUndefined();
+    // A read-through outside the lease is kept: it is as fresh as the changes heard so far.
     c.fill('a', factsOf({ keyId: 'k-a', enabled: false }), c.currentEpoch());
-    expect(c.lastKnown('a')?.enabled).toBe(false);
-    c.invalidate({ type: 'key', id: 'k-b' });
-    expect(c.lastKnown('b')).toBeUndefined();
+    expect(c.get('a')).toBeUndefined();
+    c.serveUntil(performance.now() + 60_000);
+    expect(c.get('a')?.enabled).toBe(false);
   });
 
-  it('drops a fill that began before the cache became untrusted or trusted again', () => {
+  it('starts empty when the feed resubscribes, and drops a fill that began before', () => {
     const c = cache();
+    c.fill('a', factsOf(), c.currentEpoch());
     const before = c.currentEpoch();
-    c.setTrusted(false);
-    c.fill('a', factsOf(), before);
-    expect(c.lastKnown('a')).toBeUndefined();
-    const deaf = c.currentEpoch();
-    c.setTrusted(true);
-    c.fill('a', factsOf(), deaf);
+    c.resubscribed();
     expect(c.get('a')).toBeUndefined();
+    c.fill('a', factsOf(), before);
+    expect(c.get('a')).toBeUndefined();
+    c.fill('a', factsOf(), c.currentEpoch());
+    expect(c.get('a')).toBeDefined();
   });
 
   it('stays within its bound, evicting the least recently used entry', () => {

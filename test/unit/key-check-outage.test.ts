@@ -2,16 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { factsOf } from '../support/facts.ts';
 import { keyCheckKit, secretNo } from '../support/key-check-kit.ts';
 
-/** KeyCheck when the database cannot be read: what was last seen still holds; nothing else is guessed. */
+/**
+ * KeyCheck when the database cannot be read: while the instance's lease holds, what it has seen
+ * still holds (every change was heard); once the lease lapses nothing is vouched for; nothing is
+ * ever guessed.
+ */
 describe('KeyCheck: the repository fails', () => {
-  it('answers from the facts last seen for a key it read before', async () => {
+  it('answers from the facts last seen while its lease holds, and refuses to vouch once it lapses', async () => {
     const kit = keyCheckKit();
     kit.repository.hold(secretNo(1, 'v'), factsOf({ keyId: 'seen' }));
     expect(await kit.check(secretNo(1, 'v'), 'c')).toMatchObject({ ok: true, keyId: 'seen' });
-    kit.cache.setTrusted(false); // the change feed went down with the database
     kit.repository.down = true;
     const lookups = kit.repository.lookups;
     expect(await kit.check(secretNo(1, 'v'), 'c')).toMatchObject({ ok: true, keyId: 'seen' });
+    expect(kit.repository.lookups).toBe(lookups); // answered from memory, within the lease
+    kit.cache.serveUntil(performance.now() - 1); // the lease lapsed
+    await expect(kit.check(secretNo(1, 'v'), 'c')).rejects.toThrow('connection terminated');
     expect(kit.repository.lookups).toBe(lookups + 1); // it did try the database first
   });
 
@@ -20,7 +26,6 @@ describe('KeyCheck: the repository fails', () => {
     kit.repository.hold(secretNo(2, 'v'), factsOf({ keyId: 'off', enabled: false }));
     expect(await kit.check(secretNo(2, 'v'), 'c')).toEqual({ ok: false, reason: 'api_key_disabled' });
     expect(await kit.check(secretNo(3, 'u'), 'c')).toEqual({ ok: false, reason: 'api_key_invalid' });
-    kit.cache.setTrusted(false);
     kit.repository.down = true;
     expect(await kit.check(secretNo(2, 'v'), 'c')).toEqual({ ok: false, reason: 'api_key_disabled' });
     expect(await kit.check(secretNo(3, 'u'), 'c')).toEqual({ ok: false, reason: 'api_key_invalid' });

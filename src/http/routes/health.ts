@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../app/services.ts';
 
-/** Liveness (the process answers) and readiness (database reachable, change feed subscribed). */
+/**
+ * Liveness (the process answers) and readiness (database reachable, change feed subscribed).
+ * `lease` says whether the instance may answer from its cache (docs/keys.md (revocation)); without it, it reads through.
+ */
 export async function healthRoutes(app: FastifyInstance, services: Services): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
-    const checks = { database: false, change_feed: services.changes.listening };
+    const checks = { database: false, change_feed: services.changes.listening, lease: performance.now() < services.changes.leaseValidUntil };
     try {
       await services.database.ping();
       checks.database = true;

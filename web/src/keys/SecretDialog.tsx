@@ -3,7 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { CreatedKey } from './keys-api.ts';
-import { usageSnippets } from './usage.ts';
+import { usageSnippets } from './secret-snippets.ts';
 
 /**
  * The only time the full key is ever shown. The parent holds the secret in state and drops it

@@ -2,6 +2,7 @@ import type { Usage, UsageCounts, UsagePoint, UsageWindow } from './usage-api.ts
 
 // Usage as words and numbers: what the charts show, for reading, for screen readers and for tests.
 export const WINDOW_LABELS: Record<UsageWindow, string> = { '24h': '24 hours', '7d': '7 days', '30d': '30 days' };
+export const WINDOW_SHORT: Record<UsageWindow, string> = { '24h': '24 h', '7d': '7 d', '30d': '30 d' };
 
 const count = new Intl.NumberFormat('en-GB');
 export const formatCount = (n: number) => count.format(n);

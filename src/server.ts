@@ -31,6 +31,8 @@ export async function startServer(config: Config, options: AppOptions & { overri
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
   const sweep = setInterval(() => {
+    void services.legacyKeys.refresh();
+    services.keyRolls.deleteRetired().catch((error: unknown) => app.log.warn({ err: error }, 'retired key sweep failed'));
     services.keys.recordExpiries().catch((error: unknown) => app.log.warn({ err: error }, 'expiry sweep failed'));
     services.sessions.deleteExpired().catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
   }, EXPIRY_SWEEP_MS);

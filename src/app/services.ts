@@ -11,6 +11,9 @@ import { KeyCache } from '../keys/key-cache.ts';
 import { KeyCheck, type KeyCheckMetrics } from '../keys/key-check.ts';
 import { KeyRepository } from '../keys/key-repository.ts';
 import { KeyService } from '../keys/key-service.ts';
+import { LeakService } from '../keys/leak-service.ts';
+import { LegacyKeys } from '../keys/legacy-keys.ts';
+import { RollService } from '../keys/roll-service.ts';
 import type { RandomBytes } from '../shared/digest.ts';
 import { UsageRecorder } from '../keys/usage-recorder.ts';
 import { Metrics } from '../metrics/metrics.ts';
@@ -57,11 +60,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const keyCache = new KeyCache({ maxEntries: config.keyCacheMaxEntries, maxAgeMs: config.keyCacheMaxAgeMs });
   changes.onChange((change) => keyCache.invalidate(change));
   changes.onState((listening) => keyCache.setTrusted(listening));
+  // Any change may be the deletion of the last key without a checksum: ask again (until none remain).
+  const legacyKeys = new LegacyKeys(keyRepository);
+  changes.onChange(() => void legacyKeys.refresh());
   const metrics = new Metrics({ keyCache, changes });
 
   const keyFailures = new FailureThrottle({ points: 20, windowSeconds: 60, blockSeconds: 60, keyPrefix: 'key-failures', redis });
   // One database lookup a second, at most, for a blocked client: its valid keys keep working.
   const keyLookupsWhileBlocked = new FailureThrottle({ points: 60, windowSeconds: 60, blockSeconds: 60, keyPrefix: 'key-lookups-blocked', redis });
+  // Leak reports need no key: every report spends a point, whatever it held (see LeakService).
+  const leakReports = new FailureThrottle({ points: 20, windowSeconds: 60, blockSeconds: 60, keyPrefix: 'leak-reports', redis });
   const signInFailures = new FailureThrottle({ points: 5, windowSeconds: 300, blockSeconds: 300, keyPrefix: 'sign-in-failures', redis });
   const usage = new UsageRecorder(keyRepository, config.usageFlushMs, overrides.onBackgroundError);
 
@@ -71,14 +79,17 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     database,
     changes,
     keyCache,
+    legacyKeys,
     metrics,
     usage,
-    keyCheck: new KeyCheck(keyRepository, keyCache, usage, keyFailures, keyLookupsWhileBlocked, clock, keyCheckMetricsOf(metrics, overrides.keyCheckMetrics)),
+    keyCheck: new KeyCheck(keyRepository, keyCache, usage, keyFailures, keyLookupsWhileBlocked, clock, legacyKeys, keyCheckMetricsOf(metrics, overrides.keyCheckMetrics)),
     uow,
     keys: new KeyService(uow, keyRepository, audit, clock, {
       maxKeysPerTenant: config.maxKeysPerTenant,
       ...(overrides.random ? { random: overrides.random } : {}),
     }),
+    keyRolls: new RollService(uow, keyRepository, audit, clock, overrides.random),
+    leaks: new LeakService(uow, keyRepository, audit, clock, leakReports, legacyKeys),
     tenants: new TenantService(uow, tenantRepository, keyRepository, audit),
     users: new UserService(uow, userRepository, tenantRepository, keyRepository, audit),
     sessions: new SessionService(db, new SessionRepository(db), userRepository, audit, signInFailures, clock, overrides.random),
@@ -90,6 +101,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     /** Starts background work: the change feed, usage write-behind. */
     async start() {
       await changes.start(database);
+      await legacyKeys.refresh();
       usage.start();
     },
     async close() {

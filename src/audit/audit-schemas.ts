@@ -7,6 +7,8 @@ export const AUDIT_ACTIONS = [
   'api_key.disabled',
   'api_key.deleted',
   'api_key.expired',
+  'api_key.rolled',
+  'api_key.leaked',
   'user.signed_in',
   'user.sign_in_failed',
   'user.created',

@@ -16,6 +16,7 @@ import { backofficePages } from './routes/backoffice-pages.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
 import { backofficeUserRoutes } from './routes/backoffice-users.ts';
 import { healthRoutes } from './routes/health.ts';
+import { leakedKeyRoutes } from './routes/leaked-keys.ts';
 import { publicApiRoutes } from './routes/public-api.ts';
 import { sessionHook } from './session-auth.ts';
 import './types.ts';
@@ -105,6 +106,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(healthRoutes, services);
   await app.register(async (scope) => metricsRoutes(scope, services.metrics));
   await app.register(async (api) => publicApiRoutes(api, services), { prefix: '/api/v1' });
+  // Its own scope: no key-check hook (a finder of a key need not hold one).
+  await app.register(async (api) => leakedKeyRoutes(api, services), { prefix: '/api/v1' });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(
     async (backoffice) => {

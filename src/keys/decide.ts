@@ -8,10 +8,12 @@ export type Verdict = { ok: true; principal: Principal; keyId: string } | { ok: 
 
 /**
  * The pure decision for one request: no I/O, no clock of its own. `facts` is null for a digest
- * that matches no key (unknown or deleted).
+ * that matches no key (unknown or deleted); a retired key is refused the same way.
  */
 export function decide(facts: KeyFacts | null, nowMs: number): Verdict {
   if (facts === null) return { ok: false, reason: 'api_key_invalid' };
+  // A rolled key is gone from its retires_at on, like a deleted one, whether or not the sweep ran.
+  if (facts.retiresAtMs !== null && nowMs >= facts.retiresAtMs) return { ok: false, reason: 'api_key_invalid' };
   // An expired key is expired whatever `enabled` says (SPEC §3).
   if (isExpired(facts.expiresAtMs, nowMs)) return { ok: false, reason: 'api_key_expired' };
   if (!facts.enabled) return { ok: false, reason: 'api_key_disabled' };

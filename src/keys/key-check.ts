@@ -4,6 +4,8 @@ import { decide, type Verdict } from './decide.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { KeyRepository } from './key-repository.ts';
 import type { KeyFacts } from './principal.ts';
+import { hasValidChecksum } from './checksum.ts';
+import type { LegacyKeys } from './legacy-keys.ts';
 import { digestSecret, hasKeyFormat } from './secret.ts';
 import type { UsageRecorder } from './usage-recorder.ts';
 
@@ -21,6 +23,8 @@ export class KeyCheck {
     /** A small budget of lookups for a blocked client, so its valid keys keep working. */
     private readonly lookupsWhileBlocked: FailureThrottle,
     private readonly clock: Clock,
+    /** Whether keys without a checksum may remain: until none do, a bad checksum is looked up. */
+    private readonly legacyKeys: Pick<LegacyKeys, 'noneRemain'>,
     private readonly metrics?: KeyCheckMetrics,
   ) {}
 
@@ -34,8 +38,9 @@ export class KeyCheck {
   check(secret: string, client: string): CheckOutcome | Promise<CheckOutcome> {
     const started = performance.now();
     const nowMs = this.clock.now().getTime();
-    // 1. Parse: a malformed value is rejected without hashing or a lookup.
-    const digest = hasKeyFormat(secret) ? digestSecret(secret) : null;
+    // 1. Parse: a malformed value is rejected without hashing or a lookup; so is, once no key
+    //    minted before checksums remains, a key whose checksum is wrong (works with the database down).
+    const digest = this.isCandidate(secret) ? digestSecret(secret) : null;
     // 2. Cache: a known key costs one map lookup; `undefined` is a miss, `null` a known unknown.
     const facts: KeyFacts | null | undefined = digest === null ? null : this.cache.get(digest);
     // 3. Decide from the cached facts and the clock, now.
@@ -83,6 +88,10 @@ export class KeyCheck {
     // Count the failure against the client.
     await this.throttle.recordFailure(client);
     return this.finish(verdict ?? { ok: false, reason: 'api_key_invalid' }, started);
+  }
+
+  private isCandidate(secret: string): boolean {
+    return hasKeyFormat(secret) && (!this.legacyKeys.noneRemain || hasValidChecksum(secret));
   }
 
   private accept(verdict: Verdict & { ok: true }, nowMs: number, started: number): Verdict {

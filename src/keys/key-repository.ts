@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, isNull, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { apiKeys, tenants, users } from '../db/schema.ts';
 import type { KeyAuthority } from '../shared/actor.ts';
@@ -33,6 +33,12 @@ export class KeyRepository {
       tenant: { slug: row.tenantSlug, name: row.tenantName, authority: row.authority },
       creator: row.creatorEmail === null ? null : { email: row.creatorEmail, roles: row.creatorRoles ?? [] },
     });
+  }
+
+  /** Whether any key minted before checksums remains (a partial index keeps this cheap). */
+  async anyLegacyKey(): Promise<boolean> {
+    const [row] = await this.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.hasChecksum, false)).limit(1);
+    return row !== undefined;
   }
 
   /**
@@ -76,6 +82,35 @@ export class KeyRepository {
 
   async delete(tx: Db, id: string): Promise<void> {
     await tx.delete(apiKeys).where(eq(apiKeys.id, id));
+  }
+
+  /**
+   * The keys among these digests that still work or could work again, in any tenant, locked:
+   * not expired, not retired, not already reported leaked.
+   */
+  async findLiveByDigests(tx: Db, digests: readonly string[], now: Date): Promise<KeyRow[]> {
+    if (digests.length === 0) return [];
+    return tx
+      .select()
+      .from(apiKeys)
+      .where(
+        and(
+          inArray(apiKeys.secretDigest, [...digests]),
+          or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+          or(isNull(apiKeys.retiresAt), gt(apiKeys.retiresAt, now)),
+          sql`${apiKeys.disabledReason} is distinct from 'leaked'`,
+        ),
+      )
+      .for('update');
+  }
+
+  async setRetiresAt(tx: Db, id: string, retiresAt: Date): Promise<void> {
+    await tx.update(apiKeys).set({ retiresAt }).where(eq(apiKeys.id, id));
+  }
+
+  /** Deletes every rolled key whose retires_at has come, in all tenants. */
+  async deleteRetired(tx: Db, now: Date): Promise<KeyRow[]> {
+    return tx.delete(apiKeys).where(lte(apiKeys.retiresAt, now)).returning();
   }
 
   /** Disables every key a user created (their account is being deleted). */

@@ -42,6 +42,29 @@ export type CreatedKey = z.infer<typeof createdKeySchema>;
 
 export const updateKeyBodySchema = z.strictObject({ enabled: z.boolean() });
 
+/** How long a rolled key keeps working beside its successor. */
+export const ROLL_OVERLAPS = ['none', '1h', '24h', '7d'] as const;
+export type RollOverlap = (typeof ROLL_OVERLAPS)[number];
+
+export const rollKeyBodySchema = z.strictObject({
+  overlap: z.enum(ROLL_OVERLAPS).describe('How long the old key keeps working; none = refused at once'),
+});
+export type RollKeyInput = z.infer<typeof rollKeyBodySchema>;
+
+/** A roll's answer: the new key and its secret (shown once), and the old key while it retires. */
+export const rolledKeySchema = z.object({ api_key: apiKeySchema, secret: z.string(), previous: apiKeySchema.nullable() });
+export type RolledKey = z.infer<typeof rolledKeySchema>;
+
+/** `POST /api/v1/leaked-keys`: whatever someone found that may be a key. */
+export const leakReportSchema = z.strictObject({
+  keys: z.array(z.string().max(200)).min(1).max(100).describe('1–100 strings that may be API keys, each at most 200 characters'),
+});
+export type LeakReport = z.infer<typeof leakReportSchema>;
+
+/** The same answer whatever the items were: a report reveals nothing. */
+export const leakReceiptSchema = z.object({ received: z.number().int().describe('How many items the report held') });
+export type LeakReceipt = z.infer<typeof leakReceiptSchema>;
+
 /** Who a request made with a key acts as, and what it may do (`GET /api/v1/whoami`). */
 export const principalSchema = z.object({
   tenant: tenantRefSchema,

@@ -78,6 +78,9 @@ export class KeyService {
         throw new ConflictError('api_key_expired', 'An expired key cannot be enabled or disabled; create a new key instead.');
       }
       if (key.enabled === enabled) return key;
+      if (enabled && key.disabledReason === 'leaked') {
+        throw new ConflictError('api_key_leaked', 'This key was reported leaked and cannot be enabled again; roll it or create a new key.');
+      }
       if (enabled && key.disabledReason === 'creator_deleted' && (await this.keys.lockTenant(tx, actor.tenantId)) !== 'system') {
         throw new ConflictError('creator_deleted', "The key's creator was deleted; under creator authority it cannot be enabled again.");
       }

@@ -15,13 +15,15 @@ export type KeyFacts = {
   enabled: boolean;
   /** Epoch milliseconds, or null for a key that never expires. */
   expiresAtMs: number | null;
+  /** Epoch milliseconds from which a rolled key is refused, or null while it is not retiring. */
+  retiresAtMs: number | null;
   authority: KeyAuthority;
   principal: Principal;
 };
 
 /** The stored facts `keyFactsOf` turns into KeyFacts: the key, its tenant, its creator now. */
 export type StoredKeyFacts = {
-  key: { id: string; tenantId: string; name: string; hint: string; enabled: boolean; expiresAt: Date | null; createdBy: string | null };
+  key: { id: string; tenantId: string; name: string; hint: string; enabled: boolean; expiresAt: Date | null; createdBy: string | null; retiresAt: Date | null };
   tenant: { slug: string; name: string; authority: KeyAuthority };
   /** Null when the key has no creator any more (deleted account). */
   creator: { email: string; roles: readonly string[] } | null;
@@ -41,6 +43,7 @@ export function keyFactsOf({ key, tenant, creator }: StoredKeyFacts): KeyFacts {
     creatorId: creatorRef?.id ?? null,
     enabled: key.enabled,
     expiresAtMs: key.expiresAt?.getTime() ?? null,
+    retiresAtMs: key.retiresAt?.getTime() ?? null,
     authority: tenant.authority,
     principal: {
       tenant: { id: key.tenantId, slug: tenant.slug, name: tenant.name },

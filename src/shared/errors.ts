@@ -98,6 +98,7 @@ export class NotFoundError extends AirkeyError {
 export type ConflictCode =
   | 'api_key_expired'
   | 'creator_deleted'
+  | 'api_key_leaked'
   | 'api_key_limit_reached'
   | 'email_taken'
   | 'slug_taken'

@@ -48,4 +48,20 @@ describe('decide: the verdict for one request', () => {
     expect(decide(facts, NOW - 1).ok).toBe(true);
     expect(decide(facts, NOW).ok).toBe(false);
   });
+
+  it('accepts a retiring key until one millisecond before its retires_at, and refuses it as invalid from that instant', () => {
+    const facts = factsOf({ retiresAtMs: NOW });
+    expect(decide(facts, NOW - 1)).toEqual({ ok: true, principal: facts.principal, keyId: 'key-1' });
+    expect(decide(facts, NOW)).toEqual({ ok: false, reason: 'api_key_invalid' });
+    expect(decide(facts, NOW + 86_400_000)).toEqual({ ok: false, reason: 'api_key_invalid' });
+  });
+
+  it('refuses a retired key as invalid even when it is also disabled or expired, like a deleted one', () => {
+    expect(decide(factsOf({ retiresAtMs: NOW, enabled: false }), NOW)).toEqual({ ok: false, reason: 'api_key_invalid' });
+    expect(decide(factsOf({ retiresAtMs: NOW, expiresAtMs: NOW - 1 }), NOW)).toEqual({ ok: false, reason: 'api_key_invalid' });
+  });
+
+  it('still reports a retiring disabled key as disabled before its retires_at', () => {
+    expect(decide(factsOf({ retiresAtMs: NOW + 1, enabled: false }), NOW)).toEqual({ ok: false, reason: 'api_key_disabled' });
+  });
 });

@@ -12,6 +12,7 @@ export function factsOf(overrides: Partial<KeyFacts> = {}): KeyFacts {
     creatorId,
     enabled: true,
     expiresAtMs: null,
+    retiresAtMs: null,
     authority,
     principal: {
       tenant: { id: tenantId, slug: 'acme', name: 'Acme' },

@@ -1,0 +1,102 @@
+import type { AuditService } from '../audit/audit-service.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
+import { requirePermission, SYSTEM_ACTOR, type UserActor } from '../shared/actor.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { RandomBytes } from '../shared/digest.ts';
+import { ConflictError, NotFoundError } from '../shared/errors.ts';
+import { expiryDateOf, isExpired } from './expiry.ts';
+import type { KeyRepository } from './key-repository.ts';
+import type { RolledKey, RollOverlap } from './key-schemas.ts';
+import { keyTarget, toApiKeyView } from './key-view.ts';
+import { digestSecret, generateSecret, hintOf } from './secret.ts';
+
+const HOUR_MS = 3_600_000;
+const OVERLAP_MS: Record<RollOverlap, number> = { none: 0, '1h': HOUR_MS, '24h': 24 * HOUR_MS, '7d': 7 * 24 * HOUR_MS };
+
+/**
+ * Rolling a key (SPEC §3): a new secret replaces the old one, which keeps working (if it did)
+ * until `retires_at` and is then refused by the key check (decide.ts) and deleted by the sweep.
+ *
+ * A roll does not count against MAX_KEYS_PER_TENANT: it replaces a key, and refusing it at the
+ * limit would block exactly the advice given for a leaked key. During an overlap the tenant may
+ * therefore hold one key more than the limit (creating keys stays refused until it is back below).
+ */
+export class RollService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly keys: KeyRepository,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+    private readonly random?: RandomBytes,
+  ) {}
+
+  /** A leaked or disabled key may be rolled; an expired one may not (its successor would be too). */
+  async roll(actor: UserActor, id: string, overlap: RollOverlap): Promise<RolledKey> {
+    requirePermission(actor, 'api_keys:manage');
+    const now = this.clock.now();
+    const secret = generateSecret(this.random);
+    return this.uow.inTransaction(async (tx, changed) => {
+      // Serialises with creates and other rolls of the tenant's keys.
+      await this.keys.lockTenant(tx, actor.tenantId);
+      const old = await this.keys.findForTenant(tx, actor.tenantId, id);
+      // A retired key is gone for every purpose but the sweep: not found, like a deleted one.
+      if (!old || (old.retiresAt !== null && old.retiresAt <= now)) throw new NotFoundError('API key');
+      if (isExpired(old.expiresAt, now.getTime())) {
+        throw new ConflictError('api_key_expired', 'An expired key cannot be rolled; create a new key instead.');
+      }
+      const created = await this.keys.insert(tx, {
+        tenantId: actor.tenantId,
+        name: old.name,
+        hint: hintOf(secret),
+        secretDigest: digestSecret(secret),
+        createdBy: actor.id,
+        expiresAt: old.expiresAt,
+        createdAt: now,
+      });
+      // Rolling a retiring key again never extends its retirement.
+      const requested = new Date(now.getTime() + OVERLAP_MS[overlap]);
+      const retiresAt = old.retiresAt !== null && old.retiresAt < requested ? old.retiresAt : requested;
+      await this.audit.record(tx, actor.tenantId, actor, 'api_key.created', keyTarget(created), {
+        hint: created.hint,
+        expires_at: created.expiresAt ? expiryDateOf(created.expiresAt) : null,
+        rolled_from: old.id,
+      });
+      await this.audit.record(tx, actor.tenantId, actor, 'api_key.rolled', keyTarget(old), {
+        hint: old.hint,
+        new_key_id: created.id,
+        new_hint: created.hint,
+        overlap,
+        retires_at: retiresAt.toISOString(),
+      });
+      if (overlap === 'none') {
+        // Refused at once: deleted in the same transaction, by the user who rolled it.
+        await this.keys.delete(tx, old.id);
+        await this.audit.record(tx, actor.tenantId, actor, 'api_key.deleted', keyTarget(old), { hint: old.hint, rolled: true });
+      } else {
+        await this.keys.setRetiresAt(tx, old.id, retiresAt);
+      }
+      // Cached facts of the old key lack its retires_at (or its row): every instance drops them.
+      changed({ type: 'key', id: old.id });
+      return {
+        api_key: toApiKeyView({ ...created, creatorEmail: actor.email }, now.getTime()),
+        secret,
+        previous: overlap === 'none' ? null : toApiKeyView({ ...old, retiresAt }, now.getTime()),
+      };
+    });
+  }
+
+  /** The sweep: deletes every key whose retires_at has come (they are already refused), audited as the system. */
+  async deleteRetired(): Promise<number> {
+    return this.uow.inTransaction(async (tx, changed) => {
+      const retired = await this.keys.deleteRetired(tx, this.clock.now());
+      for (const key of retired) {
+        await this.audit.record(tx, key.tenantId, SYSTEM_ACTOR, 'api_key.deleted', keyTarget(key), {
+          hint: key.hint,
+          retired_at: key.retiresAt?.toISOString() ?? null,
+        });
+        changed({ type: 'key', id: key.id });
+      }
+      return retired.length;
+    });
+  }
+}

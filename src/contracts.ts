@@ -6,6 +6,7 @@
 export type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, Principal, createKeyBodySchema } from './keys/key-schemas.ts';
 export type { NewUser, SignedIn, UserChanges, UserView, createUserBodySchema, updateUserBodySchema, userSchema } from './users/user-schemas.ts';
 export type { AuditEventView, AuditPage } from './audit/audit-schemas.ts';
+export type { TenantUsage, TopKey, Usage, UsageBucket, UsageQuery, UsageWindow } from './usage/usage-schemas.ts';
 export type { FieldError, Problem } from './http/problem-types.ts';
 export type { problemSchema } from './http/schemas.ts';
 export type { KeyAuthority } from './shared/actor.ts';

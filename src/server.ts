@@ -35,6 +35,7 @@ export async function startServer(config: Config, options: AppOptions & { overri
     services.keyRolls.deleteRetired().catch((error: unknown) => app.log.warn({ err: error }, 'retired key sweep failed'));
     services.keys.recordExpiries().catch((error: unknown) => app.log.warn({ err: error }, 'expiry sweep failed'));
     services.sessions.deleteExpired().catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
+    services.usageReports.prune().catch((error: unknown) => app.log.warn({ err: error }, 'usage prune failed'));
   }, EXPIRY_SWEEP_MS);
   sweep.unref();
 
@@ -51,7 +52,7 @@ export async function startServer(config: Config, options: AppOptions & { overri
       await app.close(); // drains in-flight requests
       clearInterval(closeIdle);
       clearTimeout(cutStreams);
-      await services.close(); // flushes last-use timestamps, closes the feed and the database
+      await services.close(); // flushes last-use timestamps and usage counts, closes the feed and the database
     })());
   return { app, services, url, firstStart, stop };
 }

@@ -16,6 +16,9 @@ import { LegacyKeys } from '../keys/legacy-keys.ts';
 import { RollService } from '../keys/roll-service.ts';
 import type { RandomBytes } from '../shared/digest.ts';
 import { UsageRecorder } from '../keys/usage-recorder.ts';
+import { UsageCounter } from '../usage/usage-counter.ts';
+import { UsageRepository } from '../usage/usage-repository.ts';
+import { UsageService } from '../usage/usage-service.ts';
 import { Metrics } from '../metrics/metrics.ts';
 import { UnitOfWork } from '../db/unit-of-work.ts';
 import { SessionRepository } from '../sessions/session-repository.ts';
@@ -71,7 +74,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Leak reports need no key: every report spends a point, whatever it held (see LeakService).
   const leakReports = new FailureThrottle({ points: 20, windowSeconds: 60, blockSeconds: 60, keyPrefix: 'leak-reports', redis });
   const signInFailures = new FailureThrottle({ points: 5, windowSeconds: 300, blockSeconds: 300, keyPrefix: 'sign-in-failures', redis });
-  const usage = new UsageRecorder(keyRepository, config.usageFlushMs, overrides.onBackgroundError);
+  // Request counts per key and hour: incremented in memory by the key check, added up by a flush.
+  const usageRepository = new UsageRepository(db);
+  const usageCounter = new UsageCounter(usageRepository, config.usageFlushMs, overrides.onBackgroundError);
+  const usage = new UsageRecorder(keyRepository, usageCounter, config.usageFlushMs, overrides.onBackgroundError);
 
   const services = {
     config,
@@ -82,6 +88,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     legacyKeys,
     metrics,
     usage,
+    usageCounter,
+    usageReports: new UsageService(usageRepository, clock),
     keyCheck: new KeyCheck(keyRepository, keyCache, usage, keyFailures, keyLookupsWhileBlocked, clock, legacyKeys, keyCheckMetricsOf(metrics, overrides.keyCheckMetrics)),
     uow,
     keys: new KeyService(uow, keyRepository, audit, clock, {
@@ -93,7 +101,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     tenants: new TenantService(uow, tenantRepository, keyRepository, audit),
     users: new UserService(uow, userRepository, tenantRepository, keyRepository, audit),
     sessions: new SessionService(db, new SessionRepository(db), userRepository, audit, signInFailures, clock, overrides.random),
-    flights: new FlightService(flightRepository, cursors),
+    flights: new FlightService(flightRepository, cursors, {
+      // The key check counted the request ok; a missing permission makes it rejected after all.
+      onDenied: (principal) => usageCounter.denied(principal.key.id, principal.tenant.id, clock.now().getTime()),
+    }),
     flightRepository,
     tenantRepository,
     userRepository,
@@ -103,9 +114,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await changes.start(database);
       await legacyKeys.refresh();
       usage.start();
+      usageCounter.start();
     },
     async close() {
       await usage.stop();
+      await usageCounter.stop();
       await changes.stop();
       redis?.disconnect();
       await database.close();

@@ -13,15 +13,21 @@ const isPosition = (value: unknown): value is Position =>
   Number.isSafeInteger((value as Position).d) &&
   typeof (value as Position).i === 'string';
 
+export type FlightServiceOptions = {
+  /** A key the key check accepted lacked the permission: its usage counts the request as rejected. */
+  onDenied?: (principal: Principal) => void;
+};
+
 /** Read access to a tenant's flights, for REST and MCP alike. */
 export class FlightService {
   constructor(
     private readonly flights: FlightRepository,
     private readonly cursors: CursorCodec,
+    private readonly options: FlightServiceOptions = {},
   ) {}
 
   async list(principal: Principal, query: FlightQuery): Promise<FlightPage> {
-    requireKeyPermission(principal, 'flights:read');
+    this.requireRead(principal);
     const tenantId = principal.tenant.id;
     // A cursor is bound to the tenant and the filters it was issued for.
     const scope = JSON.stringify([tenantId, query.from, query.to, query.origin, query.destination, query.status, query.flight_number]);
@@ -51,10 +57,19 @@ export class FlightService {
   }
 
   async get(principal: Principal, id: string): Promise<Flight> {
-    requireKeyPermission(principal, 'flights:read');
+    this.requireRead(principal);
     const row = isUuid(id) ? await this.flights.findById(principal.tenant.id, id) : undefined;
     if (!row) throw new NotFoundError('flight');
     return toFlight(row);
+  }
+
+  private requireRead(principal: Principal): void {
+    try {
+      requireKeyPermission(principal, 'flights:read');
+    } catch (error) {
+      this.options.onDenied?.(principal);
+      throw error;
+    }
   }
 }
 

@@ -12,6 +12,7 @@ import { errorHandler, notFoundHandler } from './problem.ts';
 import { stripQueryKey } from './redaction.ts';
 import { backofficeAuditRoutes } from './routes/backoffice-audit.ts';
 import { backofficeKeyRoutes } from './routes/backoffice-keys.ts';
+import { backofficeUsageRoutes } from './routes/backoffice-usage.ts';
 import { backofficePages } from './routes/backoffice-pages.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
 import { backofficeUserRoutes } from './routes/backoffice-users.ts';
@@ -116,6 +117,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       await backoffice.register(async (guarded) => {
         guarded.addHook('onRequest', sessionHook(services.sessions));
         await backofficeKeyRoutes(guarded, services);
+        await backofficeUsageRoutes(guarded, services);
         await backofficeAuditRoutes(guarded, services);
         await backofficeUserRoutes(guarded, services);
       });

@@ -69,6 +69,8 @@ export class KeyCheck {
     const lookUp = digest !== null && cached === undefined && (!blocked || (await this.lookupsWhileBlocked.tryTake(client)));
     if (blocked && !lookUp) return this.finish(throttled, started);
     let verdict = cachedVerdict;
+    // The key's facts when it exists: its refusal is then counted as the key's `rejected` usage.
+    let known = cached;
     if (lookUp) {
       const epoch = this.cache.currentEpoch();
       let facts: KeyFacts | null | undefined;
@@ -82,11 +84,13 @@ export class KeyCheck {
         if (facts === undefined) throw error;
       }
       verdict = decide(facts, nowMs);
+      known = facts;
       if (verdict.ok) return this.accept(verdict, nowMs, started);
     }
     if (blocked) return this.finish(throttled, started);
     // Count the failure against the client.
     await this.throttle.recordFailure(client);
+    if (known) this.usage.refused(known.keyId, known.tenantId, nowMs);
     return this.finish(verdict ?? { ok: false, reason: 'api_key_invalid' }, started);
   }
 
@@ -95,7 +99,7 @@ export class KeyCheck {
   }
 
   private accept(verdict: Verdict & { ok: true }, nowMs: number, started: number): Verdict {
-    this.usage.touch(verdict.keyId, nowMs);
+    this.usage.accepted(verdict.keyId, verdict.principal.tenant.id, nowMs);
     return this.finish(verdict, started) as Verdict;
   }
 

@@ -1,8 +1,18 @@
 import type { KeyRepository } from './key-repository.ts';
 
 /**
+ * Where the key check's outcomes are counted per key and hour (src/usage's UsageCounter, wired by
+ * the composition root). Both calls are in-memory increments: no I/O, no promise.
+ */
+export type RequestCounter = {
+  ok(keyId: string, tenantId: string, atMs: number): void;
+  rejected(keyId: string, tenantId: string, atMs: number): void;
+};
+
+/**
  * Write-behind of `last_used_at`. The key check only puts a timestamp in a map (no I/O); a timer
  * writes the coalesced batch. A crash loses at most one interval of usage timestamps, nothing else.
+ * Request counts go to the RequestCounter, which has its own write-behind.
  */
 export class UsageRecorder {
   private pending = new Map<string, number>();
@@ -11,6 +21,7 @@ export class UsageRecorder {
 
   constructor(
     private readonly keys: KeyRepository,
+    private readonly counter: RequestCounter,
     private readonly intervalMs: number,
     private readonly onError: (error: unknown) => void = () => {},
   ) {}
@@ -18,6 +29,17 @@ export class UsageRecorder {
   /** Hot path: O(1), synchronous, no allocation beyond the map entry. */
   touch(keyId: string, atMs: number): void {
     this.pending.set(keyId, atMs);
+  }
+
+  /** Hot path: a request the key check accepted is its last use and counts as `ok`. */
+  accepted(keyId: string, tenantId: string, atMs: number): void {
+    this.touch(keyId, atMs);
+    this.counter.ok(keyId, tenantId, atMs);
+  }
+
+  /** Hot path: a known key refused (disabled, expired, retired) counts as `rejected`; it is no use. */
+  refused(keyId: string, tenantId: string, atMs: number): void {
+    this.counter.rejected(keyId, tenantId, atMs);
   }
 
   start(): void {

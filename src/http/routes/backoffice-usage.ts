@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Services } from '../../app/services.ts';
+import { tenantUsageSchema, usageQuerySchema, usageSchema } from '../../usage/usage-schemas.ts';
+import { idParamsSchema, problemResponses } from '../schemas.ts';
+import { needs, signedInActor } from '../session-auth.ts';
+
+/**
+ * Usage of one key and of the whole tenant (SPEC §4). UsageService checks `api_keys:manage` and
+ * answers 404 for a malformed, unknown or foreign key id itself; `needs` is the early courtesy.
+ */
+export async function backofficeUsageRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const manage = needs('api_keys:manage');
+
+  api.get('/api-keys/:id/usage', {
+    preHandler: manage,
+    schema: { params: idParamsSchema, querystring: usageQuerySchema, response: { 200: usageSchema, ...problemResponses(400, 401, 403, 404) } },
+    handler: async (request) => services.usageReports.forKey(signedInActor(request), request.params.id, request.query.window),
+  });
+
+  api.get('/usage', {
+    preHandler: manage,
+    schema: { querystring: usageQuerySchema, response: { 200: tenantUsageSchema, ...problemResponses(400, 401, 403) } },
+    handler: async (request) => services.usageReports.forTenant(signedInActor(request), request.query.window),
+  });
+}

@@ -1,0 +1,96 @@
+import { HOUR_MS, hourOf } from './usage-series.ts';
+
+/** One key's requests in one UTC hour, as counted by this instance since its last flush. */
+export type HourTally = { keyId: string; tenantId: string; hourMs: number; ok: number; rejected: number };
+
+/** Where a flush adds its counts (UsageRepository.add): one statement that adds, never sets. */
+export interface UsageSink {
+  add(batch: readonly HourTally[]): Promise<void>;
+}
+
+/**
+ * Request counts per key and hour, write-behind. The request path only increments numbers in a
+ * map (no I/O, no promise, no allocation after a key's first request of the hour); a timer adds
+ * the batch to the database. Because every flush adds rather than sets, the counts of all
+ * instances sum exactly. A failed flush keeps its counts for the next one; a crash loses at most
+ * the counts since the last flush.
+ */
+export class UsageCounter {
+  /** hour → key id → tally. Hours change rarely, so a lookup is two map gets and no string building. */
+  private pending = new Map<number, Map<string, HourTally>>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly sink: UsageSink,
+    private readonly intervalMs: number,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
+
+  /** Hot path: a request the key check accepted. */
+  ok(keyId: string, tenantId: string, atMs: number): void {
+    this.tally(keyId, tenantId, hourOf(atMs)).ok += 1;
+  }
+
+  /** Hot path: a request the key check refused for a known key (disabled, expired, retired). */
+  rejected(keyId: string, tenantId: string, atMs: number): void {
+    this.tally(keyId, tenantId, hourOf(atMs)).rejected += 1;
+  }
+
+  /**
+   * A request the key check accepted (so counted `ok`) that the service then refused for lack of
+   * permission: it moves from ok to rejected. It was counted in this hour, or in the previous one
+   * when it straddled the hour. If that count was flushed meanwhile, the -1 in the new tally
+   * cancels it in the database, so the sum stays exact.
+   */
+  denied(keyId: string, tenantId: string, atMs: number): void {
+    const hourMs = hourOf(atMs);
+    const now = this.pending.get(hourMs)?.get(keyId);
+    const before = this.pending.get(hourMs - HOUR_MS)?.get(keyId);
+    const counted = now && now.ok > 0 ? now : before && before.ok > 0 ? before : this.tally(keyId, tenantId, hourMs);
+    counted.ok -= 1;
+    counted.rejected += 1;
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.flush(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  /** Serialised: two flushes never run at once, so a batch is added exactly once or kept. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      if (this.pending.size === 0) return;
+      const taken = this.pending;
+      this.pending = new Map();
+      const batch = [...taken.values()].flatMap((byKey) => [...byKey.values()]).filter((t) => t.ok !== 0 || t.rejected !== 0);
+      if (batch.length === 0) return;
+      try {
+        await this.sink.add(batch);
+      } catch (error) {
+        // Nothing was added (one statement): keep the counts, next to what arrived meanwhile.
+        for (const t of batch) {
+          const kept = this.tally(t.keyId, t.tenantId, t.hourMs);
+          kept.ok += t.ok;
+          kept.rejected += t.rejected;
+        }
+        this.onError(error);
+      }
+    });
+    return this.flushing;
+  }
+
+  private tally(keyId: string, tenantId: string, hourMs: number): HourTally {
+    let byKey = this.pending.get(hourMs);
+    if (!byKey) this.pending.set(hourMs, (byKey = new Map()));
+    let tally = byKey.get(keyId);
+    if (!tally) byKey.set(keyId, (tally = { keyId, tenantId, hourMs, ok: 0, rejected: 0 }));
+    return tally;
+  }
+}

@@ -1,0 +1,26 @@
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { UserActor } from '../../src/shared/actor.ts';
+import type { UsageWindow } from '../../src/usage/usage-schemas.ts';
+import type { Harness } from '../support/harness.ts';
+
+/** A request through the key check, expecting its outcome. */
+export async function check(h: Harness, secret: string, ok = true): Promise<void> {
+  expect((await h.services.keyCheck.check(secret, 'usage-test')).ok).toBe(ok);
+}
+
+export async function keyTotal(h: Harness, actor: UserActor, keyId: string, window: UsageWindow = '24h') {
+  return (await h.services.usageReports.forKey(actor, keyId, window)).total;
+}
+
+export async function tenantTotal(h: Harness, actor: UserActor, window: UsageWindow = '24h') {
+  return (await h.services.usageReports.forTenant(actor, window)).total;
+}
+
+/** Rows of a usage table, straight from the database. */
+export async function usageRows(h: Harness, table: 'key_usage' | 'tenant_usage', column: 'key_id' | 'tenant_id', id: string): Promise<number> {
+  const result = (await h.services.database.db.execute(
+    sql`select count(*)::int as n from ${sql.identifier(table)} where ${sql.identifier(column)} = ${id}`,
+  )) as unknown as { rows: Array<{ n: number }> };
+  return Number(result.rows[0]!.n);
+}

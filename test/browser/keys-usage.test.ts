@@ -22,7 +22,7 @@ let keyId = '';
 const row = (name: string) => page.locator('tr', { has: page.getByText(name, { exact: true }) });
 const text = (testId: string, within: Page | Locator = page) => within.getByTestId(testId).first().textContent();
 
-describe('usage charts and a key list of 1,000 in Chromium', () => {
+describe('usage charts and a key list of 1,000 in Chromium', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     ensureWebBuilt();
     const config = {
@@ -93,7 +93,7 @@ describe('usage charts and a key list of 1,000 in Chromium', () => {
   });
 
   it('opens a key’s own view with its chart, totals and details for 24 h, 7 d and 30 d', async () => {
-    await row('Crew roster sync').getByRole('button', { name: 'Crew roster sync' }).click();
+    await row('Crew roster sync').getByRole('button', { name: 'Crew roster sync', exact: true }).click();
     const drawer = page.getByRole('dialog', { name: 'API key “Crew roster sync”' });
     await drawer.waitFor();
     for (const window of ['24 h', '7 d', '30 d']) {
@@ -109,6 +109,7 @@ describe('usage charts and a key list of 1,000 in Chromium', () => {
     await expectAccessible(page, 'key drawer');
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
+    await page.mouse.move(0, 0);
     expect(problems).toEqual([]);
   });
 
@@ -171,7 +172,7 @@ describe('usage charts and a key list of 1,000 in Chromium', () => {
     await shot(page, 'keys-1000-390');
     await expectAccessible(page, 'key cards at 390 px');
     await page.getByRole('searchbox', { name: 'Search keys' }).fill('Crew roster');
-    await page.getByRole('button', { name: 'Crew roster sync' }).click();
+    await page.getByRole('button', { name: 'Crew roster sync', exact: true }).click();
     const drawer = page.getByRole('dialog', { name: 'API key “Crew roster sync”' });
     await expect.poll(() => text('key-usage-total', drawer)).toBe(String(ACCEPTED + REJECTED));
     await shot(page, 'usage-key-drawer-390');

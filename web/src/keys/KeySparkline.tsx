@@ -22,7 +22,9 @@ export function KeySparkline({ keyId, name }: { keyId: string; name: string }) {
     <Group ref={ref} gap="xs" wrap="nowrap" miw={120} data-testid="key-usage-7d">
       {data ? (
         <>
-          <Sparkline
+          {/* Decoration beside the total: hidden from assistive technology, and `inert` so the chart's own keyboard layer takes no tab stop. */}
+          <div inert aria-hidden style={{ display: 'flex' }}>
+            <Sparkline
             w={64}
             h={24}
             data={data.series.map(requestsOf)}
@@ -30,8 +32,8 @@ export function KeySparkline({ keyId, name }: { keyId: string; name: string }) {
             color="indigo.6"
             fillOpacity={0.25}
             strokeWidth={1.5}
-            aria-hidden
           />
+          </div>
           <Text size="sm" title={`${formatCount(data.total.ok)} accepted, ${formatCount(data.total.rejected)} rejected in the last 7 days`}>
             <span data-testid="key-usage-7d-total">{formatCount(requestsOf(data.total))}</span>
             <span className="sr-only"> requests to {name} in the last 7 days</span>

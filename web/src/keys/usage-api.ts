@@ -1,16 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { request } from '../shared/api-client.ts';
 
-// Defined here from SPEC §4 until the server's usage schemas land; then taken from @contracts.
-export const USAGE_WINDOWS = ['24h', '7d', '30d'] as const;
-export type UsageWindow = (typeof USAGE_WINDOWS)[number];
-export type UsageCounts = { ok: number; rejected: number };
-/** One bucket: `start` is the hour or the UTC day it counts from. */
-export type UsagePoint = UsageCounts & { start: string };
-/** Hourly buckets for 24h, daily for 7d and 30d; oldest first, empty buckets included. */
-export type Usage = { window: UsageWindow; bucket: 'hour' | 'day'; series: UsagePoint[]; total: UsageCounts };
-export type TopKey = UsageCounts & { id: string; name: string; hint: string };
-export type TenantUsage = Usage & { top_keys: TopKey[] };
+import type { TenantUsage, TopKey, Usage, UsageBucket, UsageWindow } from '@contracts';
+
+export type { TenantUsage, TopKey, Usage, UsageWindow };
+export type UsagePoint = UsageBucket;
+export type UsageCounts = Usage['total'];
+/** The windows the server offers, in picker order (a value: @contracts carries types only). */
+export const USAGE_WINDOWS = ['24h', '7d', '30d'] as const satisfies readonly UsageWindow[];
 
 // Counts reach the database every USAGE_FLUSH_MS (seconds), so a minute-old chart is close enough.
 const STALE_MS = 30_000;

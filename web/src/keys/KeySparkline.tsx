@@ -1,7 +1,7 @@
-import { Sparkline } from '@mantine/charts';
 import { Group, Loader, Text } from '@mantine/core';
 import { useInViewport } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { Sparkline } from './lazy-charts.tsx';
 import { useKeyUsage } from './usage-api.ts';
 import { formatCount, requestsOf } from './usage-text.ts';
 
@@ -23,16 +23,18 @@ export function KeySparkline({ keyId, name }: { keyId: string; name: string }) {
       {data ? (
         <>
           {/* Decoration beside the total: hidden from assistive technology, and `inert` so the chart's own keyboard layer takes no tab stop. */}
-          <div inert aria-hidden style={{ display: 'flex' }}>
-            <Sparkline
-            w={64}
-            h={24}
-            data={data.series.map(requestsOf)}
-            curveType="linear"
-            color="indigo.6"
-            fillOpacity={0.25}
-            strokeWidth={1.5}
-          />
+          <div inert aria-hidden style={{ display: 'flex', width: 64, height: 24 }}>
+            <Suspense fallback={null}>
+              <Sparkline
+                w={64}
+                h={24}
+                data={data.series.map(requestsOf)}
+                curveType="linear"
+                color="indigo.6"
+                fillOpacity={0.25}
+                strokeWidth={1.5}
+              />
+            </Suspense>
           </div>
           <Text size="sm" title={`${formatCount(data.total.ok)} accepted, ${formatCount(data.total.rejected)} rejected in the last 7 days`}>
             <span data-testid="key-usage-7d-total">{formatCount(requestsOf(data.total))}</span>

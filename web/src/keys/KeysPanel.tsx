@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconInfoCircle, IconKey, IconPlus } from '@tabler/icons-react';
-import { useCallback, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useState, type ReactNode } from 'react';
 import { isApiError } from '../shared/api-client.ts';
 import { ProblemAlert, useFeedback } from '../shared/Feedback.tsx';
 import { useNow } from '../shared/use-now.ts';
@@ -9,11 +9,10 @@ import { CreateKeyDialog } from './CreateKeyDialog.tsx';
 import { DeleteKeyDialog } from './DeleteKeyDialog.tsx';
 import { formatInstant } from '../shared/dates.ts';
 import { KeyBrowser } from './KeyBrowser.tsx';
-import { KeyDrawer } from './KeyDrawer.tsx';
 import { retiresInText } from './key-times.ts';
 import { RollKeyDialog } from './RollKeyDialog.tsx';
 import type { RolledKey } from './roll-api.ts';
-import { TenantUsage } from './TenantUsage.tsx';
+import { KeyDrawer, TenantUsage } from './lazy-charts.tsx';
 import { useKeys, useSetKeyEnabled, type ApiKey, type CreatedKey, type KeyAuthority } from './keys-api.ts';
 import { SecretDialog } from './SecretDialog.tsx';
 
@@ -38,6 +37,9 @@ export function KeysPanel() {
   // The open key by id, so its view follows the list (a toggle, a roll) while it is open.
   const [viewingId, setViewingId] = useState<string | null>(null);
   const viewing = keys.data?.data.find((key) => key.id === viewingId) ?? null;
+  // The drawer's code loads on first use, then stays mounted so closing it returns focus properly.
+  const [drawerUsed, setDrawerUsed] = useState(false);
+  if (viewingId !== null && !drawerUsed) setDrawerUsed(true);
 
   const onToggleFailed = useCallback(
     (error: unknown, { key, enabled }: { key: ApiKey; enabled: boolean }) =>
@@ -90,7 +92,9 @@ export function KeysPanel() {
       {keys.data && !hasKeys && <NoKeysYet createButton={createButton} />}
       {keys.data && hasKeys && (
         <>
-          <TenantUsage onOpenKey={setViewingId} />
+          <Suspense fallback={<Skeleton height={320} />}>
+            <TenantUsage onOpenKey={setViewingId} />
+          </Suspense>
           <KeyBrowser
             keys={keys.data.data}
             authority={keys.data.authority}
@@ -114,7 +118,11 @@ export function KeysPanel() {
       <RollKeyDialog apiKey={rolling} onClose={() => setRolling(null)} onRolled={onRolled} />
       <SecretDialog created={created?.key ?? null} note={created?.note} onClose={() => setCreated(null)} />
       <DeleteKeyDialog apiKey={deleting} onClose={() => setDeleting(null)} />
-      <KeyDrawer apiKey={viewing} now={now} onClose={() => setViewingId(null)} onRoll={onRoll} />
+      {drawerUsed && (
+        <Suspense fallback={null}>
+          <KeyDrawer apiKey={viewing} now={now} onClose={() => setViewingId(null)} onRoll={onRoll} />
+        </Suspense>
+      )}
     </Stack>
   );
 }

@@ -105,7 +105,7 @@ describe('rolling and leaked keys in Chromium', { timeout: 90_000 }, () => {
     await page.reload();
     await rowOf(hintOf(oldSecret)).getByText('Retires in 23 h', { exact: true }).waitFor();
     await page.getByLabel('Status').selectOption('retiring');
-    await expect.poll(() => page.getByTestId('key-count').textContent()).toBe('1 key (of 3 keys)');
+    await expect.poll(() => page.getByTestId('key-count').textContent()).toBe('1 of 3 keys matches');
     await page.getByLabel('Status').selectOption('all');
     await shot(page, 'keys-rolled-1280');
     await expectAccessible(page, 'list with a retiring key');
@@ -125,7 +125,7 @@ describe('rolling and leaked keys in Chromium', { timeout: 90_000 }, () => {
     expect(await toggle.isChecked()).toBe(false);
     expect(await toggle.isDisabled()).toBe(true);
     await page.getByLabel('Status').selectOption('leaked');
-    await expect.poll(() => page.getByTestId('key-count').textContent()).toBe('1 key (of 3 keys)');
+    await expect.poll(() => page.getByTestId('key-count').textContent()).toBe('1 of 3 keys matches');
     await shot(page, 'keys-leaked-1280');
     await expectAccessible(page, 'leaked key');
 

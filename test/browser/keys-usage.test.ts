@@ -147,7 +147,7 @@ describe('usage charts and a key list of 1,000 in Chromium', { timeout: 90_000 }
 
     const search = page.getByRole('searchbox', { name: 'Search keys' });
     await search.fill('bulk key 0042');
-    await expect.poll(() => text('key-count')).toBe(`1 key (of ${total.toLocaleString('en-GB')} keys)`);
+    await expect.poll(() => text('key-count')).toBe(`1 of ${total.toLocaleString('en-GB')} keys matches`);
     await row('Bulk key 0042').waitFor();
     await search.fill('ask_...0777');
     await row('Bulk key 0777').waitFor();
@@ -156,10 +156,10 @@ describe('usage charts and a key list of 1,000 in Chromium', { timeout: 90_000 }
     const expected = (test: (g: number) => boolean) => Array.from({ length: BULK }, (_, i) => i + 1).filter(test).length;
     const status = page.getByLabel('Status');
     await status.selectOption('leaked');
-    await expect.poll(() => text('key-count')).toBe(`${expected((g) => g % 100 === 7)} keys (of ${total.toLocaleString('en-GB')} keys)`);
+    await expect.poll(() => text('key-count')).toBe(`${expected((g) => g % 100 === 7)} of ${total.toLocaleString('en-GB')} keys match`);
     await row('Bulk key 0007').getByText('Disabled — reported leaked').waitFor();
     await status.selectOption('expired');
-    await expect.poll(() => text('key-count')).toBe(`${expected((g) => g % 25 === 0)} keys (of ${total.toLocaleString('en-GB')} keys)`);
+    await expect.poll(() => text('key-count')).toBe(`${expected((g) => g % 25 === 0)} of ${total.toLocaleString('en-GB')} keys match`);
     await status.selectOption('enabled');
     await row('Bulk key 0033').getByText('Expires in 3 days', { exact: true }).waitFor();
     await shot(page, 'keys-1000-enabled-1280');

@@ -36,7 +36,7 @@ export function UsageChart({ usage, id, label, height = 180 }: Props) {
         xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 12 }}
         yAxisProps={{ allowDecimals: false, width: 40 }}
         tooltipAnimationDuration={0}
-        barChartProps={{ title: `${label}: ${summary}`, desc: description }}
+        barChartProps={{ title: `${label}: ${summary}`, desc: description, margin: { top: 0, right: 12, bottom: 0, left: 0 } }}
         aria-describedby={`${id}-table`}
         data-testid={`${id}-chart`}
       />

@@ -70,8 +70,10 @@ describe('pages of 50', () => {
   });
 
   it('says how many of all keys match, and when none do', () => {
-    expect(pageSummary(pageOf([1, 2, 3], 1), 1000)).toBe('3 keys (of 1,000 keys)');
+    expect(pageSummary(pageOf([1, 2, 3], 1), 1000)).toBe('3 of 1,000 keys match');
+    expect(pageSummary(pageOf([1], 1), 1000)).toBe('1 of 1,000 keys matches');
     expect(pageSummary(pageOf([1], 1), 1)).toBe('1 key');
-    expect(pageSummary(pageOf([], 1), 1000)).toBe('No keys match (of 1,000 keys)');
+    expect(pageSummary(pageOf([], 1), 1000)).toBe('No keys match (1,000 in all)');
+    expect(pageSummary(pageOf(Array.from({ length: 871 }, () => 0), 1), 1001)).toBe('Showing 1–50 of 871 matching keys (1,001 in all)');
   });
 });

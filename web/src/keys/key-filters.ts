@@ -60,11 +60,13 @@ export function pageOf<T>(items: readonly T[], page: number, size = PAGE_SIZE): 
   return { items: slice, page: current, pages, first: slice.length ? start + 1 : 0, last: start + slice.length, total: items.length };
 }
 
-/** "Showing 51–100 of 1,000 keys", "No keys match", "1 key". */
+/** "Showing 51–100 of 1,000 keys", "3 of 1,000 keys match", "No keys match (1,000 in all)", "1 key". */
 export function pageSummary(page: Page<unknown>, everything: number): string {
-  const count = (n: number) => `${n.toLocaleString('en-GB')} ${n === 1 ? 'key' : 'keys'}`;
-  if (page.total === 0) return `No keys match (of ${count(everything)})`;
-  const range = page.pages > 1 ? `Showing ${page.first.toLocaleString('en-GB')}–${page.last.toLocaleString('en-GB')} of ` : '';
-  const filtered = page.total === everything ? '' : ` (of ${count(everything)})`;
-  return `${range}${count(page.total)}${filtered}`;
+  const number = (n: number) => n.toLocaleString('en-GB');
+  const keys = (n: number) => `${number(n)} ${n === 1 ? 'key' : 'keys'}`;
+  const filtered = page.total !== everything;
+  if (page.total === 0) return `No keys match (${number(everything)} in all)`;
+  if (page.pages === 1) return filtered ? `${number(page.total)} of ${keys(everything)} ${page.total === 1 ? 'matches' : 'match'}` : keys(page.total);
+  const range = `Showing ${number(page.first)}–${number(page.last)} of`;
+  return filtered ? `${range} ${number(page.total)} matching keys (${number(everything)} in all)` : `${range} ${keys(page.total)}`;
 }

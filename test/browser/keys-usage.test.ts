@@ -127,18 +127,25 @@ describe('usage charts and a key list of 1,000 in Chromium', { timeout: 90_000 }
       from users u, generate_series(1, ${BULK}) g where u.email = ${ADMIN.email}`);
     const total = BULK + 1;
 
-    // Best of three navigations: the machine is shared, and one slow scheduling slice is not the page's doing.
+    // Timed inside the page, from navigation start to the frame that shows the first row (a test
+    // runner's polling would add its own delay); best of three, as the machine is shared.
     const timings: number[] = [];
     for (let attempt = 0; attempt < 3; attempt++) {
-      const started = Date.now();
-      await page.goto('/backoffice/settings/api-keys');
-      await page.locator('table[aria-label="API keys"] tbody tr').first().waitFor({ state: 'visible' });
-      timings.push(Date.now() - started);
+      await page.goto('/backoffice/settings/api-keys', { waitUntil: 'commit' });
+      const shownAt = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const check = () => (document.querySelector('table[aria-label="API keys"] tbody tr') ? resolve(performance.now()) : requestAnimationFrame(check));
+            check();
+          }),
+      );
+      timings.push(Math.round(shownAt));
     }
     const firstRowsMs = Math.min(...timings);
     console.log(`first rows of ${total} keys visible ${timings.join(', ')} ms after navigation`);
     expect(firstRowsMs).toBeLessThan(1000);
-    expect(await page.locator('table[aria-label="API keys"] tbody tr').count()).toBe(50);
+    // The first rows paint first; the rest of the page of 50 follows.
+    await expect.poll(() => page.locator('table[aria-label="API keys"] tbody tr').count()).toBe(50);
     await expect.poll(() => text('key-count')).toBe(`Showing 1–50 of ${total.toLocaleString('en-GB')} keys`);
 
     await page.getByRole('navigation', { name: 'Pages of keys' }).getByRole('button', { name: 'Next page' }).click();

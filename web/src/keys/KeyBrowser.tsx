@@ -5,6 +5,8 @@ import { filterKeys, isStatusFilter, pageOf, pageSummary, STATUS_FILTERS, type S
 import { KeyList, type KeyActions } from './KeyList.tsx';
 import type { ApiKey, KeyAuthority } from './keys-api.ts';
 
+const FIRST_PAINT_ROWS = 10;
+
 type Props = KeyActions & { keys: ApiKey[]; authority: KeyAuthority; now: Date; narrow: boolean };
 
 /**
@@ -19,6 +21,9 @@ export function KeyBrowser({ keys, authority, now, narrow, ...actions }: Props) 
   const deferredQuery = useDeferredValue(query);
   const matching = useMemo(() => filterKeys(keys, deferredQuery, status, now), [keys, deferredQuery, status, now]);
   const shown = pageOf(matching, page);
+  // The first rows paint at once; the rest of the page follows in a background render that the
+  // browser may interrupt (only a few rows fit above the fold anyway).
+  const rows = useDeferredValue(shown.items, shown.items.slice(0, FIRST_PAINT_ROWS));
 
   return (
     <Stack gap="sm">
@@ -51,7 +56,7 @@ export function KeyBrowser({ keys, authority, now, narrow, ...actions }: Props) 
       <Text size="sm" c="dark.4" aria-live="polite" id="key-count" data-testid="key-count">
         {pageSummary(shown, keys.length)}
       </Text>
-      {shown.items.length > 0 && <KeyList keys={shown.items} authority={authority} now={now} narrow={narrow} {...actions} />}
+      {shown.items.length > 0 && <KeyList keys={rows} authority={authority} now={now} narrow={narrow} {...actions} />}
       {shown.pages > 1 && (
         <Group component="nav" aria-label="Pages of keys" justify="center">
           <Pagination

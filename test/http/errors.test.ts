@@ -1,6 +1,7 @@
 import { KeyRepository } from '../../src/keys/key-repository.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, type Harness } from '../support/harness.ts';
+import { checksumOf } from '../../src/keys/checksum.ts';
 import { apiFrom, expectProblem, unknownKey } from '../support/problems.ts';
 
 const START = '2026-11-22T12:00:00Z';
@@ -280,7 +281,11 @@ describe('problem responses (SPEC §6)', () => {
       const admin = await h.signedIn();
       const { secret: fresh } = await h.createKey(admin, { name: 'never used yet' });
       h.services.keyCache.invalidate({ type: 'all' }); // as on an instance that has not seen it
-      const guess = (i: number) => `ask_${String(i).padStart(64, 'g')}`;
+      // Well-formed guesses with a valid checksum: only those can cost a lookup at all.
+      const guess = (i: number) => {
+        const body = `ask_${String(i).padStart(58, 'g')}`;
+        return body + checksumOf(body);
+      };
       for (let i = 0; i < 25; i++) await apiFrom(h, client, guess(i), '/api/v1/whoami');
       expectProblem(await apiFrom(h, client, guess(100), '/api/v1/whoami'), 429, 'too_many_requests');
       expect((await apiFrom(h, client, fresh, '/api/v1/whoami')).statusCode).toBe(200);

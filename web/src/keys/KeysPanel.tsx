@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconInfoCircle, IconKey, IconPlus } from '@tabler/icons-react';
-import { Suspense, useCallback, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { isApiError } from '../shared/api-client.ts';
 import { ProblemAlert, useFeedback } from '../shared/Feedback.tsx';
 import { useNow } from '../shared/use-now.ts';
@@ -27,7 +27,10 @@ const AUTHORITY_NOTE: Record<KeyAuthority, string> = {
 export function KeysPanel() {
   const keys = useKeys();
   const notify = useFeedback();
-  const now = useNow();
+  // Now is at least as fresh as the list: a row read against a clock tick older than its data
+  // would say "Retires in 24 h" just after a 24-hour roll.
+  const tick = useNow();
+  const now = useMemo(() => new Date(Math.max(tick.getTime(), keys.dataUpdatedAt)), [tick, keys.dataUpdatedAt]);
   const narrow = useMediaQuery('(max-width: 62em)', false, { getInitialValueInEffect: false });
   const [creating, setCreating] = useState(false);
   // The one place a new secret lives, until the confirmation dialog closes.

@@ -72,3 +72,20 @@ export async function whoami(baseURL: string, key: string): Promise<{ status: nu
   const response = await fetch(request.url, { headers: request.headers });
   return { status: response.status, body: (await response.json()) as { code?: string; key?: { name: string } } };
 }
+
+/** Calls the back-office JSON API as the page's signed-in user (its cookie and CSRF token): setup without clicking. */
+export async function backofficeApi(page: Page) {
+  const session = await page.request.get('/backoffice/api/session');
+  expect(session.status()).toBe(200);
+  const { csrf_token: csrf } = (await session.json()) as { csrf_token: string };
+  const call = async <T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+    const response = await page.request.fetch(`/backoffice/api${path}`, {
+      method,
+      headers: { 'x-csrf-token': csrf, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { data: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status(), body: (text ? JSON.parse(text) : undefined) as T };
+  };
+  return call;
+}

@@ -5,20 +5,22 @@ import { isApiError } from './shared/api-client.ts';
 import { FeedbackProvider } from './shared/Feedback.tsx';
 import { signInUrl } from './session/next.ts';
 import { Routes } from './Routes.tsx';
+import { prefetchKeysOnKeysPage } from './keys/keys-api.ts';
 import { cssVariablesResolver, theme } from './shared/theme.ts';
 
 export function App() {
-  const [queryClient] = useState(
-    () =>
-      new QueryClient({
-        queryCache: new QueryCache({ onError: toSignInIfSignedOut }),
-        mutationCache: new MutationCache({ onError: toSignInIfSignedOut }),
-        defaultOptions: {
-          // Only an unreachable or failing server is worth asking again; a 4xx answer stands.
-          queries: { retry: (count, error) => count < 2 && isApiError(error) && (error.status === 0 || error.status >= 500) },
-        },
-      }),
-  );
+  const [queryClient] = useState(() => {
+    const client = new QueryClient({
+      queryCache: new QueryCache({ onError: toSignInIfSignedOut }),
+      mutationCache: new MutationCache({ onError: toSignInIfSignedOut }),
+      defaultOptions: {
+        // Only an unreachable or failing server is worth asking again; a 4xx answer stands.
+        queries: { retry: (count, error) => count < 2 && isApiError(error) && (error.status === 0 || error.status >= 500) },
+      },
+    });
+    prefetchKeysOnKeysPage(client, window.location.pathname);
+    return client;
+  });
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme="light">
       <QueryClientProvider client={queryClient}>

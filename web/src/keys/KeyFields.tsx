@@ -1,31 +1,11 @@
-import { Badge, Button, Code, Group, Stack, Switch, Text, Tooltip, VisuallyHidden } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { Button, Group, Stack, Switch, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { formatDate, formatExpiry, formatInstant, formatLastUsed } from '../shared/dates.ts';
 import { lockReason, statusText } from './key-state.ts';
+import { isRetiring } from './key-times.ts';
 import type { ApiKey, KeyAuthority } from './keys-api.ts';
 
 // What the table (wide screens) and the cards (narrow ones) show of one key, in the same words.
-
-/** Name, Expired badge and hint (`ask_…abcd`), which tells keys apart without the secret. */
-export function KeyName({ apiKey }: { apiKey: ApiKey }) {
-  return (
-    <Stack gap={2}>
-      <Group gap="xs" wrap="wrap">
-        <Text fw={600} style={{ wordBreak: 'break-word' }}>
-          {apiKey.name}
-        </Text>
-        {apiKey.status === 'expired' && (
-          <Badge color="red" variant="light" radius="sm">
-            Expired
-          </Badge>
-        )}
-      </Group>
-      <Code c="dark.4" style={{ alignSelf: 'flex-start' }} aria-label={`Hint ${apiKey.hint}`}>
-        {apiKey.hint}
-      </Code>
-    </Stack>
-  );
-}
 
 export function KeyCreated({ apiKey }: { apiKey: ApiKey }) {
   return (
@@ -121,6 +101,22 @@ export function DeleteKeyButton({ apiKey, onDelete }: { apiKey: ApiKey; onDelete
       onClick={() => onDelete(apiKey)}
     >
       Delete
+    </Button>
+  );
+}
+
+/** Roll: not for an expired key (the server refuses it) nor for one already rolled and retiring. */
+export function RollKeyButton({ apiKey, now, onRoll }: { apiKey: ApiKey; now: Date; onRoll: (key: ApiKey) => void }) {
+  if (apiKey.status === 'expired' || isRetiring(apiKey, now)) return null;
+  return (
+    <Button
+      variant="subtle"
+      size="xs"
+      leftSection={<IconRefresh size={16} aria-hidden />}
+      aria-label={`Roll ${apiKey.name}`}
+      onClick={() => onRoll(apiKey)}
+    >
+      Roll
     </Button>
   );
 }

@@ -1,26 +1,28 @@
 import { Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { DeleteKeyButton, EnabledSwitch, KeyCreated, KeyExpires, KeyLastUsed, KeyName } from './KeyFields.tsx';
+import { DeleteKeyButton, EnabledSwitch, KeyCreated, KeyExpires, KeyLastUsed, RollKeyButton } from './KeyFields.tsx';
+import { KeyName } from './KeyName.tsx';
+import { KeySparkline } from './KeySparkline.tsx';
 import type { ApiKey, KeyAuthority } from './keys-api.ts';
 
-type Props = {
-  keys: ApiKey[];
-  authority: KeyAuthority;
-  now: Date;
-  narrow: boolean;
+export type KeyActions = {
   onToggle: (key: ApiKey, enabled: boolean) => void;
   onDelete: (key: ApiKey) => void;
+  onRoll: (key: ApiKey) => void;
+  onOpen: (key: ApiKey) => void;
 };
 
-/** The keys, newest first (the server's order): a table on wide screens, one card per key on narrow ones. */
-export function KeyList({ keys, authority, now, narrow, onToggle, onDelete }: Props) {
+type Props = KeyActions & { keys: ApiKey[]; authority: KeyAuthority; now: Date; narrow: boolean };
+
+/** One page of keys, newest first (the server's order): a table on wide screens, one card per key on narrow ones. */
+export function KeyList({ keys, authority, now, narrow, ...actions }: Props) {
   if (narrow) {
     return (
       <Stack gap="sm" component="ul" aria-label="API keys" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {keys.map((key) => (
           <Paper component="li" key={key.id} withBorder p="md" data-key-id={key.id}>
             <Stack gap="sm">
-              <KeyName apiKey={key} />
+              <KeyName apiKey={key} now={now} onOpen={actions.onOpen} />
               <SimpleGrid cols={2} spacing="sm">
                 <Field label="Created">
                   <KeyCreated apiKey={key} />
@@ -31,10 +33,16 @@ export function KeyList({ keys, authority, now, narrow, onToggle, onDelete }: Pr
                 <Field label="Last used">
                   <KeyLastUsed apiKey={key} now={now} />
                 </Field>
+                <Field label="Last 7 days">
+                  <KeySparkline keyId={key.id} name={key.name} />
+                </Field>
               </SimpleGrid>
-              <Group justify="space-between" align="flex-start" wrap="nowrap">
-                <EnabledSwitch apiKey={key} authority={authority} onToggle={onToggle} />
-                <DeleteKeyButton apiKey={key} onDelete={onDelete} />
+              <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
+                <EnabledSwitch apiKey={key} authority={authority} onToggle={actions.onToggle} />
+                <Group gap={4} wrap="nowrap">
+                  <RollKeyButton apiKey={key} now={now} onRoll={actions.onRoll} />
+                  <DeleteKeyButton apiKey={key} onDelete={actions.onDelete} />
+                </Group>
               </Group>
             </Stack>
           </Paper>
@@ -50,6 +58,7 @@ export function KeyList({ keys, authority, now, narrow, onToggle, onDelete }: Pr
           <Table.Th scope="col">Created</Table.Th>
           <Table.Th scope="col">Expires</Table.Th>
           <Table.Th scope="col">Last used</Table.Th>
+          <Table.Th scope="col">Last 7 days</Table.Th>
           <Table.Th scope="col">Enabled</Table.Th>
           <Table.Th scope="col">
             <span className="sr-only">Actions</span>
@@ -60,7 +69,7 @@ export function KeyList({ keys, authority, now, narrow, onToggle, onDelete }: Pr
         {keys.map((key) => (
           <Table.Tr key={key.id} data-key-id={key.id}>
             <Table.Td maw={280}>
-              <KeyName apiKey={key} />
+              <KeyName apiKey={key} now={now} onOpen={actions.onOpen} />
             </Table.Td>
             <Table.Td>
               <KeyCreated apiKey={key} />
@@ -72,10 +81,16 @@ export function KeyList({ keys, authority, now, narrow, onToggle, onDelete }: Pr
               <KeyLastUsed apiKey={key} now={now} />
             </Table.Td>
             <Table.Td>
-              <EnabledSwitch apiKey={key} authority={authority} onToggle={onToggle} />
+              <KeySparkline keyId={key.id} name={key.name} />
+            </Table.Td>
+            <Table.Td>
+              <EnabledSwitch apiKey={key} authority={authority} onToggle={actions.onToggle} />
             </Table.Td>
             <Table.Td ta="right">
-              <DeleteKeyButton apiKey={key} onDelete={onDelete} />
+              <Group gap={4} justify="flex-end" wrap="nowrap">
+                <RollKeyButton apiKey={key} now={now} onRoll={actions.onRoll} />
+                <DeleteKeyButton apiKey={key} onDelete={actions.onDelete} />
+              </Group>
             </Table.Td>
           </Table.Tr>
         ))}

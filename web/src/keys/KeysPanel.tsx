@@ -1,13 +1,18 @@
 import { Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconInfoCircle, IconKey, IconPlus } from '@tabler/icons-react';
-import { useCallback, useState } from 'react';
+import { Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { isApiError } from '../shared/api-client.ts';
 import { ProblemAlert, useFeedback } from '../shared/Feedback.tsx';
 import { useNow } from '../shared/use-now.ts';
 import { CreateKeyDialog } from './CreateKeyDialog.tsx';
 import { DeleteKeyDialog } from './DeleteKeyDialog.tsx';
-import { KeyList } from './KeyList.tsx';
+import { formatInstant } from '../shared/dates.ts';
+import { KeyBrowser } from './KeyBrowser.tsx';
+import { retiresInText } from './key-times.ts';
+import { RollKeyDialog } from './RollKeyDialog.tsx';
+import type { RolledKey } from './roll-api.ts';
+import { KeyDrawer, TenantUsage } from './lazy-charts.tsx';
 import { useKeys, useSetKeyEnabled, type ApiKey, type CreatedKey, type KeyAuthority } from './keys-api.ts';
 import { SecretDialog } from './SecretDialog.tsx';
 
@@ -18,16 +23,26 @@ const AUTHORITY_NOTE: Record<KeyAuthority, string> = {
   system: 'Keys act as a system user with every API permission, whatever becomes of the user who created them.',
 };
 
-/** The key list with its create, secret and delete dialogs. */
+/** The tenant's usage, the key list, and the create, roll, secret, delete dialogs and the key's own view. */
 export function KeysPanel() {
   const keys = useKeys();
   const notify = useFeedback();
-  const now = useNow();
+  // Now is at least as fresh as the list: a row read against a clock tick older than its data
+  // would say "Retires in 24 h" just after a 24-hour roll.
+  const tick = useNow();
+  const now = useMemo(() => new Date(Math.max(tick.getTime(), keys.dataUpdatedAt)), [tick, keys.dataUpdatedAt]);
   const narrow = useMediaQuery('(max-width: 62em)', false, { getInitialValueInEffect: false });
   const [creating, setCreating] = useState(false);
-  // The one place the new secret lives, until the confirmation dialog closes.
-  const [created, setCreated] = useState<CreatedKey | null>(null);
+  // The one place a new secret lives, until the confirmation dialog closes.
+  const [created, setCreated] = useState<{ key: CreatedKey; note?: ReactNode } | null>(null);
   const [deleting, setDeleting] = useState<ApiKey | null>(null);
+  const [rolling, setRolling] = useState<ApiKey | null>(null);
+  // The open key by id, so its view follows the list (a toggle, a roll) while it is open.
+  const [viewingId, setViewingId] = useState<string | null>(null);
+  const viewing = keys.data?.data.find((key) => key.id === viewingId) ?? null;
+  // The drawer's code loads on first use, then stays mounted so closing it returns focus properly.
+  const [drawerUsed, setDrawerUsed] = useState(false);
+  if (viewingId !== null && !drawerUsed) setDrawerUsed(true);
 
   const onToggleFailed = useCallback(
     (error: unknown, { key, enabled }: { key: ApiKey; enabled: boolean }) =>
@@ -40,12 +55,21 @@ export function KeysPanel() {
   );
   const toggle = useSetKeyEnabled(onToggleFailed);
   const onToggle = (key: ApiKey, enabled: boolean) => toggle.mutate({ key, enabled });
+  const onRoll = (key: ApiKey) => {
+    setViewingId(null);
+    setRolling(key);
+  };
+  const onRolled = (rolled: RolledKey) => {
+    setRolling(null);
+    setCreated({ key: rolled, note: <RollNote rolled={rolled} now={new Date()} /> });
+  };
 
   const createButton = (
     <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
       Create API key
     </Button>
   );
+  const hasKeys = keys.data !== undefined && keys.data.data.length > 0;
 
   return (
     <Stack gap="md">
@@ -58,7 +82,7 @@ export function KeysPanel() {
             </Text>
           )}
         </div>
-        {keys.data && keys.data.data.length > 0 && createButton}
+        {hasKeys && createButton}
       </Group>
       {keys.isPending && (
         <Stack gap="xs" role="status" aria-label="Loading API keys">
@@ -68,34 +92,72 @@ export function KeysPanel() {
         </Stack>
       )}
       {keys.isError && <ProblemAlert error={keys.error} title="The API keys could not be loaded" onRetry={() => void keys.refetch()} />}
-      {keys.data && keys.data.data.length === 0 && (
-        <Paper withBorder p="xl">
-          <Stack align="center" gap="sm" ta="center">
-            <IconKey size={40} aria-hidden color="var(--mantine-color-indigo-7)" />
-            <Title order={2} size="h3">
-              No API keys yet
-            </Title>
-            <Text maw={520} c="dark.4">
-              An API key lets a script, a service or an AI agent read this organisation’s flight data through the API and the MCP
-              server. You see each key once, when you create it.
-            </Text>
-            {createButton}
-          </Stack>
-        </Paper>
-      )}
-      {keys.data && keys.data.data.length > 0 && (
-        <KeyList keys={keys.data.data} authority={keys.data.authority} now={now} narrow={narrow} onToggle={onToggle} onDelete={setDeleting} />
+      {keys.data && !hasKeys && <NoKeysYet createButton={createButton} />}
+      {keys.data && hasKeys && (
+        <>
+          <Suspense fallback={<Skeleton height={320} />}>
+            <TenantUsage onOpenKey={setViewingId} />
+          </Suspense>
+          <KeyBrowser
+            keys={keys.data.data}
+            authority={keys.data.authority}
+            now={now}
+            narrow={narrow}
+            onToggle={onToggle}
+            onDelete={setDeleting}
+            onRoll={onRoll}
+            onOpen={(key) => setViewingId(key.id)}
+          />
+        </>
       )}
       <CreateKeyDialog
         opened={creating}
         onClose={() => setCreating(false)}
         onCreated={(result) => {
           setCreating(false);
-          setCreated(result);
+          setCreated({ key: result });
         }}
       />
-      <SecretDialog created={created} onClose={() => setCreated(null)} />
+      <RollKeyDialog apiKey={rolling} onClose={() => setRolling(null)} onRolled={onRolled} />
+      <SecretDialog created={created?.key ?? null} note={created?.note} onClose={() => setCreated(null)} />
       <DeleteKeyDialog apiKey={deleting} onClose={() => setDeleting(null)} />
+      {drawerUsed && (
+        <Suspense fallback={null}>
+          <KeyDrawer apiKey={viewing} now={now} onClose={() => setViewingId(null)} onRoll={onRoll} />
+        </Suspense>
+      )}
     </Stack>
+  );
+}
+
+function NoKeysYet({ createButton }: { createButton: ReactNode }) {
+  return (
+    <Paper withBorder p="xl">
+      <Stack align="center" gap="sm" ta="center">
+        <IconKey size={40} aria-hidden color="var(--mantine-color-indigo-7)" />
+        <Title order={2} size="h3">
+          No API keys yet
+        </Title>
+        <Text maw={520} c="dark.4">
+          An API key lets a script, a service or an AI agent read this organisation’s flight data through the API and the MCP server.
+          You see each key once, when you create it.
+        </Text>
+        {createButton}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** What became of the old key, in the one-time dialog after a roll. */
+function RollNote({ rolled, now }: { rolled: RolledKey; now: Date }) {
+  const previous = rolled.previous;
+  if (!previous?.retires_at) {
+    return <Text size="sm">This key replaces the old one, which has stopped working.</Text>;
+  }
+  return (
+    <Text size="sm" data-testid="roll-note">
+      This key replaces <strong>{previous.hint}</strong>, which keeps working until {formatInstant(previous.retires_at)} (
+      {retiresInText(previous.retires_at, now).replace('Retires in', 'in')}). Replace it everywhere before then.
+    </Text>
   );
 }

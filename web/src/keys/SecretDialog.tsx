@@ -3,13 +3,13 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { CreatedKey } from './keys-api.ts';
-import { usageSnippets } from './usage.ts';
+import { usageSnippets } from './secret-snippets.ts';
 
 /**
  * The only time the full key is ever shown. The parent holds the secret in state and drops it
  * when this closes; nothing else (query cache, storage, URL) ever sees it.
  */
-export function SecretDialog({ created, onClose }: { created: CreatedKey | null; onClose: () => void }) {
+export function SecretDialog({ created, note, onClose }: { created: CreatedKey | null; note?: ReactNode; onClose: () => void }) {
   const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
   const snippets = created ? usageSnippets(window.location.origin, created.secret) : undefined;
   return (
@@ -28,6 +28,7 @@ export function SecretDialog({ created, onClose }: { created: CreatedKey | null;
             airkey keeps only a fingerprint of this key, so nobody can show it to you later. If you lose it, create a new key and delete
             this one.
           </Alert>
+          {note}
           <Group align="flex-end" gap="sm" wrap="nowrap">
             <TextInput
               data-autofocus

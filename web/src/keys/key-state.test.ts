@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiKey } from './keys-api.ts';
-import { lockReason, statusText } from './key-state.ts';
+import { disabledReasonText, lockReason, statusText } from './key-state.ts';
 
 const key = (overrides: Partial<ApiKey>): ApiKey => ({
   id: 'k1',
@@ -35,5 +35,17 @@ describe('the enabled switch of a key', () => {
     expect(lockReason(orphan, 'creator')).toMatch(/creator was deleted/);
     expect(lockReason(orphan, 'system')).toBeUndefined();
     expect(statusText(orphan)).toBe('Disabled: creator deleted');
+  });
+
+  it('is locked for a key reported leaked, with the advice to roll it, whatever the authority', () => {
+    const leaked = key({ enabled: false, status: 'disabled', disabled_reason: 'leaked' });
+    expect(statusText(leaked)).toBe('Disabled — reported leaked');
+    expect(lockReason(leaked, 'creator')).toMatch(/^Reported leaked: it cannot be enabled again\. Roll it/);
+    expect(lockReason(leaked, 'system')).toBe(lockReason(leaked, 'creator'));
+    expect(disabledReasonText(leaked)).toMatch(/Roll it/);
+  });
+
+  it('gives no reason for an enabled key', () => {
+    expect(disabledReasonText(key({}))).toBeUndefined();
   });
 });

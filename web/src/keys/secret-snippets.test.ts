@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usageSnippets } from './usage.ts';
+import { usageSnippets } from './secret-snippets.ts';
 
 const secret = `ask_${'a'.repeat(60)}Xy9Z`;
 

@@ -1,0 +1,111 @@
+import { Alert, Badge, Button, Code, Drawer, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
+import { formatInstant } from '../shared/dates.ts';
+import { disabledReasonText, statusText } from './key-state.ts';
+import { expiresSoonText, isRetiring, retiresInText } from './key-times.ts';
+import { KeyCreated, KeyExpires, KeyLastUsed } from './KeyFields.tsx';
+import type { ApiKey } from './keys-api.ts';
+import { useKeyUsage, type UsageWindow } from './usage-api.ts';
+import { UsagePanel } from './UsagePanel.tsx';
+
+type Props = { apiKey: ApiKey | null; now: Date; onClose: () => void; onRoll: (key: ApiKey) => void };
+
+/** One key's own view: its details, and its usage over 24 hours, 7 days or 30 days. */
+export function KeyDrawer({ apiKey, now, onClose, onRoll }: Props) {
+  const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
+  return (
+    <Drawer
+      opened={apiKey !== null}
+      onClose={onClose}
+      position="right"
+      size={narrow ? '100%' : 'lg'}
+      title={apiKey ? `API key “${apiKey.name}”` : 'API key'}
+      closeButtonProps={{ 'aria-label': 'Close key details' }}
+      styles={{ title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)', wordBreak: 'break-word' } }}
+    >
+      {apiKey && <KeyDetails apiKey={apiKey} now={now} onRoll={onRoll} />}
+    </Drawer>
+  );
+}
+
+function KeyDetails({ apiKey, now, onRoll }: { apiKey: ApiKey; now: Date; onRoll: (key: ApiKey) => void }) {
+  const [window, setWindow] = useState<UsageWindow>('7d');
+  const usage = useKeyUsage(apiKey.id, window);
+  const reason = disabledReasonText(apiKey);
+  const soon = expiresSoonText(apiKey, now);
+  const canRoll = apiKey.status !== 'expired' && !isRetiring(apiKey, now);
+  return (
+    <Stack gap="lg" data-testid="key-details">
+      {apiKey.disabled_reason === 'leaked' && !apiKey.enabled && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} title="Disabled — reported leaked">
+          This key was found where others can read it, so it was disabled and cannot be enabled again. Roll it to get a new key, then
+          update whatever used this one.
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
+        <Fact label="Hint">
+          <Code>{apiKey.hint}</Code>
+        </Fact>
+        <Fact label="Status">
+          <Group gap="xs">
+            <Text size="sm">{statusText(apiKey)}</Text>
+            {soon && (
+              <Badge color="yellow" variant="light" radius="sm">
+                {soon}
+              </Badge>
+            )}
+          </Group>
+          {reason && (
+            <Text size="xs" c="dimmed">
+              {reason}
+            </Text>
+          )}
+        </Fact>
+        <Fact label="Created">
+          <KeyCreated apiKey={apiKey} />
+        </Fact>
+        <Fact label="Expires">
+          <KeyExpires apiKey={apiKey} />
+        </Fact>
+        <Fact label="Retires">
+          {apiKey.retires_at ? (
+            <Stack gap={0}>
+              <Text size="sm">{retiresInText(apiKey.retires_at, now)}</Text>
+              <Text size="xs" c="dimmed" component="time" dateTime={apiKey.retires_at}>
+                {formatInstant(apiKey.retires_at)}
+              </Text>
+            </Stack>
+          ) : (
+            <Text size="sm" c="dimmed">
+              Not rolled
+            </Text>
+          )}
+        </Fact>
+        <Fact label="Last used">
+          <KeyLastUsed apiKey={apiKey} now={now} />
+        </Fact>
+      </SimpleGrid>
+      {canRoll && (
+        <Group>
+          <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => onRoll(apiKey)}>
+            Roll this key
+          </Button>
+        </Group>
+      )}
+      <UsagePanel id="key-usage" title="Requests with this key" headingOrder={3} window={window} onWindow={setWindow} usage={usage} height={200} />
+    </Stack>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dark.3" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      {children}
+    </Stack>
+  );
+}

@@ -1,0 +1,92 @@
+import { BarChart } from '@mantine/charts';
+import { Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import type { Usage } from './usage-api.ts';
+import { bucketName, chartRows, formatCount, peakOf, requestsOf, usageSummary } from './usage-text.ts';
+
+const SERIES = [
+  { name: 'Accepted', color: 'teal.7' },
+  { name: 'Rejected', color: 'red.7' },
+];
+
+type Props = { usage: Usage; id: string; label: string; height?: number };
+
+/**
+ * A window of usage three ways: the totals as text (what people read first and tests assert), a
+ * stacked bar chart (focusable; arrow keys move between bars, Recharts' accessibility layer), and
+ * the same numbers as a table for screen readers.
+ */
+export function UsageChart({ usage, id, label, height = 180 }: Props) {
+  const summary = usageSummary(usage);
+  const peak = peakOf(usage.series);
+  const description = peak ? `${summary} Busiest: ${bucketName(peak.start, usage.bucket)}, ${formatCount(requestsOf(peak))}.` : summary;
+  return (
+    <Stack gap="xs">
+      <UsageTotals usage={usage} id={id} />
+      <BarChart
+        h={height}
+        data={chartRows(usage)}
+        dataKey="label"
+        type="stacked"
+        series={SERIES}
+        withLegend
+        legendProps={{ verticalAlign: 'top', height: 32 }}
+        tickLine="none"
+        gridAxis="y"
+        withXAxis
+        xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 12 }}
+        yAxisProps={{ allowDecimals: false, width: 40 }}
+        tooltipAnimationDuration={0}
+        barChartProps={{ title: `${label}: ${summary}`, desc: description, margin: { top: 0, right: 12, bottom: 0, left: 0 } }}
+        aria-describedby={`${id}-table`}
+        data-testid={`${id}-chart`}
+      />
+      <VisuallyHidden>
+        <Table id={`${id}-table`}>
+          <caption>
+            {label}, per {usage.bucket}: {summary}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">{usage.bucket === 'hour' ? 'Hour' : 'Day'}</th>
+              <th scope="col">Accepted</th>
+              <th scope="col">Rejected</th>
+            </tr>
+          </thead>
+          <tbody>
+            {usage.series.map((point) => (
+              <tr key={point.start}>
+                <th scope="row">{bucketName(point.start, usage.bucket)}</th>
+                <td>{point.ok}</td>
+                <td>{point.rejected}</td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </VisuallyHidden>
+    </Stack>
+  );
+}
+
+/** Requests, accepted and rejected, in the window: plain text with test ids. */
+export function UsageTotals({ usage, id }: { usage: Usage; id: string }) {
+  return (
+    <Group gap="lg" wrap="wrap" data-testid={`${id}-totals`}>
+      <Total label="Requests" value={requestsOf(usage.total)} testId={`${id}-total`} />
+      <Total label="Accepted" value={usage.total.ok} testId={`${id}-ok`} />
+      <Total label="Rejected" value={usage.total.rejected} testId={`${id}-rejected`} />
+    </Group>
+  );
+}
+
+function Total({ label, value, testId }: { label: string; value: number; testId: string }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dark.3" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="lg" fw={650} data-testid={testId}>
+        {formatCount(value)}
+      </Text>
+    </Stack>
+  );
+}

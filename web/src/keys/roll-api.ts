@@ -1,0 +1,34 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { request } from '../shared/api-client.ts';
+import { keysKey, type ApiKey, type KeyList } from './keys-api.ts';
+
+// Defined here from SPEC §4 until the server's roll schemas land; then taken from @contracts.
+export const ROLL_OVERLAPS = ['none', '1h', '24h', '7d'] as const;
+export type RollOverlap = (typeof ROLL_OVERLAPS)[number];
+export type RollKeyBody = { overlap: RollOverlap };
+/** The new key with its secret (shown once), and the old key as it now is: null when it stopped at once. */
+export type RolledKey = { api_key: ApiKey; secret: string; previous: ApiKey | null };
+
+/**
+ * Rolls a key. Like creating, the response holds a secret, so the mutation is not kept
+ * (`gcTime: 0`); the list gains the new key and shows the old one retiring (or gone).
+ */
+export function useRollKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ key, overlap }: { key: ApiKey; overlap: RollOverlap }) =>
+      request<RolledKey>('POST', `/api-keys/${encodeURIComponent(key.id)}/roll`, { overlap } satisfies RollKeyBody),
+    gcTime: 0,
+    onSuccess: ({ api_key, previous }, { key }) => {
+      queryClient.setQueryData<KeyList>(keysKey, (list) => list && afterRoll(list, key.id, api_key, previous));
+      void queryClient.invalidateQueries({ queryKey: keysKey });
+      void queryClient.invalidateQueries({ queryKey: ['audit-events'] });
+    },
+  });
+}
+
+/** The list after a roll: the new key first, the old one replaced by its retiring self or removed. */
+export function afterRoll(list: KeyList, oldId: string, added: ApiKey, previous: ApiKey | null): KeyList {
+  const others = list.data.flatMap((each) => (each.id !== oldId ? [each] : previous ? [previous] : []));
+  return { ...list, data: [added, ...others.filter((each) => each.id !== added.id)] };
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { bucketLabel, bucketName, chartRows, peakOf, usageSummary } from './usage-text.ts';
+
+describe('usage in words', () => {
+  it('sums accepted and rejected requests for the window', () => {
+    expect(usageSummary({ window: '7d', total: { ok: 1200, rejected: 34 } })).toBe(
+      '1,234 requests in the last 7 days: 1,200 accepted, 34 rejected.',
+    );
+    expect(usageSummary({ window: '24h', total: { ok: 1, rejected: 0 } })).toBe('1 request in the last 24 hours: 1 accepted, 0 rejected.');
+  });
+
+  it('labels hours and days in UTC', () => {
+    expect(bucketLabel('2026-11-22T23:00:00.000Z', 'hour')).toBe('23:00');
+    expect(bucketLabel('2026-11-22T00:00:00.000Z', 'day')).toBe('22 Nov');
+    expect(bucketName('2026-11-22T23:00:00.000Z', 'hour')).toBe('Sun 22 Nov, 23:00–00:00 UTC');
+    expect(bucketName('2026-11-22T00:00:00.000Z', 'day')).toBe('Sun 22 Nov (UTC)');
+  });
+
+  it('finds the busiest bucket, and none when nothing was counted', () => {
+    const a = { start: '2026-11-21T00:00:00.000Z', ok: 3, rejected: 4 };
+    const b = { start: '2026-11-22T00:00:00.000Z', ok: 6, rejected: 0 };
+    expect(peakOf([a, b])).toBe(a);
+    expect(peakOf([{ ...a, ok: 0, rejected: 0 }])).toBeUndefined();
+  });
+
+  it('gives the chart one row per bucket, oldest first, as the server sent them', () => {
+    const rows = chartRows({
+      window: '24h',
+      bucket: 'hour',
+      series: [
+        { start: '2026-11-22T09:00:00.000Z', ok: 2, rejected: 1 },
+        { start: '2026-11-22T10:00:00.000Z', ok: 0, rejected: 0 },
+      ],
+      total: { ok: 2, rejected: 1 },
+    });
+    expect(rows).toEqual([
+      { label: '09:00', Accepted: 2, Rejected: 1 },
+      { label: '10:00', Accepted: 0, Rejected: 0 },
+    ]);
+  });
+});

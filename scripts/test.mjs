@@ -19,7 +19,9 @@ const extra = process.argv.slice(2);
 const phases = extra.length
   ? [{ name: 'selected', args: extra }]
   : [
-      { name: 'main', args: ['--exclude', 'test/scale/**'] },
+      { name: 'main', args: ['--exclude', 'test/scale/**', '--exclude', 'test/browser/**'] },
+      // The page's own timing checks (first rows within 1 s) hold when no other test shares the cores.
+      { name: 'browser', args: ['test/browser', '--maxWorkers=1', '--no-file-parallelism'] },
       { name: 'scale', args: ['test/scale', '--maxWorkers=1', '--no-file-parallelism'] },
       // TEST_NODE24=1 (.ci/run sets it): the server, CLI, MCP and standards suites again on Node 24 LTS.
       ...(process.env.TEST_NODE24 === '1' ? [{ name: 'node24', node: node24(), args: ['test/http', 'test/cli', 'test/mcp', 'test/standards'] }] : []),

@@ -2,12 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../shared/api-client.ts';
 import { keysKey, type ApiKey, type KeyList } from './keys-api.ts';
 
-// Defined here from SPEC §4 until the server's roll schemas land; then taken from @contracts.
-export const ROLL_OVERLAPS = ['none', '1h', '24h', '7d'] as const;
-export type RollOverlap = (typeof ROLL_OVERLAPS)[number];
-export type RollKeyBody = { overlap: RollOverlap };
-/** The new key with its secret (shown once), and the old key as it now is: null when it stopped at once. */
-export type RolledKey = { api_key: ApiKey; secret: string; previous: ApiKey | null };
+import type { RolledKey, RollKeyInput, RollOverlap } from '@contracts';
+
+export type { RolledKey, RollOverlap };
+export type RollKeyBody = RollKeyInput;
+/** The overlaps the dialog offers, in order; the server's schema is the authority on what is valid. */
+export const ROLL_OVERLAPS = ['none', '1h', '24h', '7d'] as const satisfies readonly RollOverlap[];
 
 /**
  * Rolls a key. Like creating, the response holds a secret, so the mutation is not kept

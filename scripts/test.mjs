@@ -2,8 +2,9 @@
 // `npm test`: type-check, build the back office if its sources changed, then every Vitest test,
 // ending with one plain "N passed, N failed" line.
 //
-// The scale suite (test/scale) measures revocation latency across three server processes against
-// a 100 ms bound, so it runs on its own after the rest, with no other test competing for the CPU.
+// The browser files and the scale suite (real server processes whose revoking responses are held to
+// a p99 bound) run on their own after the rest, one file at a time, with no other test competing for
+// the two cores.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -24,7 +24,7 @@ export type Config = {
   /** Browser origins, besides the server's own, that may call /mcp (MCP_ALLOWED_ORIGINS, comma-separated). */
   mcpAllowedOrigins: string[];
   /**
-   * The longest a revoking write waits for the other instances to confirm (docs/keys.md (revocation)). An instance
+   * The longest a revoking write waits for the other instances to confirm (docs/keys.md (Revocation)). An instance
    * that cannot confirm has stopped serving from its cache by then: its lease is shorter.
    */
   revocationWaitMs: number;

@@ -39,7 +39,7 @@ export type ServiceOverrides = {
   database?: Database;
   keyCheckMetrics?: KeyCheckMetrics;
   onBackgroundError?: (error: unknown) => void;
-  /** A revoking write stopped waiting for an instance whose lease ran out instead (docs/keys.md (revocation)). */
+  /** A revoking write stopped waiting for an instance whose lease ran out instead (docs/keys.md (Revocation)). */
   onRevocationLapsed?: (confirmation: Confirmation) => void;
 };
 
@@ -71,7 +71,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const keyCache = new KeyCache({ maxEntries: config.keyCacheMaxEntries, maxAgeMs: config.keyCacheMaxAgeMs });
   changes.onChange((change) => keyCache.invalidate(change));
   // Listening again: what was missed meanwhile is unknown, so the cache starts over. Whether the
-  // cache may answer at all is the lease's call (docs/keys.md (revocation)), which outlives a short listener loss.
+  // cache may answer at all is the lease's call (docs/keys.md (Revocation)), which outlives a short listener loss.
   changes.onState((listening) => listening && keyCache.resubscribed());
   changes.onLease((validUntil) => keyCache.serveUntil(validUntil));
   // Any change may be the deletion of the last key without a checksum: ask again (until none remain).

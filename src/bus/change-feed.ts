@@ -18,7 +18,7 @@ export type LeaseListener = (validUntil: number) => void;
 
 export type ChangeFeedOptions = {
   database: Database;
-  /** docs/keys.md (revocation): the longest a write waits for the other instances. */
+  /** docs/keys.md (Revocation): the longest a write waits for the other instances. */
   revocationWaitMs: number;
   now?: () => number;
   /** Told when a write stopped waiting for an instance whose lease ran out instead. */
@@ -30,7 +30,7 @@ export type ChangeFeedOptions = {
  * of work (src/db/unit-of-work.ts) decides when: `sendWithin` inside the writing transaction
  * (`pg_notify`, delivered at commit), `deliverCommitted` right after commit, before the writer
  * answers. On PostgreSQL `deliverCommitted` also waits until every other instance with a live
- * lease has acknowledged the change, or until its lease has certainly run out (docs/keys.md (revocation)).
+ * lease has acknowledged the change, or until its lease has certainly run out (docs/keys.md (Revocation)).
  */
 export class ChangeFeed implements ChangeCarrier {
   readonly instanceId = randomUUID();
@@ -95,7 +95,7 @@ export class ChangeFeed implements ChangeCarrier {
     await tx.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${JSON.stringify(message)})`);
   }
 
-  /** After commit: this instance applies its changes, then waits for the others (docs/keys.md (revocation)). */
+  /** After commit: this instance applies its changes, then waits for the others (docs/keys.md (Revocation)). */
   async deliverCommitted(changes: readonly KeyChange[]): Promise<void> {
     for (const change of changes) this.emit(change);
     if (!this.shared) return;

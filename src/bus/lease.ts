@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 
 /**
- * The lease an instance holds on a shared PostgreSQL (docs/keys.md (revocation)): it may answer a key check from its
+ * The lease an instance holds on a shared PostgreSQL (docs/keys.md (Revocation)): it may answer a key check from its
  * cache only while the lease is valid; a revoking write waits for it to acknowledge the change or
  * for the lease to have run out, so once the writer answers, no instance serves the old facts.
  *

@@ -175,7 +175,7 @@ export const settings = pgTable('settings', {
 });
 
 /**
- * The serving instances on a shared PostgreSQL (docs/keys.md (revocation)). Each holds a lease it renews on its
+ * The serving instances on a shared PostgreSQL (docs/keys.md (Revocation)). Each holds a lease it renews on its
  * listener connection; it answers from its cache only while the lease holds, and a revoking write
  * waits for every instance with a live lease to acknowledge the change, or for that lease to run
  * out. Times are the database's clock (`now()`), so writers and instances never compare clocks.

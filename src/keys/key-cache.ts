@@ -13,7 +13,7 @@ export type KeyCacheStats = { hits: number; misses: number; evictions: number };
  * Bounded, in-process cache of key facts by digest. Every change is evicted synchronously by
  * `invalidate`; `maxAgeMs` is only the last safety net. A fill that started before an
  * invalidation is discarded (the epoch moved), so a slow read cannot resurrect stale facts.
- * Nothing is answered from it outside the instance's lease (`serveUntil`, docs/keys.md (revocation)).
+ * Nothing is answered from it outside the instance's lease (`serveUntil`, docs/keys.md (Revocation)).
  */
 export class KeyCache {
   private readonly entries: LRUCache<string, Entry>;

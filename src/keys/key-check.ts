@@ -82,7 +82,7 @@ export class KeyCheck {
         facts = await answeredWithin(this.repository.findFactsByDigest(digest), READ_THROUGH_TIMEOUT_MS);
         this.cache.fill(digest, facts, epoch);
       } catch (error) {
-        // Database unreachable or silent: the facts last seen hold while the lease does (docs/keys.md (revocation)),
+        // Database unreachable or silent: the facts last seen hold while the lease does (docs/keys.md (Revocation)),
         // never after. Otherwise a fault (503), never "invalid".
         facts = this.cache.lastKnown(digest);
         if (facts === undefined) throw error;

@@ -51,7 +51,7 @@ export class Metrics {
     sampled(registers, 'airkey_key_cache_entries', 'Entries in the key cache.', () => keyCache.size);
     sampled(registers, 'airkey_change_feed_listening', '1 while this instance is subscribed to the change feed; without it the lease lapses within 1 s and the cache is bypassed.', () => (changes.listening ? 1 : 0));
     sampled(registers, 'airkey_change_feed_lag_seconds', 'Commit-to-arrival delay of the last change heard from another instance.', () => changes.lastLagMs / 1000);
-    sampled(registers, 'airkey_instance_lease_valid', '1 while this instance holds its lease and may answer from its cache (docs/keys.md (revocation)).', () => (performance.now() < changes.leaseValidUntil ? 1 : 0));
+    sampled(registers, 'airkey_instance_lease_valid', '1 while this instance holds its lease and may answer from its cache (docs/keys.md (Revocation)).', () => (performance.now() < changes.leaseValidUntil ? 1 : 0));
     sampled(registers, 'airkey_revocation_wait_seconds', "How long this instance's last write waited for the other instances to apply it.", () => (changes.lastConfirmation?.waitedMs ?? 0) / 1000);
   }
 

@@ -66,7 +66,7 @@ describe.each(ENGINES)('the database goes down (%s)', (engine) => {
   });
 
   it('past its lease keeps a cached key working only where no other process can revoke it: the embedded database; on PostgreSQL it answers 503', async () => {
-    // The lease (1 s) ran out: this instance can no longer vouch it heard every change (docs/keys.md (revocation)).
+    // The lease (1 s) ran out: this instance can no longer vouch it heard every change (docs/keys.md (Revocation)).
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const response = await apiFrom(h, '10.5.0.1', cached, '/api/v1/whoami');
     if (engine === 'pglite') expect(response.statusCode, response.body).toBe(200);

@@ -106,7 +106,7 @@ describe('an airkey process', () => {
 
     proxy.freezeListeners();
     const sent = performance.now();
-    // D never hears of it and cannot acknowledge: A waits until D's lease has run out (docs/keys.md (revocation)).
+    // D never hears of it and cannot acknowledge: A waits until D's lease has run out (docs/keys.md (Revocation)).
     expect((await admin.request(writer, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false })).status).toBe(200);
     const waitedMs = performance.now() - sent;
     expect(await apiStatus(deaf, secret, WHOAMI)).toBe(401);

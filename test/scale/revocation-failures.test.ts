@@ -5,7 +5,7 @@ import { ADMIN, apiStatus, createKey, signIn, startInstance, takeTurn, waitFor, 
 import { Latencies } from './latencies.ts';
 
 /**
- * docs/keys.md (revocation) when an instance cannot confirm: C is cut off from PostgreSQL (every connection silent,
+ * docs/keys.md (Revocation) when an instance cannot confirm: C is cut off from PostgreSQL (every connection silent,
  * as in a partition) or frozen (SIGSTOP). A disable on A must still answer within
  * REVOCATION_WAIT_MS plus a margin, and from its answer on C must not accept the key.
  */

@@ -10,7 +10,7 @@ import { Latencies } from './latencies.ts';
 import { propagation } from './propagation.ts';
 
 /**
- * Three real `airkey serve` processes on one PostgreSQL database (docs/keys.md (revocation)). Every change is made on
+ * Three real `airkey serve` processes on one PostgreSQL database (docs/keys.md (Revocation)). Every change is made on
  * A (or with the CLI), and in the same tick as its response arrives (the CLI: as it prints its
  * result) the key is fired at B and C, where it was cached: not one of them may accept it. The
  * response times of the revoking changes are the price, and are measured.
@@ -19,13 +19,13 @@ import { propagation } from './propagation.ts';
 // SCALE_TRIALS=200 for the full run; the default keeps the suite at a minute or two.
 const TRIALS = Number(process.env.SCALE_TRIALS || 30);
 const CLI_TRIALS = process.env.SCALE_TRIALS ? TRIALS : 5; // per CLI verb: each is a process start
-// docs/keys.md (revocation): 50 ms. On a machine whose load is many times its cores the scheduling alone can exceed it.
+// docs/keys.md (Revocation): 50 ms. On a machine whose load is many times its cores the scheduling alone can exceed it.
 const HEALTHY_P99_MS = Number(process.env.SCALE_WAIT_P99_MS || 50);
 const WHOAMI = '/api/v1/whoami';
 const FLIGHTS = '/api/v1/flights?limit=1';
 
 const is = (expected: number) => (status: number) => status === expected;
-/** The part of a response spent waiting for the other instances (docs/keys.md (revocation)): what this design adds. */
+/** The part of a response spent waiting for the other instances (docs/keys.md (Revocation)): what this design adds. */
 const waitOf = (label: string) => `  ${label}: waiting for the others`;
 
 describe('three instances on one PostgreSQL', () => {

@@ -9,7 +9,7 @@ const HOUR = 3_600_000;
 
 /**
  * Resolves when B has heard the change for this key. The feed (pg_notify) reaches B a moment after
- * A's commit; making A's answer wait for every instance is the revocation-wait work (docs/keys.md (revocation)), not
+ * A's commit; making A's answer wait for every instance is the revocation-wait work (docs/keys.md (Revocation)), not
  * the roll's, so these tests wait for the notification rather than assume it.
  */
 function heardOn(services: Services, keyId: string): Promise<void> {

@@ -3,7 +3,7 @@ import type { Services } from '../../app/services.ts';
 
 /**
  * Liveness (the process answers) and readiness (database reachable, change feed subscribed).
- * `lease` says whether the instance may answer from its cache (docs/keys.md (revocation)); without it, it reads through.
+ * `lease` says whether the instance may answer from its cache (docs/keys.md (Revocation)); without it, it reads through.
  */
 export async function healthRoutes(app: FastifyInstance, services: Services): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));

@@ -85,6 +85,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Leak reports need no key: every report spends a point, whatever it held (see LeakService).
   const leakReports = new FailureThrottle({ points: 20, windowSeconds: 60, blockSeconds: 60, keyPrefix: 'leak-reports', redis });
   const signInFailures = new FailureThrottle({ points: 5, windowSeconds: 300, blockSeconds: 300, keyPrefix: 'sign-in-failures', redis });
+  // A hundred failures in five minutes from one address, over any accounts: spraying, not typos.
+  const signInSpray = new FailureThrottle({ points: 100, windowSeconds: 300, blockSeconds: 300, keyPrefix: 'sign-in-spray', redis });
   // Request counts per key and hour: incremented in memory by the key check, added up by a flush.
   const usageRepository = new UsageRepository(db);
   const usageCounter = new UsageCounter(usageRepository, config.usageFlushMs, overrides.onBackgroundError);
@@ -111,7 +113,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     leaks: new LeakService(uow, keyRepository, audit, clock, leakReports, legacyKeys),
     tenants: new TenantService(uow, tenantRepository, keyRepository, audit),
     users: new UserService(uow, userRepository, tenantRepository, keyRepository, audit),
-    sessions: new SessionService(db, new SessionRepository(db), userRepository, audit, signInFailures, clock, overrides.random),
+    sessions: new SessionService(db, new SessionRepository(db), userRepository, audit, signInFailures, signInSpray, clock, overrides.random),
     flights: new FlightService(flightRepository, cursors, {
       // The key check counted the request ok; a missing permission makes it rejected after all.
       onDenied: (principal) => usageCounter.denied(principal.key.id, principal.tenant.id, clock.now().getTime()),

@@ -23,7 +23,10 @@ export class SessionService {
     private readonly sessions: SessionRepository,
     private readonly users: UserRepository,
     private readonly audit: AuditService,
+    /** Failed sign-ins per account and client (a few). */
     private readonly throttle: FailureThrottle,
+    /** Failed sign-ins per client across all accounts (many): stops spraying, not an office's typos. */
+    private readonly sprayThrottle: FailureThrottle,
     private readonly clock: Clock,
     private readonly random: RandomBytes = randomBytes,
   ) {}
@@ -31,13 +34,14 @@ export class SessionService {
   /** Returns the new session's cookie token with what the client may see. */
   async signIn(email: string, password: string, client: string): Promise<SignedIn & { token: string; expiresAt: Date }> {
     const throttleKey = `${client}|${email.trim().toLowerCase()}`;
-    const retryAfter = Math.max(await this.throttle.retryAfter(throttleKey), await this.throttle.retryAfter(client));
+    // Per account and client: one user's typos behind an office's shared address must not lock out
+    // their colleagues' accounts. Per client only past a limit no typing reaches: password spraying.
+    const retryAfter = Math.max(await this.throttle.retryAfter(throttleKey), await this.sprayThrottle.retryAfter(client));
     if (retryAfter > 0) throw new TooManyRequestsError(retryAfter);
     const user = await this.users.findByEmail(email.trim());
     const valid = await verifyPassword(user?.passwordHash ?? null, password);
     if (!user || !valid) {
-      // Count per client+e-mail (guessing one account) and per client (spraying many).
-      await Promise.all([this.throttle.recordFailure(throttleKey), this.throttle.recordFailure(client)]);
+      await Promise.all([this.throttle.recordFailure(throttleKey), this.sprayThrottle.recordFailure(client)]);
       if (user) {
         // Whoever typed the password is unknown: no actor id, the account is the target.
         await this.audit.record(this.db, user.tenantId, { type: 'user', id: null, email: user.email }, 'user.sign_in_failed', {

@@ -1,0 +1,32 @@
+// `npm run test:soak`: the long soak (SOAK_SECONDS, default 600) on DATABASE_URL or
+// TEST_DATABASE_URL, else a throwaway PostgreSQL. Fails on any 5xx, any wrong answer, or RSS at
+// the end more than 10 % above RSS after warm-up.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { startThrowawayPostgres } from '../test/support/throwaway-postgres.ts';
+import { freePort } from '../test/support/free-port.ts';
+import { runSoak } from './soak-run.ts';
+
+const seconds = Number(process.env.SOAK_SECONDS ?? 600);
+const base = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+const throwaway = base ? undefined : await startThrowawayPostgres(await freePort());
+const admin = new pg.Client({ connectionString: base ?? throwaway!.url });
+await admin.connect();
+const name = `airkey_soak_${randomBytes(4).toString('hex')}`;
+await admin.query(`create database ${name}`);
+await admin.end();
+const url = new URL(base ?? throwaway!.url);
+url.pathname = `/${name}`;
+
+const figures = await runSoak({ databaseUrl: url.toString(), seconds, warmupSeconds: Math.min(60, seconds / 5), concurrency: 4, log: console.log });
+await throwaway?.stop();
+const problems = [
+  ...(figures.fiveXx ? [`${figures.fiveXx} responses were 5xx`] : []),
+  ...figures.wrong.slice(0, 20),
+  ...figures.rss.filter((r) => r.growth > 0.1).map((r) => `${r.instance}: RSS grew ${(r.growth * 100).toFixed(1)} % after warm-up`),
+];
+if (problems.length) {
+  console.error(`SOAK FAILED:\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log('soak passed');

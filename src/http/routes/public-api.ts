@@ -55,7 +55,8 @@ export const whoamiRoute = {
   handler: whoamiHandler,
 };
 
-async function whoamiHandler(request: FastifyRequest, _reply: FastifyReply): Promise<Principal> {
+// Synchronous: Fastify sends a returned value directly, with no promise to settle.
+function whoamiHandler(request: FastifyRequest, _reply: FastifyReply): Principal {
   return principal(request);
 }
 

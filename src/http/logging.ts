@@ -33,6 +33,7 @@ export function logRequestDone(request: FastifyRequest, reply: FastifyReply): vo
       ms: Math.round(reply.elapsedTime * 10) / 10,
       ip: request.ip,
       key_id: request.principal?.key.id,
+      code: request.problemCode,
     },
     'request',
   );

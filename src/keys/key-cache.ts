@@ -4,8 +4,10 @@ import type { KeyFacts } from './principal.ts';
 
 export type KeyCacheOptions = { maxEntries: number; maxAgeMs: number };
 
-// A stored null means "no such key": repeated unknown keys cost no query.
-type Entry = { facts: KeyFacts | null };
+// A stored null means "no such key": repeated unknown keys cost no query. `freshUntil` is when
+// `maxAgeMs` runs out: an older entry is no longer served, but is kept (bounded by the LRU) as
+// proof that this instance knew the key (see `knewValid`).
+type Entry = { facts: KeyFacts | null; freshUntil: number };
 
 export type KeyCacheStats = { hits: number; misses: number; evictions: number };
 
@@ -18,16 +20,18 @@ export class KeyCache {
   private readonly entries: LRUCache<string, Entry>;
   private epoch = 0;
   private trusted = true;
+  private readonly maxAgeMs: number;
   readonly stats: KeyCacheStats = { hits: 0, misses: 0, evictions: 0 };
 
   constructor(options: KeyCacheOptions) {
-    this.entries = new LRUCache<string, Entry>({ max: options.maxEntries, ttl: options.maxAgeMs });
+    this.entries = new LRUCache<string, Entry>({ max: options.maxEntries });
+    this.maxAgeMs = options.maxAgeMs;
   }
 
   /** `undefined` is a miss; `null` is a cached "no such key". */
   get(digest: string): KeyFacts | null | undefined {
     const entry = this.trusted ? this.entries.get(digest) : undefined;
-    if (entry === undefined) {
+    if (entry === undefined || entry.freshUntil <= performance.now()) {
       this.stats.misses++;
       return undefined;
     }
@@ -42,7 +46,7 @@ export class KeyCache {
 
   fill(digest: string, facts: KeyFacts | null, epochAtRead: number): void {
     // Kept while untrusted too, though not served: it is the freshest `lastKnown`.
-    if (epochAtRead === this.epoch) this.entries.set(digest, { facts });
+    if (epochAtRead === this.epoch) this.entries.set(digest, { facts, freshUntil: performance.now() + this.maxAgeMs });
   }
 
   invalidate(change: KeyChange): void {
@@ -67,7 +71,19 @@ export class KeyCache {
    * when it went away still holds (SPEC §6: a cached key keeps working). `maxAgeMs` bounds it.
    */
   lastKnown(digest: string): KeyFacts | null | undefined {
-    return this.entries.get(digest)?.facts;
+    const entry = this.entries.get(digest);
+    return entry !== undefined && entry.freshUntil > performance.now() ? entry.facts : undefined;
+  }
+
+  /**
+   * True when this instance cached the digest as a real key and no change it heard has evicted it
+   * since, even if the entry has aged out: re-reading such a key is not a guess, so it needs none
+   * of a blocked client's lookup budget (a flood of guesses must not lock out a valid key whose
+   * entry merely expired). Evictions by a change, and a feed outage, drop the entry, so this
+   * never vouches for a key changed since.
+   */
+  knewValid(digest: string): boolean {
+    return this.trusted && (this.entries.peek(digest)?.facts ?? null) !== null;
   }
 
   /**

@@ -6,7 +6,7 @@ import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zo
 import type { DestinationStream } from 'pino';
 import type { Services } from '../app/services.ts';
 import { countRequest, metricsRoutes } from '../metrics/metrics-routes.ts';
-import { loggerOptions, logRequestDone } from './logging.ts';
+import { loggerOptions, logRequestDone, requestLineLogger } from './logging.ts';
 import { errorHandler, notFoundHandler } from './problem.ts';
 import { stripQueryKey } from './redaction.ts';
 import { API_SECURITY_HEADERS, BROWSER_SECURITY_HEADERS } from './security-headers.ts';
@@ -54,8 +54,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
   app.setNotFoundHandler(notFoundHandler);
   // Callback-style hooks on every request: an async hook costs a promise and a microtask each.
+  const requestLines = requestLineLogger({ level: config.logLevel, stream: options.logStream });
   app.addHook('onResponse', (request, reply, done) => {
-    logRequestDone(request, reply);
+    logRequestDone(requestLines, request, reply);
     countRequest(services.metrics, request, reply);
     done();
   });

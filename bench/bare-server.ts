@@ -38,6 +38,7 @@ if (options.engine === 'postgres') {
       [row.tenantId, row.flightNumber, row.origin, row.destination, row.scheduledDeparture, row.scheduledArrival, row.status, row.aircraftRegistration, row.aircraftType],
     );
   }
+  await db.exec('analyze'); // as airkey does after seeding: the planner needs the row counts
   query = async (text, values) => (await db.query<Record<string, unknown>>(text, values)).rows;
 }
 

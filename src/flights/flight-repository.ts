@@ -85,6 +85,10 @@ export class FlightRepository {
     for (let start = 0; start < rows.length; start += 500) {
       await tx.insert(flights).values(rows.slice(start, start + 500));
     }
+    // Fresh statistics, or the planner, guessing a handful of rows, reads and sorts the tenant's
+    // whole schedule for every page (17 ms for 2,000 flights) instead of walking the
+    // (tenant, departure, id) index (0.5 ms). PGlite has no autovacuum to do it later.
+    if (rows.length > 0) await tx.execute(sql`analyze flights`);
     return rows.length;
   }
 }

@@ -2,7 +2,7 @@
 import { checksumOf } from '../src/keys/checksum.ts';
 import { KEY_ALPHABET, KEY_PREFIX, KEY_RANDOM_LENGTH } from '../src/keys/secret.ts';
 import type { AirkeyReady } from './airkey-server.ts';
-import { interleaved, load, loadElsewhere, percentile, timed, type Pair } from './measure.ts';
+import { interleaved, load, loadElsewhere, median, percentile, timed, type Pair, type Sample } from './measure.ts';
 
 export type Row = { what: string; value: string; reference: string; ratio: string; target: string; pass: boolean | undefined };
 export type Settings = { rounds: number; seconds: number; connections: number; log: (line: string) => void };
@@ -57,24 +57,38 @@ export async function flood(engine: string, airkey: AirkeyReady, s: Settings): P
   s.log(`flood on ${engine}: valid key alone, then with 200 connections of random keys`);
   const guessHeaders = Array.from({ length: 2000 }, () => ({ 'x-api-key': randomCheckedKey() }));
   const valid = { url: `${airkey.url}/api/v1/whoami`, headers: { 'x-api-key': airkey.key }, connections: 10, seconds: 5 };
-  const alone = await load(valid);
-  const startGuesses = await loadElsewhere({ url: `${airkey.url}/api/v1/whoami`, connections: 200, seconds: 7, headerSets: guessHeaders });
-  const [withFlood, guesses] = await Promise.all([load({ ...valid, seconds: 7 }), startGuesses()]);
-  const total = withFlood.rps + guesses.rps;
-  const bad = withFlood.non2xx + withFlood.errors + alone.non2xx + alone.errors;
-  s.log(`    alone ${fmt(alone.rps)} req/s; flood: valid ${fmt(withFlood.rps)} req/s (${withFlood.non2xx} non-2xx), guesses ${fmt(guesses.rps)} req/s`);
+  await load({ ...valid, seconds: 2 }); // warm-up
+  // Two rounds of (valid alone, valid under the flood): the guesses' client stays blocked
+  // throughout, and the valid key's 3 s cache entry ages out during each 7 s flood.
+  const alone: Sample[] = [];
+  const flooded: Sample[] = [];
+  const guesses: Sample[] = [];
+  for (let round = 0; round < 2; round++) {
+    alone.push(await load(valid));
+    const startGuesses = await loadElsewhere({ url: `${airkey.url}/api/v1/whoami`, connections: 200, seconds: 7, headerSets: guessHeaders });
+    const [v, g] = await Promise.all([load({ ...valid, seconds: 7 }), startGuesses()]);
+    flooded.push(v);
+    guesses.push(g);
+    s.log(`    round ${round + 1}: alone ${fmt(alone.at(-1)!.rps)} req/s; flood: valid ${fmt(v.rps)} req/s (${v.non2xx} non-2xx), guesses ${fmt(g.rps)} req/s`);
+  }
+  const aloneRps = median(alone.map((x) => x.rps));
+  const total = median(flooded.map((v, i) => v.rps + guesses[i]!.rps));
+  const validBad = flooded.reduce((n, v) => n + v.non2xx + v.errors, 0);
+  const validRequests = flooded.reduce((n, v) => n + v.requests, 0);
+  const bad = validBad + alone.reduce((n, v) => n + v.non2xx + v.errors, 0);
   return {
     rows: [
-      { what: `3. flood (${engine}): total req/s vs valid-only`, value: fmt(total), reference: fmt(alone.rps), ratio: fmt(total / alone.rps, 2), target: '≥ 1×', pass: total >= alone.rps },
-      { what: `3. flood (${engine}): valid key non-2xx (cache aged out)`, value: String(withFlood.non2xx + withFlood.errors), reference: `${withFlood.requests} requests`, ratio: '', target: '0', pass: withFlood.non2xx + withFlood.errors === 0 },
+      { what: `3. flood (${engine}): total req/s vs valid-only`, value: fmt(total), reference: fmt(aloneRps), ratio: fmt(total / aloneRps, 2), target: '≥ 1×', pass: total >= aloneRps },
+      { what: `3. flood (${engine}): valid key non-2xx (cache aged out)`, value: String(validBad), reference: `of ${validRequests}`, ratio: '', target: '0', pass: validBad === 0 },
     ],
     bad,
   };
 }
 
-/** Signs in, creates keys up to `count` (timing each create), then times listing them. */
-export async function backOffice(engine: string, airkey: AirkeyReady, count: number, s: Settings): Promise<{ rows: Row[]; bad: number }> {
-  s.log(`back office on ${engine}: create ${count} keys, list them`);
+/** Signs in, times `creates` key creations (the server holds 1,000 keys after them), then times listing them. */
+export async function backOffice(engine: string, airkey: AirkeyReady, creates: number, s: Settings): Promise<{ rows: Row[]; bad: number }> {
+  const count = 1000;
+  s.log(`back office on ${engine}: create ${creates} keys, list ${count}`);
   const signIn = await fetch(`${airkey.url}/backoffice/api/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -83,7 +97,7 @@ export async function backOffice(engine: string, airkey: AirkeyReady, count: num
   const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
   const { csrf_token } = (await signIn.json()) as { csrf_token: string };
   const headers = { cookie, 'x-csrf-token': csrf_token, 'content-type': 'application/json' };
-  const create = await timed(count - 1, (i) => fetch(`${airkey.url}/backoffice/api/api-keys`, { method: 'POST', headers, body: JSON.stringify({ name: `bench key ${i}` }) }));
+  const create = await timed(creates, (i) => fetch(`${airkey.url}/backoffice/api/api-keys`, { method: 'POST', headers, body: JSON.stringify({ name: `bench key ${i}` }) }));
   const list = await timed(50, () => fetch(`${airkey.url}/backoffice/api/api-keys`, { headers }));
   const [createP95, listP95] = [percentile(create.ms, 95), percentile(list.ms, 95)];
   return {

@@ -11,19 +11,22 @@ import type { AirkeyReady } from './airkey-server.ts';
 import { load, type Server } from './measure.ts';
 import type { Row, Settings } from './scenarios.ts';
 
-const KEYS = 1_000_000;
+// BENCH_LONG_KEYS scales the run down to try the harness itself.
+const KEYS = Number(process.env.BENCH_LONG_KEYS ?? 1_000_000);
 const TENANTS = 1_000;
 const BATCH = 50_000;
+const DISTINCT = Math.min(200_000, KEYS);
 
 /** Key number `n`, deterministic: 58 characters made from n in base 62, then the checksum. */
 export function seededKey(n: number): string {
   let digits = '';
   let value = n;
-  do {
+  // Exactly eight base-62 digits (62^8 > 2e14): no padding character that is also a digit.
+  for (let place = 0; place < 8; place++) {
     digits = KEY_ALPHABET[value % 62]! + digits;
     value = Math.floor(value / 62);
-  } while (value > 0);
-  const body = `bench${digits.padStart(8, '0')}`.padEnd(58, 'X');
+  }
+  const body = `bench${digits}`.padEnd(58, 'X');
   return KEY_PREFIX + body + checksumOf(KEY_PREFIX + body);
 }
 
@@ -41,7 +44,7 @@ async function seed(url: string, log: (line: string) => void): Promise<void> {
       const tenants: string[] = [];
       const hints: string[] = [];
       const digests: string[] = [];
-      for (let n = start; n < start + BATCH; n++) {
+      for (let n = start; n < Math.min(start + BATCH, KEYS); n++) {
         const secret = seededKey(n);
         tenants.push(tenantIds[n % TENANTS]!);
         hints.push(`${KEY_PREFIX}…${secret.slice(-4)}`);
@@ -70,20 +73,21 @@ export async function longRun(
   s: Settings,
   start: (env: Record<string, string>) => Promise<Server<AirkeyReady>>,
 ): Promise<{ rows: Row[]; bad: number }> {
-  s.log('--long: cold path over 1,000,000 keys');
+  s.log(`--long: cold path over ${KEYS} keys`);
   const server = await start({});
   try {
     await seed(url, s.log);
+    const rssBefore = rssMb(server.child.pid!);
     let next = 0;
     const fresh = () => ({ 'x-api-key': seededKey(next++ % KEYS) });
     const cold = await load({ url: `${server.info.url}/api/v1/whoami`, connections: 10, amount: 20_000, headersFor: fresh });
     s.log(`    cold: ${cold.rps.toFixed(0)} req/s, p99 ${cold.p99} ms, non-2xx ${cold.non2xx}`);
-    const more = await load({ url: `${server.info.url}/api/v1/whoami`, connections: 10, amount: 200_000, headersFor: fresh });
+    const more = await load({ url: `${server.info.url}/api/v1/whoami`, connections: 10, amount: DISTINCT, headersFor: fresh });
     const rss = rssMb(server.child.pid!);
-    s.log(`    200k more distinct keys: ${more.rps.toFixed(0)} req/s, non-2xx ${more.non2xx}; RSS ${rss.toFixed(0)} MB`);
+    s.log(`    200k more distinct keys: ${more.rps.toFixed(0)} req/s, non-2xx ${more.non2xx}; RSS ${rss.toFixed(0)} MB (${rssBefore.toFixed(0)} MB before the first request)`);
     return {
       rows: [
-        { what: '4. never-seen key of 1M, 10 connections: p99 ms', value: String(cold.p99), reference: '3 ms', ratio: (cold.p99 / 3).toFixed(2), target: '≤ 3 ms', pass: cold.p99 <= 3 && cold.non2xx === 0 },
+        { what: `4. never-seen key of ${KEYS}, 10 connections: p99 ms`, value: String(cold.p99), reference: '3 ms', ratio: (cold.p99 / 3).toFixed(2), target: '≤ 3 ms', pass: cold.p99 <= 3 && cold.non2xx === 0 },
         { what: `4. RSS after ${next} distinct keys, MB`, value: rss.toFixed(0), reference: '300 MB', ratio: (rss / 300).toFixed(2), target: '≤ 300 MB', pass: rss <= 300 },
       ],
       bad: cold.non2xx + cold.errors + more.non2xx + more.errors,

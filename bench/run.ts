@@ -60,11 +60,11 @@ async function engine(name: 'pglite' | 'postgres', databaseUrl: string | undefin
   }
 }
 
-if (wanted('pglite') || !only?.includes('postgres')) await engine('pglite', undefined);
+if (wanted('pglite') || !only?.some((part) => part === 'postgres' || part === 'long')) await engine('pglite', undefined);
 const postgres = only?.includes('pglite') ? undefined : await throwawayPostgres(process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL);
 if (postgres) {
   try {
-    await engine('postgres', postgres.url);
+    if (!only?.includes('long') || only.includes('postgres')) await engine('postgres', postgres.url);
     if (long) add(await longRun(postgres.url, settings, (info) => airkey({ BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: postgres.url, ...info })));
   } finally {
     await postgres.drop();

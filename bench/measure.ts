@@ -84,8 +84,14 @@ export type Pair = { subject: Sample; reference: Sample; rps: number; p99: numbe
  * falls on both equally); medians of each side. `bad` counts non-2xx and errors on both sides.
  */
 export async function interleaved(subject: Load, reference: Load, rounds: number, log: (line: string) => void): Promise<Pair> {
-  // Warm-up: both JITs settle (airkey has more code to optimise) before anything counts.
-  await load({ ...subject, seconds: 3 });
+  // Warm-up until the subject's throughput settles (airkey has far more code for the JIT to
+  // optimise than the bare route: its first seconds ran at half speed), at most 7 × 2 s.
+  let previous = (await load({ ...subject, seconds: 2 })).rps;
+  for (let i = 0; i < 6; i++) {
+    const current = (await load({ ...subject, seconds: 2 })).rps;
+    if (Math.abs(current - previous) / Math.max(current, previous, 1) < 0.07) break;
+    previous = current;
+  }
   await load({ ...reference, seconds: 2 });
   const a: Sample[] = [];
   const b: Sample[] = [];

@@ -43,7 +43,7 @@ export async function publicApiRoutes(app: FastifyInstance, services: Services):
   api.get('/whoami', whoamiRoute);
 }
 
-/** Shared with the benchmark's unchecked twin, so both sides run the same schema and handler. */
+/** The whoami route: its schema and handler. */
 export const whoamiRoute = {
   schema: {
     summary: 'Who this key acts as',

@@ -3,9 +3,12 @@
  * two lines per request, to this process's stdout, which the bench discards). GET /whoami returns
  * the same JSON body as airkey's whoami; GET /flights runs the same list query through the same
  * driver and maps the rows to the same JSON: `pg` on the same PostgreSQL database, or an
- * in-process PGlite holding the same rows. No key check, no schemas, no hooks.
+ * in-process PGlite (on disk, as airkey's is) holding the same rows. No key check, no schemas, no hooks.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Fastify from 'fastify';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
@@ -28,7 +31,9 @@ if (options.engine === 'postgres') {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
   query = async (text, values) => (await pool.query(text, values)).rows;
 } else if (options.engine === 'pglite') {
-  const db = new PGlite();
+  // On disk like airkey's (a data directory, not memory): PGlite's file-system work is part of
+  // what the engine costs.
+  const db = new PGlite(mkdtempSync(join(tmpdir(), 'airkey-bare-')));
   await migrate(drizzle(db), { migrationsFolder: MIGRATIONS_FOLDER });
   await db.query('insert into tenants (id, slug, name) values ($1, $2, $3)', [options.tenantId, 'bench', 'Bench Air']);
   for (const row of generateFlights(options.tenantId, 2000, new Date(options.flightsNow))) {

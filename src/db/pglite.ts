@@ -23,6 +23,9 @@ export async function openPglite(dataDir: string): Promise<Database> {
   }
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+  // PGlite runs no autovacuum, so nothing else ever refreshes the planner's statistics: without
+  // them a list query reads and sorts a whole table instead of walking its index.
+  await client.exec('analyze');
   return {
     kind: 'pglite',
     db,

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, lt, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { flights } from '../db/schema.ts';
 import type { FlightStatus } from './flight-schemas.ts';
@@ -15,11 +15,43 @@ export type FlightFilter = {
   after?: { departure: Date; id: string } | undefined;
 };
 
+const tenant = sql.placeholder('tenant');
+const limitParam = sql.placeholder('limit');
+const afterDeparture = sql.placeholder('departure');
+const afterId = sql.placeholder('id');
+
 export class FlightRepository {
-  constructor(private readonly db: Db) {}
+  /**
+   * The unfiltered list (a first page, or a page after a cursor) is nearly every request: built
+   * once as a prepared statement, so each request skips Drizzle's query building (and, on
+   * PostgreSQL, the parse and plan: `pg` prepares a named statement once per connection).
+   */
+  private readonly firstPage;
+  private readonly nextPage;
+
+  constructor(private readonly db: Db) {
+    const order = [asc(flights.scheduledDeparture), asc(flights.id)] as const;
+    this.firstPage = db.select().from(flights).where(eq(flights.tenantId, tenant)).orderBy(...order).limit(limitParam).prepare('flights_first_page');
+    this.nextPage = db
+      .select()
+      .from(flights)
+      .where(
+        and(
+          eq(flights.tenantId, tenant),
+          or(gt(flights.scheduledDeparture, afterDeparture), and(eq(flights.scheduledDeparture, afterDeparture), gt(flights.id, afterId))),
+        ),
+      )
+      .orderBy(...order)
+      .limit(limitParam)
+      .prepare('flights_next_page');
+  }
 
   /** Ordered by departure then id, which the (tenant, departure, id) index serves directly. */
   async list(tenantId: string, filter: FlightFilter, limit: number): Promise<FlightRow[]> {
+    if (!filter.from && !filter.to && !filter.origin && !filter.destination && !filter.status && !filter.flightNumber) {
+      if (!filter.after) return this.firstPage.execute({ tenant: tenantId, limit });
+      return this.nextPage.execute({ tenant: tenantId, limit, departure: filter.after.departure.toISOString(), id: filter.after.id });
+    }
     const conditions: Array<SQL | undefined> = [eq(flights.tenantId, tenantId)];
     if (filter.from) conditions.push(gte(flights.scheduledDeparture, filter.from));
     if (filter.to) conditions.push(lt(flights.scheduledDeparture, filter.to));
@@ -53,6 +85,10 @@ export class FlightRepository {
     for (let start = 0; start < rows.length; start += 500) {
       await tx.insert(flights).values(rows.slice(start, start + 500));
     }
+    // Fresh statistics, or the planner, guessing a handful of rows, reads and sorts the tenant's
+    // whole schedule for every page (17 ms for 2,000 flights) instead of walking the
+    // (tenant, departure, id) index (0.5 ms). PGlite has no autovacuum to do it later.
+    if (rows.length > 0) await tx.execute(sql`analyze flights`);
     return rows.length;
   }
 }

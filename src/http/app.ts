@@ -1,22 +1,23 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import helmet, { type HelmetOptions } from 'helmet';
 import fastifySwagger from '@fastify/swagger';
 import scalarApiReference from '@scalar/fastify-api-reference';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import type { Services } from '../app/services.ts';
 import { countRequest, metricsRoutes } from '../metrics/metrics-routes.ts';
-import { loggerOptions, logRequestDone } from './logging.ts';
 import { clientErrorHandler, frameworkErrors, requireHost } from './framework-errors.ts';
+import { loggerOptions, logRequestDone, requestLineLogger } from './logging.ts';
 import { hoistExamples, openapiOptions } from './openapi.ts';
 import { errorHandler, notFoundHandler } from './problem.ts';
 import { stripQueryKey } from './redaction.ts';
+import { API_SECURITY_HEADERS, BROWSER_SECURITY_HEADERS } from './security-headers.ts';
+import { serializerCompiler } from './serializer.ts';
 import { backofficeAuditRoutes } from './routes/backoffice-audit.ts';
 import { backofficeKeyRoutes } from './routes/backoffice-keys.ts';
-import { backofficeUsageRoutes } from './routes/backoffice-usage.ts';
 import { backofficePages } from './routes/backoffice-pages.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
+import { backofficeUsageRoutes } from './routes/backoffice-usage.ts';
 import { backofficeUserRoutes } from './routes/backoffice-users.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leakedKeyRoutes } from './routes/leaked-keys.ts';
@@ -31,23 +32,6 @@ export type AppOptions = {
   plugins?: Array<(app: FastifyInstance, services: Services) => Promise<void>>;
 };
 
-const SECURITY_HEADERS: HelmetOptions = {
-  contentSecurityPolicy: {
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      // Mantine sets inline styles.
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:'],
-      fontSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
-      frameAncestors: ["'none'"],
-      // Plain http on a LAN must keep working; HSTS handles https deployments.
-      upgradeInsecureRequests: null,
-    },
-  },
-};
-
 /** Builds the HTTP server over the services; nothing here holds a business rule. */
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
@@ -60,7 +44,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     rewriteUrl: (request) => stripQueryKey(request),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
-    // Errors before any route runs are problem details too (docs/api.md (errors)); see framework-errors.ts.
+    // Errors before any route runs are problem details too (docs/api.md, Errors); see framework-errors.ts.
     frameworkErrors,
     clientErrorHandler,
     http: { requireHostHeader: false },
@@ -77,17 +61,19 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     parseJson(request, body as string, done);
   });
   app.setNotFoundHandler(notFoundHandler);
+  // Callback-style hooks on every request: an async hook costs a promise and a microtask each.
   app.addHook('onRequest', requireHost);
-  app.addHook('onResponse', async (request, reply) => {
-    logRequestDone(request, reply);
+  const requestLines = requestLineLogger({ level: config.logLevel, stream: options.logStream });
+  app.addHook('onResponse', (request, reply, done) => {
+    logRequestDone(requestLines, request, reply);
     countRequest(services.metrics, request, reply);
+    done();
   });
-
-  // helmet's middleware built once: @fastify/helmet rebuilt it (and re-parsed the CSP) on every
-  // request, about 5 % of the server's CPU in the benchmark.
-  const securityHeaders = helmet(SECURITY_HEADERS);
-  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
-  await app.register(fastifyCookie);
+  // Every response is a JSON API response unless the browser scope below says otherwise.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(API_SECURITY_HEADERS);
+    done();
+  });
   await app.register(fastifySwagger, {
     openapi: openapiOptions(config),
     transformObject: (documentObject) => ('openapiObject' in documentObject ? hoistExamples(documentObject.openapiObject) : documentObject.swaggerObject),
@@ -104,42 +90,52 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // Its own scope: no key-check hook (a finder of a key need not hold one).
   await app.register(async (api) => leakedKeyRoutes(api, services), { prefix: '/api/v1' });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(
-    async (backoffice) => {
-      backoffice.addHook('onRequest', async (_request, reply) => void reply.header('Cache-Control', 'no-store'));
-      await backoffice.register(async (open) => backofficeSessionRoutes(open, services));
-      await backoffice.register(async (guarded) => {
-        guarded.addHook('onRequest', sessionHook(services.sessions));
-        await backofficeKeyRoutes(guarded, services);
-        await backofficeUsageRoutes(guarded, services);
-        await backofficeAuditRoutes(guarded, services);
-        await backofficeUserRoutes(guarded, services);
-      });
-    },
-    { prefix: '/backoffice/api' },
-  );
-  await app.register(async (pages) => backofficePages(pages, services));
-  await app.register(scalarApiReference, {
-    routePrefix: '/docs',
-    configuration: {
-      url: '/api/v1/openapi.json',
-      title: 'airkey API',
-      // No web fonts: the docs must not call out to a CDN (and the CSP would refuse it).
-      withDefaultFonts: false,
-      // Only what works self-hosted: no "Ask AI" agent, no "Generate MCP", no developer toolbar
-      // (its Deploy and Share lead to Scalar's hosted service), no telemetry.
-      agent: { disabled: true },
-      mcp: { disabled: true },
-      showDeveloperTools: 'never',
-      telemetry: false,
-      authentication: { preferredSecurityScheme: 'ApiKeyHeader' },
-    },
-    hooks: {
-      // Scalar's page runs inline scripts; relax the policy for the docs alone.
-      onRequest: async (_request, reply) => {
-        reply.header('Content-Security-Policy', "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'");
+  // The browser scope: cookies and helmet's full header set with the page CSP, for the back
+  // office, its pages and the docs only; API requests never parse a cookie.
+  await app.register(async (browser) => {
+    await browser.register(fastifyCookie);
+    browser.addHook('onRequest', (_request, reply, done) => {
+      reply.removeHeader('cache-control');
+      reply.headers(BROWSER_SECURITY_HEADERS);
+      done();
+    });
+    await browser.register(
+      async (backoffice) => {
+        backoffice.addHook('onRequest', async (_request, reply) => void reply.header('Cache-Control', 'no-store'));
+        await backoffice.register(async (open) => backofficeSessionRoutes(open, services));
+        await backoffice.register(async (guarded) => {
+          guarded.addHook('onRequest', sessionHook(services.sessions));
+          await backofficeKeyRoutes(guarded, services);
+          await backofficeUsageRoutes(guarded, services);
+          await backofficeAuditRoutes(guarded, services);
+          await backofficeUserRoutes(guarded, services);
+        });
       },
-    },
+      { prefix: '/backoffice/api' },
+    );
+    await browser.register(async (pages) => backofficePages(pages, services));
+    await browser.register(scalarApiReference, {
+      routePrefix: '/docs',
+      configuration: {
+        url: '/api/v1/openapi.json',
+        title: 'airkey API',
+        // No web fonts: the docs must not call out to a CDN (and the CSP would refuse it).
+        withDefaultFonts: false,
+        // Only what works self-hosted: no "Ask AI" agent, no "Generate MCP", no developer toolbar
+        // (its Deploy and Share lead to Scalar's hosted service), no telemetry.
+        agent: { disabled: true },
+        mcp: { disabled: true },
+        showDeveloperTools: 'never',
+        telemetry: false,
+        authentication: { preferredSecurityScheme: 'ApiKeyHeader' },
+      },
+      hooks: {
+        // Scalar's page runs inline scripts; relax the policy for the docs alone.
+        onRequest: async (_request, reply) => {
+          reply.header('Content-Security-Policy', "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'");
+        },
+      },
+    });
   });
   for (const plugin of options.plugins ?? []) await app.register(async (scope) => plugin(scope, services));
   return app;

@@ -7,5 +7,7 @@ declare module 'fastify' {
     principal?: Principal;
     /** Set by the session check on the back office. */
     backofficeSession?: ResolvedSession & { token: string };
+    /** The problem code of a refused request, for its one log line. */
+    problemCode?: string;
   }
 }

@@ -4,8 +4,10 @@ import type { KeyFacts } from './principal.ts';
 
 export type KeyCacheOptions = { maxEntries: number; maxAgeMs: number };
 
-// A stored null means "no such key": repeated unknown keys cost no query.
-type Entry = { facts: KeyFacts | null };
+// A stored null means "no such key": repeated unknown keys cost no query. `freshUntil` is when
+// `maxAgeMs` runs out: an older entry is no longer served, but is kept (bounded by the LRU) as
+// proof that this instance knew the key (see `knewValid`).
+type Entry = { facts: KeyFacts | null; freshUntil: number };
 
 export type KeyCacheStats = { hits: number; misses: number; evictions: number };
 
@@ -20,17 +22,20 @@ export class KeyCache {
   private epoch = 0;
   /** performance.now() until which entries may be answered: the lease (src/bus/lease.ts). */
   private servingUntil = Number.POSITIVE_INFINITY;
+  private readonly maxAgeMs: number;
   readonly stats: KeyCacheStats = { hits: 0, misses: 0, evictions: 0 };
 
   constructor(options: KeyCacheOptions) {
-    this.entries = new LRUCache<string, Entry>({ max: options.maxEntries, ttl: options.maxAgeMs });
+    this.entries = new LRUCache<string, Entry>({ max: options.maxEntries });
+    this.maxAgeMs = options.maxAgeMs;
   }
 
   /** `undefined` is a miss; `null` is a cached "no such key". */
   get(digest: string): KeyFacts | null | undefined {
-    // One comparison against a number: the lease check costs nothing on the hot path.
-    const entry = performance.now() < this.servingUntil ? this.entries.get(digest) : undefined;
-    if (entry === undefined) {
+    // Comparisons against numbers: the lease and age checks cost nothing on the hot path.
+    const now = performance.now();
+    const entry = now < this.servingUntil ? this.entries.get(digest) : undefined;
+    if (entry === undefined || entry.freshUntil <= now) {
       this.stats.misses++;
       return undefined;
     }
@@ -45,7 +50,7 @@ export class KeyCache {
 
   fill(digest: string, facts: KeyFacts | null, epochAtRead: number): void {
     // Kept outside the lease too, though not served until the lease is renewed.
-    if (epochAtRead === this.epoch) this.entries.set(digest, { facts });
+    if (epochAtRead === this.epoch) this.entries.set(digest, { facts, freshUntil: performance.now() + this.maxAgeMs });
   }
 
   invalidate(change: KeyChange): void {
@@ -67,12 +72,22 @@ export class KeyCache {
   /**
    * The facts last seen for a digest while the lease holds, `undefined` otherwise. For a database
    * read that failed: within the lease every change was heard (a writer waits for this instance's
-   * acknowledgement or for its lease to run out), so what is cached still holds (docs/api.md (errors) within
-   * §7). Past the lease nothing here can be vouched for: a partitioned instance cannot tell a
+   * acknowledgement or for its lease to run out), so what is cached still holds (docs/keys.md,
+   * Revocation). Past the lease nothing here can be vouched for: a partitioned instance cannot tell a
    * database outage from a revocation it did not hear.
    */
   lastKnown(digest: string): KeyFacts | null | undefined {
     return performance.now() < this.servingUntil ? this.entries.get(digest)?.facts : undefined;
+  }
+
+  /**
+   * True when this instance cached the digest as a real key and no change it heard has evicted it
+   * since, even if the entry has aged out: re-reading such a key is not a guess, so it needs none
+   * of a blocked client's lookup budget (a flood of guesses must not lock out a valid key whose
+   * entry merely expired). The re-read itself decides; this only says it is worth the lookup.
+   */
+  knewValid(digest: string): boolean {
+    return (this.entries.peek(digest)?.facts ?? null) !== null;
   }
 
   /** The lease: entries are answered until `validUntil` (performance.now() units). */

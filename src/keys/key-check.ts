@@ -70,7 +70,7 @@ export class KeyCheck {
     const retryAfterSeconds = await this.throttle.retryAfter(client);
     const blocked = retryAfterSeconds > 0;
     const throttled = { ok: false, reason: 'throttled', retryAfterSeconds } as const;
-    const lookUp = digest !== null && cached === undefined && (!blocked || (await this.lookupsWhileBlocked.tryTake(client)));
+    const lookUp = digest !== null && cached === undefined && (!blocked || this.isKnownKey(digest) || (await this.lookupsWhileBlocked.tryTake(client)));
     if (blocked && !lookUp) return this.finish(throttled, started);
     let verdict = cachedVerdict;
     // The key's facts when it exists: its refusal is then counted as the key's `rejected` usage.
@@ -96,6 +96,11 @@ export class KeyCheck {
     await this.throttle.recordFailure(client);
     if (known) this.usage.refused(known.keyId, known.tenantId, nowMs);
     return this.finish(verdict ?? { ok: false, reason: 'api_key_invalid' }, started);
+  }
+
+  /** A key this instance knew as real (its entry only aged out) is re-read without the blocked client's budget. */
+  private isKnownKey(digest: string): boolean {
+    return this.cache.knewValid(digest);
   }
 
   private isCandidate(secret: string): boolean {

@@ -68,11 +68,9 @@ export class SessionService {
 
   /** The session's user with their roles as they are now. */
   async resolve(token: string): Promise<ResolvedSession | undefined> {
-    const session = await this.sessions.findLive(sha256Hex(token), this.clock.now());
-    if (!session) return undefined;
-    const user = await this.users.findById(session.userId);
-    if (!user) return undefined;
-    return { user: toUserView(user), csrf_token: session.csrfToken, actor: userActor(user) };
+    const found = await this.sessions.findLiveWithUser(sha256Hex(token), this.clock.now());
+    if (!found) return undefined;
+    return { user: toUserView(found.user), csrf_token: found.csrfToken, actor: userActor(found.user) };
   }
 
   async signOut(token: string): Promise<void> {

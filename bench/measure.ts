@@ -1,0 +1,127 @@
+/** Bench plumbing: child servers, autocannon runs, medians and percentiles. */
+import { fork, type ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
+
+export type Sample = { rps: number; p99: number; non2xx: number; errors: number; requests: number };
+
+export type Server<T> = { info: T; child: ChildProcess; stop(): Promise<void> };
+
+/** Forks a bench server (stdout discarded: the request log goes nowhere, at the same cost). */
+export async function startServer<T>(file: string, env: Record<string, string | undefined> = {}, message?: unknown): Promise<Server<T>> {
+  const child = fork(new URL(file, import.meta.url), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  if (message !== undefined) child.send(message as object);
+  const info = await new Promise<T>((resolve, reject) => {
+    child.once('message', (reply) => resolve(reply as T));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+  });
+  return {
+    info,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.disconnect();
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
+
+export type Load = {
+  url: string;
+  connections: number;
+  seconds?: number;
+  amount?: number;
+  headers?: Record<string, string>;
+  /** A fresh header set per request (never-seen keys); builds each request, so the client costs more. */
+  headersFor?: () => Record<string, string>;
+  /** Header sets each connection cycles through: built once, as cheap for the client as fixed headers. */
+  headerSets?: Array<Record<string, string>>;
+};
+
+export async function load(spec: Load): Promise<Sample> {
+  const options: autocannon.Options = {
+    url: spec.url,
+    connections: spec.connections,
+    ...(spec.amount ? { amount: spec.amount } : { duration: spec.seconds ?? 5 }),
+    headers: spec.headers ?? {},
+  };
+  if (spec.headerSets) options.requests = spec.headerSets.map((headers) => ({ headers }));
+  if (spec.headersFor) options.requests = [{ setupRequest: (request) => ({ ...request, headers: spec.headersFor!() }) }];
+  const result = await autocannon(options);
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, requests: result.requests.total };
+}
+
+/** `load` in a child process (serialisable specs only: no `headersFor`); resolves once it is ready to go. */
+export async function loadElsewhere(spec: Omit<Load, 'headersFor'>): Promise<() => Promise<Sample>> {
+  const child = await startServer<string>('./load-child.ts', {}, spec);
+  return () => {
+    const done = new Promise<Sample>((resolve) => child.child.once('message', (sample) => resolve(sample as Sample)));
+    child.child.send('go');
+    return done;
+  };
+}
+
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+export const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+};
+
+export type Pair = { subject: Sample; reference: Sample; rps: number; p99: number; refRps: number; refP99: number; bad: number };
+
+/**
+ * Interleaved rounds of the subject and its reference (alternating which goes first, so drift
+ * falls on both equally); medians of each side. `bad` counts non-2xx and errors on both sides.
+ */
+export async function interleaved(subject: Load, reference: Load, rounds: number, log: (line: string) => void): Promise<Pair> {
+  // Warm-up until the subject's throughput settles (airkey has far more code for the JIT to
+  // optimise than the bare route: its first seconds ran at half speed), at most 7 × 2 s.
+  let previous = (await load({ ...subject, seconds: 2 })).rps;
+  for (let i = 0; i < 6; i++) {
+    const current = (await load({ ...subject, seconds: 2 })).rps;
+    if (Math.abs(current - previous) / Math.max(current, previous, 1) < 0.07) break;
+    previous = current;
+  }
+  await load({ ...reference, seconds: 2 });
+  const a: Sample[] = [];
+  const b: Sample[] = [];
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) a.push(await load(subject)), b.push(await load(reference));
+    else b.push(await load(reference)), a.push(await load(subject));
+    log(`    round ${round + 1}: ${a.at(-1)!.rps.toFixed(0)} req/s p99 ${a.at(-1)!.p99} ms | reference ${b.at(-1)!.rps.toFixed(0)} req/s p99 ${b.at(-1)!.p99} ms`);
+  }
+  const bad = [...a, ...b].reduce((n, s) => n + s.non2xx + s.errors, 0);
+  return {
+    subject: a.at(-1)!,
+    reference: b.at(-1)!,
+    rps: median(a.map((s) => s.rps)),
+    p99: median(a.map((s) => s.p99)),
+    refRps: median(b.map((s) => s.rps)),
+    refP99: median(b.map((s) => s.p99)),
+    bad,
+  };
+}
+
+/** Sequential requests timed one by one (one connection, so the figure is close to server time). */
+export async function timed(count: number, send: (index: number) => Promise<Response>): Promise<{ ms: number[]; bad: number }> {
+  const ms: number[] = [];
+  let bad = 0;
+  for (let index = 0; index < count; index++) {
+    const started = performance.now();
+    const response = await send(index);
+    await response.arrayBuffer();
+    ms.push(performance.now() - started);
+    if (response.status < 200 || response.status > 299) bad++;
+  }
+  return { ms, bad };
+}

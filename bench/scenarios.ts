@@ -1,0 +1,110 @@
+/** The default bench scenarios; each returns table rows. */
+import { checksumOf } from '../src/keys/checksum.ts';
+import { KEY_ALPHABET, KEY_PREFIX, KEY_RANDOM_LENGTH } from '../src/keys/secret.ts';
+import type { AirkeyReady } from './airkey-server.ts';
+import { interleaved, load, loadElsewhere, median, percentile, timed, type Pair, type Sample } from './measure.ts';
+
+export type Row = { what: string; value: string; reference: string; ratio: string; target: string; pass: boolean | undefined };
+export type Settings = { rounds: number; seconds: number; connections: number; log: (line: string) => void };
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+/** Two rows for a subject against its bare reference: throughput ratio and p99 ratio. */
+function pairRows(what: string, pair: Pair, minRatio: number): Row[] {
+  const ratio = pair.rps / pair.refRps;
+  const p99Ratio = pair.p99 / Math.max(pair.refP99, 1);
+  return [
+    { what: `${what}: req/s`, value: fmt(pair.rps), reference: fmt(pair.refRps), ratio: fmt(ratio, 2), target: `≥ ${minRatio}×`, pass: ratio >= minRatio && pair.bad === 0 },
+    { what: `${what}: p99 ms`, value: fmt(pair.p99), reference: fmt(pair.refP99), ratio: fmt(p99Ratio, 2), target: '≤ 1.5×', pass: p99Ratio <= 1.5 },
+  ];
+}
+
+export async function pipeline(airkey: AirkeyReady, bareUrl: string, s: Settings): Promise<{ rows: Row[]; bad: number }> {
+  s.log('whoami with a key vs a bare Fastify route returning the same JSON');
+  const pair = await interleaved(
+    { url: `${airkey.url}/api/v1/whoami`, headers: { 'x-api-key': airkey.key }, connections: s.connections, seconds: s.seconds },
+    { url: `${bareUrl}/whoami`, connections: s.connections, seconds: s.seconds },
+    s.rounds,
+    s.log,
+  );
+  return { rows: pairRows('1. whoami with key vs bare Fastify', pair, 0.85), bad: pair.bad };
+}
+
+export async function flights(engine: string, airkey: AirkeyReady, bareUrl: string, s: Settings): Promise<{ rows: Row[]; bad: number }> {
+  s.log(`flights?limit=50 on ${engine} vs a bare route running the same query`);
+  const pair = await interleaved(
+    { url: `${airkey.url}/api/v1/flights?limit=50`, headers: { 'x-api-key': airkey.key }, connections: s.connections, seconds: s.seconds },
+    { url: `${bareUrl}/flights?limit=50`, connections: s.connections, seconds: s.seconds },
+    s.rounds,
+    s.log,
+  );
+  return { rows: pairRows(`2. flights limit=50 (${engine}) vs bare route`, pair, 0.8), bad: pair.bad };
+}
+
+/** A random key with a valid checksum: it passes every offline check and reaches the lookup. */
+export function randomCheckedKey(): string {
+  let body = '';
+  for (let i = 0; i < KEY_RANDOM_LENGTH; i++) body += KEY_ALPHABET[Math.floor(Math.random() * KEY_ALPHABET.length)];
+  return KEY_PREFIX + body + checksumOf(KEY_PREFIX + body);
+}
+
+/**
+ * 10 connections of a valid key alone, then the same with 200 connections of random checksummed
+ * keys from the same client for 7 s; the server runs with KEY_CACHE_MAX_AGE_MS=3000, so the valid
+ * key's entry ages out during the flood.
+ */
+export async function flood(engine: string, airkey: AirkeyReady, s: Settings): Promise<{ rows: Row[]; bad: number }> {
+  s.log(`flood on ${engine}: valid key alone, then with 200 connections of random keys`);
+  const guessHeaders = Array.from({ length: 2000 }, () => ({ 'x-api-key': randomCheckedKey() }));
+  const valid = { url: `${airkey.url}/api/v1/whoami`, headers: { 'x-api-key': airkey.key }, connections: 10, seconds: 5 };
+  await load({ ...valid, seconds: 2 }); // warm-up
+  // Two rounds of (valid alone, valid under the flood): the guesses' client stays blocked
+  // throughout, and the valid key's 3 s cache entry ages out during each 7 s flood.
+  const alone: Sample[] = [];
+  const flooded: Sample[] = [];
+  const guesses: Sample[] = [];
+  for (let round = 0; round < 2; round++) {
+    alone.push(await load(valid));
+    const startGuesses = await loadElsewhere({ url: `${airkey.url}/api/v1/whoami`, connections: 200, seconds: 7, headerSets: guessHeaders });
+    const [v, g] = await Promise.all([load({ ...valid, seconds: 7 }), startGuesses()]);
+    flooded.push(v);
+    guesses.push(g);
+    s.log(`    round ${round + 1}: alone ${fmt(alone.at(-1)!.rps)} req/s; flood: valid ${fmt(v.rps)} req/s (${v.non2xx} non-2xx), guesses ${fmt(g.rps)} req/s`);
+  }
+  const aloneRps = median(alone.map((x) => x.rps));
+  const total = median(flooded.map((v, i) => v.rps + guesses[i]!.rps));
+  const validBad = flooded.reduce((n, v) => n + v.non2xx + v.errors, 0);
+  const validRequests = flooded.reduce((n, v) => n + v.requests, 0);
+  const bad = validBad + alone.reduce((n, v) => n + v.non2xx + v.errors, 0);
+  return {
+    rows: [
+      { what: `3. flood (${engine}): total req/s vs valid-only`, value: fmt(total), reference: fmt(aloneRps), ratio: fmt(total / aloneRps, 2), target: '≥ 1×', pass: total >= aloneRps },
+      { what: `3. flood (${engine}): valid key non-2xx (cache aged out)`, value: String(validBad), reference: `of ${validRequests}`, ratio: '', target: '0', pass: validBad === 0 },
+    ],
+    bad,
+  };
+}
+
+/** Signs in, times `creates` key creations (the server holds 1,000 keys after them), then times listing them. */
+export async function backOffice(engine: string, airkey: AirkeyReady, creates: number, s: Settings): Promise<{ rows: Row[]; bad: number }> {
+  const count = 1000;
+  s.log(`back office on ${engine}: create ${creates} keys, list ${count}`);
+  const signIn = await fetch(`${airkey.url}/backoffice/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: airkey.email, password: airkey.password }),
+  });
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const { csrf_token } = (await signIn.json()) as { csrf_token: string };
+  const headers = { cookie, 'x-csrf-token': csrf_token, 'content-type': 'application/json' };
+  const create = await timed(creates, (i) => fetch(`${airkey.url}/backoffice/api/api-keys`, { method: 'POST', headers, body: JSON.stringify({ name: `bench key ${i}` }) }));
+  const list = await timed(50, () => fetch(`${airkey.url}/backoffice/api/api-keys`, { headers }));
+  const [createP95, listP95] = [percentile(create.ms, 95), percentile(list.ms, 95)];
+  return {
+    rows: [
+      { what: `5. back office (${engine}): list ${count} keys p95 ms`, value: fmt(listP95, 1), reference: '20 ms', ratio: fmt(listP95 / 20, 2), target: '≤ 20 ms', pass: listP95 <= 20 && list.bad === 0 },
+      { what: `5. back office (${engine}): create a key p95 ms`, value: fmt(createP95, 1), reference: '15 ms', ratio: fmt(createP95 / 15, 2), target: '≤ 15 ms', pass: createP95 <= 15 && create.bad === 0 },
+    ],
+    bad: create.bad + list.bad,
+  };
+}

@@ -77,7 +77,9 @@ export class KeyCache {
    * database outage from a revocation it did not hear.
    */
   lastKnown(digest: string): KeyFacts | null | undefined {
-    return performance.now() < this.servingUntil ? this.entries.get(digest)?.facts : undefined;
+    const now = performance.now();
+    const entry = now < this.servingUntil ? this.entries.get(digest) : undefined;
+    return entry !== undefined && entry.freshUntil > now ? entry.facts : undefined;
   }
 
   /**

@@ -1,22 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKey } from './keys-api.ts';
+import { keyFixture } from './key-fixture.ts';
 import { disabledReasonText, lockReason, statusText } from './key-state.ts';
 
-const key = (overrides: Partial<ApiKey>): ApiKey => ({
-  id: 'k1',
-  name: 'Crew sync',
-  hint: 'ask_…Xy9Z',
-  created_at: '2026-11-01T10:00:00.000Z',
-  created_by: { id: 'u1', email: 'admin@demo.test' },
-  expires_at: null,
-  expires_at_time: null,
-  retires_at: null,
-  enabled: true,
-  status: 'enabled',
-  disabled_reason: null,
-  last_used_at: null,
-  ...overrides,
-});
+const key = keyFixture;
 
 describe('the enabled switch of a key', () => {
   it('moves freely for an enabled or user-disabled key', () => {

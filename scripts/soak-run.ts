@@ -13,11 +13,10 @@ import { generateSecret } from '../src/keys/secret.ts';
  */
 
 /**
- * How long after a revoking response another instance may still accept the key. Until exact
- * revocation lands the change feed needs this window; on the instance that answered, zero.
- * Tightening to "zero everywhere" is this one line.
+ * How long after a revoking response another instance may still accept the key: none. A writer
+ * answers only once every live instance has applied the change (docs/keys.md, Revocation).
  */
-export const OTHER_INSTANCE_WINDOW_MS = 100;
+export const OTHER_INSTANCE_WINDOW_MS = 0;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ADMIN = { email: 'admin@soak.test', password: 'a-long-soak-password' };

@@ -49,14 +49,14 @@ describe('throttling through Redis on two instances', () => {
   /** Whether A's failures for a fresh client block it on B, i.e. the count is shared. */
   async function shared(): Promise<boolean> {
     const client = newClient();
-    for (let i = 0; i <= POINTS; i++) await apiFrom(a, client, generateSecret(), WHOAMI);
+    for (let i = 0; i < POINTS; i++) await apiFrom(a, client, generateSecret(), WHOAMI);
     return (await apiFrom(b, client, generateSecret(), WHOAMI)).statusCode === 429;
   }
 
   it('blocks on B a client whose failures were made on A, and still lets its valid key through', async () => {
     const client = newClient();
-    await fail(a, client, POINTS);
-    await fail(b, client, 1); // the 21st, on the other instance, still counted and answered
+    await fail(a, client, POINTS - 1);
+    await fail(b, client, 1); // the 20th, on the other instance, still counted and answered
     expectProblem(await apiFrom(b, client, generateSecret(), WHOAMI), 429, 'too_many_requests');
     expectProblem(await apiFrom(a, client, generateSecret(), WHOAMI), 429, 'too_many_requests');
     expect((await apiFrom(b, client, valid, WHOAMI)).statusCode).toBe(200);
@@ -68,7 +68,7 @@ describe('throttling through Redis on two instances', () => {
     await proxy.off();
     const client = newClient();
     expect((await apiFrom(a, client, valid, WHOAMI)).statusCode).toBe(200);
-    await fail(a, client, POINTS + 1);
+    await fail(a, client, POINTS);
     // A still throttles from memory...
     expectProblem(await apiFrom(a, client, generateSecret(), WHOAMI), 429, 'too_many_requests');
     // ...B has not heard of it: the count is per instance now.

@@ -7,6 +7,9 @@ import { processRegistry } from './process-metrics.ts';
  * a tenant or a URL. Kept out of the public OpenAPI document.
  */
 export async function metricsRoutes(app: FastifyInstance, metrics: Metrics): Promise<void> {
+  // Created now, not on the first scrape: the CPU counters count from their creation, and a first
+  // scrape would otherwise report (almost) no CPU at all.
+  processRegistry();
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     const [own, process] = await Promise.all([metrics.registry.metrics(), processRegistry().metrics()]);
     return reply.header('Cache-Control', 'no-store').type(metrics.registry.contentType).send(`${own}\n${process}`);

@@ -93,7 +93,8 @@ describe('back office in Chromium: API keys', () => {
     await toggle.focus();
     await page.keyboard.press('Space');
     expect((await saved).status()).toBe(200);
-    expect(await toggle.isChecked()).toBe(false);
+    // The switch settles once React has rendered the saved state; poll rather than read one frame.
+    await expect.poll(() => toggle.isChecked(), { timeout: 5_000 }).toBe(false);
     await row('Crew roster sync').getByText('Disabled', { exact: true }).waitFor();
 
     const rejected = await whoami(server.url, secret);

@@ -1,11 +1,11 @@
 import { Alert, Badge, Button, Code, Drawer, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { formatInstant } from '../shared/dates.ts';
 import { disabledReasonText, statusText } from './key-state.ts';
 import { expiresSoonText, isRetiring, retiresInText } from './key-times.ts';
-import { KeyCreated, KeyExpires, KeyLastUsed } from './KeyFields.tsx';
+import { Field, KeyCreated, KeyExpires, KeyLastUsed } from './KeyFields.tsx';
 import type { ApiKey } from './keys-api.ts';
 import { useKeyUsage, type UsageWindow } from './usage-api.ts';
 import { UsagePanel } from './UsagePanel.tsx';
@@ -45,10 +45,10 @@ function KeyDetails({ apiKey, now, onRoll }: { apiKey: ApiKey; now: Date; onRoll
         </Alert>
       )}
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
-        <Fact label="Hint">
+        <Field label="Hint">
           <Code>{apiKey.hint}</Code>
-        </Fact>
-        <Fact label="Status">
+        </Field>
+        <Field label="Status">
           <Group gap="xs">
             <Text size="sm">{statusText(apiKey)}</Text>
             {soon && (
@@ -62,14 +62,14 @@ function KeyDetails({ apiKey, now, onRoll }: { apiKey: ApiKey; now: Date; onRoll
               {reason}
             </Text>
           )}
-        </Fact>
-        <Fact label="Created">
+        </Field>
+        <Field label="Created">
           <KeyCreated apiKey={apiKey} />
-        </Fact>
-        <Fact label="Expires">
+        </Field>
+        <Field label="Expires">
           <KeyExpires apiKey={apiKey} />
-        </Fact>
-        <Fact label="Retires">
+        </Field>
+        <Field label="Retires">
           {apiKey.retires_at ? (
             <Stack gap={0}>
               <Text size="sm">{retiresInText(apiKey.retires_at, now)}</Text>
@@ -82,10 +82,10 @@ function KeyDetails({ apiKey, now, onRoll }: { apiKey: ApiKey; now: Date; onRoll
               Not rolled
             </Text>
           )}
-        </Fact>
-        <Fact label="Last used">
+        </Field>
+        <Field label="Last used">
           <KeyLastUsed apiKey={apiKey} now={now} />
-        </Fact>
+        </Field>
       </SimpleGrid>
       {canRoll && (
         <Group>
@@ -95,17 +95,6 @@ function KeyDetails({ apiKey, now, onRoll }: { apiKey: ApiKey; now: Date; onRoll
         </Group>
       )}
       <UsagePanel id="key-usage" title="Requests with this key" headingOrder={3} window={window} onWindow={setWindow} usage={usage} height={200} />
-    </Stack>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={2}>
-      <Text size="xs" c="dark.3" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      {children}
     </Stack>
   );
 }

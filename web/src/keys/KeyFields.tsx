@@ -3,6 +3,7 @@ import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { formatDate, formatExpiry, formatInstant, formatLastUsed } from '../shared/dates.ts';
 import { lockReason, statusText } from './key-state.ts';
 import { isRetiring } from './key-times.ts';
+import type { ReactNode } from 'react';
 import type { ApiKey, KeyAuthority } from './keys-api.ts';
 
 // What the table (wide screens) and the cards (narrow ones) show of one key, in the same words.
@@ -118,5 +119,17 @@ export function RollKeyButton({ apiKey, now, onRoll }: { apiKey: ApiKey; now: Da
     >
       Roll
     </Button>
+  );
+}
+
+/** A labelled fact: on a narrow-screen card and in a key's drawer. */
+export function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dark.3" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      {children}
+    </Stack>
   );
 }

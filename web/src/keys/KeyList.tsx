@@ -1,6 +1,5 @@
 import { Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
-import { DeleteKeyButton, EnabledSwitch, KeyCreated, KeyExpires, KeyLastUsed, RollKeyButton } from './KeyFields.tsx';
+import { DeleteKeyButton, EnabledSwitch, Field, KeyCreated, KeyExpires, KeyLastUsed, RollKeyButton } from './KeyFields.tsx';
 import { KeyName } from './KeyName.tsx';
 import { KeySparkline } from './KeySparkline.tsx';
 import type { ApiKey, KeyAuthority } from './keys-api.ts';
@@ -96,17 +95,5 @@ export function KeyList({ keys, authority, now, narrow, ...actions }: Props) {
         ))}
       </Table.Tbody>
     </Table>
-  );
-}
-
-/** A labelled fact on a narrow-screen card. */
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={2}>
-      <Text size="xs" c="dark.3" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      {children}
-    </Stack>
   );
 }

@@ -99,11 +99,13 @@ export async function backOffice(engine: string, airkey: AirkeyReady, creates: n
   const headers = { cookie, 'x-csrf-token': csrf_token, 'content-type': 'application/json' };
   const create = await timed(creates, (i) => fetch(`${airkey.url}/backoffice/api/api-keys`, { method: 'POST', headers, body: JSON.stringify({ name: `bench key ${i}` }) }));
   const list = await timed(50, () => fetch(`${airkey.url}/backoffice/api/api-keys`, { headers }));
-  const [createP95, listP95] = [percentile(create.ms, 95), percentile(list.ms, 95)];
+  const [createP95, listP95] = [percentile(create.serverMs, 95), percentile(list.serverMs, 95)];
+  const roundTrip = (sample: { ms: number[] }) => `round trip p95 ${fmt(percentile(sample.ms, 95), 1)} ms`;
+  s.log(`    list: server p95 ${fmt(listP95, 1)} ms, ${roundTrip(list)}; create: server p95 ${fmt(createP95, 1)} ms, ${roundTrip(create)}`);
   return {
     rows: [
-      { what: `5. back office (${engine}): list ${count} keys p95 ms`, value: fmt(listP95, 1), reference: '20 ms', ratio: fmt(listP95 / 20, 2), target: '≤ 20 ms', pass: listP95 <= 20 && list.bad === 0 },
-      { what: `5. back office (${engine}): create a key p95 ms`, value: fmt(createP95, 1), reference: '15 ms', ratio: fmt(createP95 / 15, 2), target: '≤ 15 ms', pass: createP95 <= 15 && create.bad === 0 },
+      { what: `5. back office (${engine}): list ${count} keys p95 ms (server)`, value: fmt(listP95, 1), reference: '20 ms', ratio: fmt(listP95 / 20, 2), target: '≤ 20 ms', pass: listP95 <= 20 && list.bad === 0 },
+      { what: `5. back office (${engine}): create a key p95 ms (server)`, value: fmt(createP95, 1), reference: '15 ms', ratio: fmt(createP95 / 15, 2), target: '≤ 15 ms', pass: createP95 <= 15 && create.bad === 0 },
     ],
     bad: create.bad + list.bad,
   };

@@ -102,6 +102,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await browser.register(
       async (backoffice) => {
         backoffice.addHook('onRequest', async (_request, reply) => void reply.header('Cache-Control', 'no-store'));
+        // Server time, serialisation included, for the browser's network panel and the bench.
+        backoffice.addHook('onSend', async (_request, reply) => void reply.header('Server-Timing', `app;dur=${reply.elapsedTime.toFixed(1)}`));
         await backoffice.register(async (open) => backofficeSessionRoutes(open, services));
         await backoffice.register(async (guarded) => {
           guarded.addHook('onRequest', sessionHook(services.sessions));

@@ -30,7 +30,7 @@ export class KeyService {
 
   async list(actor: UserActor): Promise<KeyList> {
     requirePermission(actor, 'api_keys:manage');
-    const [rows, authority] = await Promise.all([this.keys.listForTenant(actor.tenantId), this.keys.authorityOf(actor.tenantId)]);
+    const { rows, authority } = await this.keys.listForTenant(actor.tenantId);
     const nowMs = this.clock.now().getTime();
     return { data: rows.map((row) => toApiKeyView(row, nowMs)), authority };
   }

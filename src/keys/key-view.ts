@@ -1,9 +1,9 @@
 import { expiryDateOf, isExpired } from './expiry.ts';
-import type { KeyRowWithCreator } from './key-repository.ts';
+import type { KeyListRow } from './key-repository.ts';
 import type { ApiKeyView, DisabledReason } from './key-schemas.ts';
 
 /** A stored key as the back office sees it; `status` is derived against the clock now. */
-export function toApiKeyView(row: KeyRowWithCreator, nowMs: number): ApiKeyView {
+export function toApiKeyView(row: KeyListRow, nowMs: number): ApiKeyView {
   const expired = isExpired(row.expiresAt, nowMs);
   return {
     id: row.id,

@@ -28,6 +28,7 @@ describe('security headers and serialisation per scope', () => {
       expect(response.headers).toMatchObject(API_HEADERS);
       expect(response.headers['strict-transport-security']).toBeUndefined();
       expect(response.headers['x-frame-options']).toBeUndefined();
+      expect(response.headers['server-timing']).toBeUndefined();
     }
   });
 
@@ -40,6 +41,8 @@ describe('security headers and serialisation per scope', () => {
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(response.headers['strict-transport-security']).toContain('max-age=');
     expect(response.headers['cache-control']).toBe('no-store');
+    // The server's own time for the request, as the browser's network panel shows it.
+    expect(response.headers['server-timing']).toMatch(/^app;dur=\d+\.\d$/);
   });
 
   it('answers whoami with exactly the fields of its schema', async () => {

@@ -3,9 +3,11 @@
  * two lines per request, to this process's stdout, which the bench discards). GET /whoami returns
  * the same JSON body as airkey's whoami; GET /flights runs the same list query through the same
  * driver and maps the rows to the same JSON: `pg` on the same PostgreSQL database, or an
- * in-process PGlite (on disk, as airkey's is) holding the same rows. No key check, no schemas, no hooks.
+ * in-process PGlite (on disk, as airkey's is) holding the same rows. GET /lookup finds the key in
+ * X-API-Key by its digest with one query per request (the cold path's reference, PostgreSQL).
+ * No key check, no schemas, no hooks.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +49,11 @@ if (options.engine === 'postgres') {
   query = async (text, values) => (await db.query<Record<string, unknown>>(text, values)).rows;
 }
 
+// The cold path's reference: the key's row, its tenant and its creator by digest, one query per request.
+const LOOKUP = `select k.*, t.slug, t.name as tenant_name, t.key_authority, u.email, u.roles
+  from api_keys k join tenants t on t.id = k.tenant_id left join users u on u.id = k.created_by
+  where k.secret_digest = $1 limit 1`;
+
 const cursors = new CursorCodec(randomBytes(32).toString('hex'));
 const app = Fastify({ logger: { level: 'info' } });
 app.get('/whoami', async () => options.whoami);
@@ -66,6 +73,12 @@ app.get('/flights', async (request) => {
   const last = page.at(-1);
   const scope = JSON.stringify([options.tenantId]);
   return { data: page, next_cursor: rows.length > limit && last ? cursors.encode({ d: Date.parse(last.scheduled_departure), i: last.id }, scope) : null };
+});
+app.get('/lookup', async (request, reply) => {
+  const secret = request.headers['x-api-key'];
+  const [row] = typeof secret === 'string' ? await query!(LOOKUP, [createHash('sha256').update(secret).digest('hex')]) : [];
+  if (!row) return reply.code(401).send({ status: 401 });
+  return { key: { id: row.id, name: row.name, hint: row.hint }, tenant: { id: row.tenant_id, slug: row.slug, name: row.tenant_name } };
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();

@@ -2,14 +2,17 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 
-export type Sample = { rps: number; p99: number; non2xx: number; errors: number; requests: number };
+export type Sample = { rps: number; p50: number; p99: number; non2xx: number; errors: number; requests: number };
 
 export type Server<T> = { info: T; child: ChildProcess; stop(): Promise<void> };
 
-/** Forks a bench server (stdout discarded: the request log goes nowhere, at the same cost). */
+/**
+ * Forks a bench server (stdout discarded: the request log goes nowhere, at the same cost).
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every server to that folder (bench/cpu-summary.ts reads it).
+ */
 export async function startServer<T>(file: string, env: Record<string, string | undefined> = {}, message?: unknown): Promise<Server<T>> {
   const child = fork(new URL(file, import.meta.url), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -53,7 +56,7 @@ export async function load(spec: Load): Promise<Sample> {
   if (spec.headerSets) options.requests = spec.headerSets.map((headers) => ({ headers }));
   if (spec.headersFor) options.requests = [{ setupRequest: (request) => ({ ...request, headers: spec.headersFor!() }) }];
   const result = await autocannon(options);
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, requests: result.requests.total };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, requests: result.requests.total };
 }
 
 /** `load` in a child process (serialisable specs only: no `headersFor`); resolves once it is ready to go. */

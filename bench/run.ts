@@ -65,7 +65,11 @@ const postgres = only?.includes('pglite') ? undefined : await throwawayPostgres(
 if (postgres) {
   try {
     if (!only?.includes('long') || only.includes('postgres')) await engine('postgres', postgres.url);
-    if (long) add(await longRun(postgres.url, settings, (info) => airkey({ BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: postgres.url, ...info })));
+    if (long) {
+      const subject = (info: Record<string, string>) => airkey({ BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: postgres.url, ...info });
+      const reference = (databaseUrl: string) => bare({ whoami: null, engine: 'postgres', databaseUrl, tenantId: '', flightsNow: FLIGHTS_NOW });
+      add(await longRun(postgres.url, settings, subject, reference));
+    }
   } finally {
     await postgres.drop();
   }

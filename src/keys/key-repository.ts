@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { and, count, eq, getTableColumns, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { apiKeys, tenants, users } from '../db/schema.ts';
@@ -27,10 +28,17 @@ export class KeyRepository {
    * The cold path's one query (every first request of a key on this instance), prepared once:
    * no query building per lookup, and on PostgreSQL no parse and plan either.
    */
-  private readonly factsByDigest;
+  private readonly factsByDigests;
+  /**
+   * Lookups that arrive in the same turn of the event loop go as one query: under a burst of
+   * never-seen keys that is one round trip for many, where writing the queries and the responses
+   * to their sockets is most of the server's work. A lone lookup waits for nothing (setImmediate
+   * runs right after the I/O that asked).
+   */
+  private readonly factsLoader: DataLoader<string, KeyFacts | null>;
 
   constructor(private readonly db: Db) {
-    this.factsByDigest = db
+    this.factsByDigests = db
       .select({
         key: apiKeys,
         tenantSlug: tenants.slug,
@@ -42,19 +50,31 @@ export class KeyRepository {
       .from(apiKeys)
       .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
       .leftJoin(users, eq(users.id, apiKeys.createdBy))
-      .where(eq(apiKeys.secretDigest, sql.placeholder('digest')))
-      .limit(1)
-      .prepare('key_facts_by_digest');
+      .where(sql`${apiKeys.secretDigest} = any(${sql.placeholder('digests')}::text[])`)
+      .prepare('key_facts_by_digests');
+    this.factsLoader = new DataLoader((digests) => this.findFactsByDigests(digests), {
+      cache: false,
+      maxBatchSize: 100,
+      batchScheduleFn: (send) => setImmediate(send),
+    });
   }
 
-  /** One indexed query: the key, its tenant and its creator's current roles. */
-  async findFactsByDigest(digest: string): Promise<KeyFacts | null> {
-    const [row] = await this.factsByDigest.execute({ digest });
-    if (!row) return null;
-    return keyFactsOf({
-      key: row.key,
-      tenant: { slug: row.tenantSlug, name: row.tenantName, authority: row.authority },
-      creator: row.creatorEmail === null ? null : { email: row.creatorEmail, roles: row.creatorRoles ?? [] },
+  /** One indexed query, shared with the lookups of the same moment: the key, its tenant and its creator's current roles. */
+  findFactsByDigest(digest: string): Promise<KeyFacts | null> {
+    return this.factsLoader.load(digest);
+  }
+
+  private async findFactsByDigests(digests: readonly string[]): Promise<Array<KeyFacts | null>> {
+    const rows = await this.factsByDigests.execute({ digests: [...digests] });
+    const byDigest = new Map(rows.map((row) => [row.key.secretDigest, row]));
+    return digests.map((digest) => {
+      const row = byDigest.get(digest);
+      if (!row) return null;
+      return keyFactsOf({
+        key: row.key,
+        tenant: { slug: row.tenantSlug, name: row.tenantName, authority: row.authority },
+        creator: row.creatorEmail === null ? null : { email: row.creatorEmail, roles: row.creatorRoles ?? [] },
+      });
     });
   }
 
@@ -176,16 +196,18 @@ export class KeyRepository {
       .returning();
   }
 
-  /** Batched write-behind of last use; never moves a timestamp backwards. */
+  /**
+   * Batched write-behind of last use; never moves a timestamp backwards. The batch travels as two
+   * array parameters, whatever its size (a cold burst brings thousands of keys per flush).
+   */
   async recordUsage(batch: ReadonlyMap<string, number>): Promise<void> {
     if (batch.size === 0) return;
-    const rows = sql.join(
-      [...batch].map(([id, at]) => sql`(${id}::uuid, ${new Date(at).toISOString()}::timestamptz)`),
-      sql`, `,
-    );
+    // Array literals need no quoting: uuids and ISO instants hold no comma, brace or quote.
+    const ids = `{${[...batch.keys()].join(',')}}`;
+    const instants = `{${[...batch.values()].map((at) => new Date(at).toISOString()).join(',')}}`;
     await this.db.execute(sql`
       update api_keys set last_used_at = used.at
-      from (values ${rows}) as used(id, at)
+      from unnest(${ids}::uuid[], ${instants}::timestamptz[]) as used(id, at)
       where api_keys.id = used.id and (api_keys.last_used_at is null or api_keys.last_used_at < used.at)`);
   }
 

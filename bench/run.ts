@@ -47,6 +47,12 @@ async function engine(name: 'pglite' | 'postgres', databaseUrl: string | undefin
     servers.push(reference);
     if (name === 'pglite' && wanted('pipeline')) add(await pipeline(subject.info, reference.info.url, settings));
     if (wanted('flights')) add(await flights(name, subject.info, reference.info.url, settings));
+    if (name === 'pglite' && wanted('flights')) {
+      // What a page costs when it is read every time: the page cache turned off.
+      const uncached = await airkey({ ...env, FLIGHT_PAGE_CACHE_PAGES: '0' });
+      servers.push(uncached);
+      add(await flights('pglite, page cache off', uncached.info, reference.info.url, settings, true));
+    }
     if (wanted('backoffice')) add(await backOffice(name, subject.info, 200, settings));
   } finally {
     await Promise.all(servers.map((server) => server.stop()));

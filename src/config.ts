@@ -19,6 +19,8 @@ export type Config = {
   keyCacheMaxEntries: number;
   keyCacheMaxAgeMs: number;
   usageFlushMs: number;
+  /** Pages of flights kept in memory on PGlite (FLIGHT_PAGE_CACHE_PAGES; 0 turns the cache off). */
+  flightPageCachePages: number;
   /** Where clients reach this server (PUBLIC_URL): the OpenAPI `servers` entry and an allowed MCP origin. */
   publicUrl: string;
   /** Browser origins, besides the server's own, that may call /mcp (MCP_ALLOWED_ORIGINS, comma-separated). */
@@ -58,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyCacheMaxEntries: integer(env, 'KEY_CACHE_MAX_ENTRIES', 10_000, 1, 10_000_000),
     keyCacheMaxAgeMs: integer(env, 'KEY_CACHE_MAX_AGE_MS', 60_000, 0, 3_600_000),
     usageFlushMs: integer(env, 'USAGE_FLUSH_MS', 5_000, 10, 600_000),
+    flightPageCachePages: integer(env, 'FLIGHT_PAGE_CACHE_PAGES', 1_000, 0, 100_000),
     publicUrl: publicUrl(env.PUBLIC_URL, host, port),
     mcpAllowedOrigins: origins(env.MCP_ALLOWED_ORIGINS),
     revocationWaitMs: integer(env, 'REVOCATION_WAIT_MS', 2_000, 200, 60_000),

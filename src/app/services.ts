@@ -6,6 +6,7 @@ import { AuditRepository } from '../audit/audit-repository.ts';
 import { AuditService } from '../audit/audit-service.ts';
 import type { Confirmation } from '../bus/acknowledgements.ts';
 import { ChangeFeed } from '../bus/change-feed.ts';
+import { FlightPageCache } from '../flights/flight-page-cache.ts';
 import { FlightRepository } from '../flights/flight-repository.ts';
 import { FlightService } from '../flights/flight-service.ts';
 import { KeyCache } from '../keys/key-cache.ts';
@@ -65,7 +66,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const tenantRepository = new TenantRepository(db);
   const keyRepository = new KeyRepository(db);
   const userRepository = new UserRepository(db);
-  const flightRepository = new FlightRepository(db);
+  // Pages of flights kept until their tenant's next write: only where this process is the only writer.
+  const flightPages = database.kind === 'pglite' && config.flightPageCachePages > 0 ? new FlightPageCache(config.flightPageCachePages) : undefined;
+  const flightRepository = new FlightRepository(db, (tenantId) => flightPages?.changed(tenantId));
   const audit = new AuditService(new AuditRepository(db), cursors);
 
   const keyCache = new KeyCache({ maxEntries: config.keyCacheMaxEntries, maxAgeMs: config.keyCacheMaxAgeMs });
@@ -115,6 +118,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     users: new UserService(uow, userRepository, tenantRepository, keyRepository, audit),
     sessions: new SessionService(db, new SessionRepository(db), userRepository, audit, signInFailures, signInSpray, clock, overrides.random),
     flights: new FlightService(flightRepository, cursors, {
+      pages: flightPages,
       // The key check counted the request ok; a missing permission makes it rejected after all.
       onDenied: (principal) => usageCounter.denied(principal.key.id, principal.tenant.id, clock.now().getTime()),
     }),

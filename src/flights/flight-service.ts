@@ -3,6 +3,7 @@ import type { Principal } from '../keys/key-schemas.ts';
 import type { CursorCodec } from '../shared/cursor.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
+import type { FlightPageCache } from './flight-page-cache.ts';
 import type { FlightRepository, FlightRow } from './flight-repository.ts';
 import type { Flight, FlightPage, FlightQuery } from './flight-schemas.ts';
 
@@ -16,6 +17,8 @@ const isPosition = (value: unknown): value is Position =>
 export type FlightServiceOptions = {
   /** A key the key check accepted lacked the permission: its usage counts the request as rejected. */
   onDenied?: (principal: Principal) => void;
+  /** Pages as last read (PGlite only: see FlightPageCache). */
+  pages?: FlightPageCache | undefined;
 };
 
 /** Read access to a tenant's flights, for REST and MCP alike. */
@@ -26,11 +29,25 @@ export class FlightService {
     private readonly options: FlightServiceOptions = {},
   ) {}
 
+  /** The page is shared with other callers when it comes from the page cache: never change it. */
   async list(principal: Principal, query: FlightQuery): Promise<FlightPage> {
     this.requireRead(principal);
     const tenantId = principal.tenant.id;
     // A cursor is bound to the tenant and the filters it was issued for.
     const scope = JSON.stringify([tenantId, query.from, query.to, query.origin, query.destination, query.status, query.flight_number]);
+    const pages = this.options.pages;
+    if (!pages) return this.read(tenantId, query, scope);
+    // Only pages read with a valid cursor are kept, so a cursor found here is a valid one.
+    const asked = `${scope}\u0000${query.limit}\u0000${query.cursor ?? ''}`;
+    const cached = pages.get(tenantId, asked);
+    if (cached) return cached;
+    const version = pages.version(tenantId);
+    const page = await this.read(tenantId, query, scope);
+    pages.fill(tenantId, asked, page, version);
+    return page;
+  }
+
+  private async read(tenantId: string, query: FlightQuery, scope: string): Promise<FlightPage> {
     const after = query.cursor ? this.cursors.decode(query.cursor, scope, isPosition) : undefined;
     const rows = await this.flights.list(
       tenantId,

@@ -41,6 +41,8 @@ export function queryKeysOf(raw: IncomingMessage): string[] | undefined {
 
 /** For any string that might still hold a key in a query (defence in depth for log serializers). */
 export function scrubUrl(url: string): string {
+  // Both patterns need one of these substrings; nearly every URL has neither (no regex run).
+  if (!url.includes('ask_') && !url.includes('api_key=')) return url;
   return url.replace(API_KEY_PARAM, '$1api_key=[REDACTED]').replace(KEY_SHAPED, 'ask_[REDACTED]');
 }
 

@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { TalliedCounter, TalliedHistogram } from './tallies.ts';
 
 /** Observes one key check: its outcome (`ok` or the rejection reason) and how long it took. */
 export type OutcomeObserver = { observe(outcome: string, seconds: number): void };
@@ -19,30 +20,28 @@ const KEY_CHECK_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.00
 
 /**
  * The Prometheus metrics of one services instance, in a registry of its own (never the global
- * default registry: tests run several instances in one process). Per-event cost is a map lookup
- * and an increment: label children are resolved once and kept.
+ * default registry: tests run several instances in one process). What a request updates is counted
+ * in plain numbers (src/metrics/tallies.ts) and reaches the registry at scrape time.
  */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly keyChecks: Counter<'outcome'>;
-  private readonly keyCheckSeconds: Histogram;
-  private readonly requests: Counter<'method' | 'route' | 'status'>;
-  private readonly keyCheckChildren = new Map<string, Counter.Internal>();
-  private readonly requestChildren = new Map<string, Counter.Internal>();
+  private readonly keyChecks: TalliedCounter<'outcome'>;
+  private readonly keyCheckSeconds: TalliedHistogram;
+  private readonly requests: TalliedCounter<'method' | 'route' | 'status'>;
 
-  /** Passed to KeyCheck: one counter increment and one histogram observation per check. */
+  /** Passed to KeyCheck: one count and one histogram observation per check. */
   readonly keyCheck: OutcomeObserver = {
     observe: (outcome, seconds) => {
-      this.child(this.keyCheckChildren, this.keyChecks, outcome, { outcome }).inc();
+      this.keyChecks.inc(outcome, () => ({ outcome }));
       this.keyCheckSeconds.observe(seconds);
     },
   };
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
-    this.keyChecks = new Counter({ name: 'airkey_key_checks_total', help: 'API key checks by outcome (ok or the rejection reason).', labelNames: ['outcome'], registers });
-    this.keyCheckSeconds = new Histogram({ name: 'airkey_key_check_duration_seconds', help: 'Time to check one API key, cache or database.', buckets: KEY_CHECK_BUCKETS, registers });
-    this.requests = new Counter({ name: 'airkey_http_requests_total', help: 'HTTP requests by route pattern and status code.', labelNames: ['method', 'route', 'status'], registers });
+    this.keyChecks = new TalliedCounter({ name: 'airkey_key_checks_total', help: 'API key checks by outcome (ok or the rejection reason).', labelNames: ['outcome'], registers });
+    this.keyCheckSeconds = new TalliedHistogram({ name: 'airkey_key_check_duration_seconds', help: 'Time to check one API key, cache or database.', buckets: KEY_CHECK_BUCKETS, registers });
+    this.requests = new TalliedCounter({ name: 'airkey_http_requests_total', help: 'HTTP requests by route pattern and status code.', labelNames: ['method', 'route', 'status'], registers });
 
     const { keyCache, changes } = sources;
     monotonic(registers, 'airkey_key_cache_hits_total', 'Key checks answered from the in-process cache.', () => keyCache.stats.hits);
@@ -57,16 +56,7 @@ export class Metrics {
 
   /** Called once per response. `route` is the route pattern, never the raw URL (unbounded, may hold a key). */
   observeRequest(method: string, route: string, status: number): void {
-    this.child(this.requestChildren, this.requests, `${method} ${status} ${route}`, { method, route, status }).inc();
-  }
-
-  private child<T extends string>(cache: Map<string, Counter.Internal>, counter: Counter<T>, id: string, labels: LabelValues<T>): Counter.Internal {
-    let child = cache.get(id);
-    if (child === undefined) {
-      child = counter.labels(labels);
-      cache.set(id, child);
-    }
-    return child;
+    this.requests.inc(`${method} ${status} ${route}`, () => ({ method, route, status }));
   }
 }
 

@@ -1,0 +1,30 @@
+/**
+ * CPU time per request of airkey's whoami and of the bare route, each server alone under the same
+ * load: steadier than req/s on a small shared machine, where the client takes its share of the
+ * cores. Usage: tsx bench/cpu-per-request.ts [requests]
+ */
+import { readFileSync } from 'node:fs';
+import type { AirkeyReady } from './airkey-server.ts';
+import { load, startServer } from './measure.ts';
+
+const requests = Number(process.argv[2] ?? 100_000);
+// utime + stime in clock ticks (100 a second on Linux).
+const cpuMs = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 13).reduce((sum, ticks) => sum + Number(ticks) * 10, 0);
+
+const airkey = await startServer<AirkeyReady>('./airkey-server.ts', {});
+const bare = await startServer<{ url: string }>('./bare-server.ts', {}, { whoami: airkey.info.whoami, engine: 'none', tenantId: '', flightsNow: '' });
+try {
+  for (let round = 0; round < 3; round++) {
+    for (const [name, server, url, headers] of [
+      ['airkey', airkey, `${airkey.info.url}/api/v1/whoami`, { 'x-api-key': airkey.info.key }],
+      ['bare', bare, `${bare.info.url}/whoami`, {}],
+    ] as const) {
+      const before = cpuMs(server.child.pid!);
+      const sample = await load({ url, connections: 50, amount: requests, headers });
+      const used = cpuMs(server.child.pid!) - before;
+      console.log(`${name.padEnd(7)} ${((used * 1000) / requests).toFixed(1)} µs CPU per request, ${sample.rps.toFixed(0)} req/s, non-2xx ${sample.non2xx}`);
+    }
+  }
+} finally {
+  await Promise.all([airkey.stop(), bare.stop()]);
+}

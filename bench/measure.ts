@@ -80,11 +80,12 @@ export const percentile = (values: number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 };
 
-export type Pair = { subject: Sample; reference: Sample; rps: number; p99: number; refRps: number; refP99: number; bad: number };
+/** Medians of each side, and the medians of the per-round ratios (a round's two runs are adjacent in time, so drift cancels). */
+export type Pair = { subject: Sample; reference: Sample; rps: number; p99: number; refRps: number; refP99: number; ratio: number; p99Ratio: number; bad: number };
 
 /**
  * Interleaved rounds of the subject and its reference (alternating which goes first, so drift
- * falls on both equally); medians of each side. `bad` counts non-2xx and errors on both sides.
+ * falls on both equally). `bad` counts non-2xx and errors on both sides.
  */
 export async function interleaved(subject: Load, reference: Load, rounds: number, log: (line: string) => void): Promise<Pair> {
   // Warm-up until the subject's throughput settles (airkey has far more code for the JIT to
@@ -111,6 +112,8 @@ export async function interleaved(subject: Load, reference: Load, rounds: number
     p99: median(a.map((s) => s.p99)),
     refRps: median(b.map((s) => s.rps)),
     refP99: median(b.map((s) => s.p99)),
+    ratio: median(a.map((s, i) => s.rps / b[i]!.rps)),
+    p99Ratio: median(a.map((s, i) => s.p99 / Math.max(b[i]!.p99, 1))),
     bad,
   };
 }

@@ -63,9 +63,23 @@ export const whoamiRoute = {
   handler: whoamiHandler,
 };
 
-// Synchronous: Fastify sends a returned value directly, with no promise to settle.
-function whoamiHandler(request: FastifyRequest, _reply: FastifyReply): Principal {
-  return principal(request);
+/**
+ * whoami's body, serialised once per principal. The principal is the key cache's own object,
+ * replaced (never changed) when the key, its tenant or its creator changes, so its body is too.
+ * The route's compiled serializer made it: the schema still decides what leaves. Serialising on
+ * every request cost about 10 µs of a 100 µs whoami (the `acts_as` union is checked by a validator).
+ */
+const whoamiBodies = new WeakMap<Principal, string>();
+
+// Synchronous: Fastify sends the string as it is, with no promise to settle.
+function whoamiHandler(request: FastifyRequest, reply: FastifyReply): void {
+  const who = principal(request);
+  let body = whoamiBodies.get(who);
+  if (body === undefined) {
+    body = String(reply.serialize(who)); // a string: the route serializer returns one
+    whoamiBodies.set(who, body);
+  }
+  reply.type('application/json; charset=utf-8').send(body);
 }
 
 function principal(request: FastifyRequest): Principal {

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import { and, count, eq, getTableColumns, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { arrayLiteral } from '../db/array-literal.ts';
 import type { Db } from '../db/handle.ts';
 import { apiKeys, tenants, users } from '../db/schema.ts';
 import type { KeyAuthority } from '../shared/actor.ts';
@@ -202,9 +203,8 @@ export class KeyRepository {
    */
   async recordUsage(batch: ReadonlyMap<string, number>): Promise<void> {
     if (batch.size === 0) return;
-    // Array literals need no quoting: uuids and ISO instants hold no comma, brace or quote.
-    const ids = `{${[...batch.keys()].join(',')}}`;
-    const instants = `{${[...batch.values()].map((at) => new Date(at).toISOString()).join(',')}}`;
+    const ids = arrayLiteral(batch.keys());
+    const instants = arrayLiteral([...batch.values()].map((at) => new Date(at).toISOString()));
     await this.db.execute(sql`
       update api_keys set last_used_at = used.at
       from unnest(${ids}::uuid[], ${instants}::timestamptz[]) as used(id, at)

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { arrayLiteral } from '../db/array-literal.ts';
 import type { Db } from '../db/handle.ts';
 import { apiKeys, keyUsage, tenantUsage } from '../db/schema.ts';
 import type { HourTally, UsageSink } from './usage-counter.ts';
@@ -18,16 +19,14 @@ export class UsageRepository implements UsageSink {
    */
   async add(batch: readonly HourTally[]): Promise<void> {
     if (batch.length === 0) return;
-    // Array literals need no quoting: uuids, ISO instants and integers hold no comma, brace or quote.
-    const array = (values: Array<string | number>) => `{${values.join(',')}}`;
     await this.db.execute(sql`
       with batch as (
         select * from unnest(
-          ${array(batch.map((t) => t.keyId))}::uuid[],
-          ${array(batch.map((t) => t.tenantId))}::uuid[],
-          ${array(batch.map((t) => new Date(t.hourMs).toISOString()))}::timestamptz[],
-          ${array(batch.map((t) => t.ok))}::bigint[],
-          ${array(batch.map((t) => t.rejected))}::bigint[]
+          ${arrayLiteral(batch.map((t) => t.keyId))}::uuid[],
+          ${arrayLiteral(batch.map((t) => t.tenantId))}::uuid[],
+          ${arrayLiteral(batch.map((t) => new Date(t.hourMs).toISOString()))}::timestamptz[],
+          ${arrayLiteral(batch.map((t) => t.ok))}::bigint[],
+          ${arrayLiteral(batch.map((t) => t.rejected))}::bigint[]
         ) as b(key_id, tenant_id, hour, ok, rejected)
       ),
       per_key as (

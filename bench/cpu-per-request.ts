@@ -17,7 +17,7 @@ try {
   for (let round = 0; round < 3; round++) {
     for (const [name, server, url, headers] of [
       ['airkey', airkey, `${airkey.info.url}/api/v1/whoami`, { 'x-api-key': airkey.info.key }],
-      ['bare', bare, `${bare.info.url}/whoami`, {}],
+      ['bare', bare, `${bare.info.url}/whoami`, { 'x-api-key': airkey.info.key }],
     ] as const) {
       const before = cpuMs(server.child.pid!);
       const sample = await load({ url, connections: 50, amount: requests, headers });

@@ -79,7 +79,7 @@ if (postgres) {
   } finally {
     await postgres.drop();
   }
-} else {
+} else if (!only?.includes('pglite')) {
   notes.push('PostgreSQL rows skipped: no server reachable (set BENCH_DATABASE_URL, or run one on 127.0.0.1:5432).');
 }
 if (!long) notes.push('4. cold path at scale (1M keys, 200k distinct keys): run `npm run bench -- --long`.');

@@ -22,7 +22,8 @@ export async function pipeline(airkey: AirkeyReady, bareUrl: string, s: Settings
   s.log('whoami with a key vs a bare Fastify route returning the same JSON');
   const pair = await interleaved(
     { url: `${airkey.url}/api/v1/whoami`, headers: { 'x-api-key': airkey.key }, connections: s.connections, seconds: s.seconds },
-    { url: `${bareUrl}/whoami`, connections: s.connections, seconds: s.seconds },
+    // The same request bytes, key header included: only the server differs.
+    { url: `${bareUrl}/whoami`, headers: { 'x-api-key': airkey.key }, connections: s.connections, seconds: s.seconds },
     s.rounds,
     s.log,
   );
@@ -34,7 +35,7 @@ export async function flights(engine: string, airkey: AirkeyReady, bareUrl: stri
   s.log(`flights?limit=50 on ${engine} vs a bare route running the same query`);
   const pair = await interleaved(
     { url: `${airkey.url}/api/v1/flights?limit=50`, headers: { 'x-api-key': airkey.key }, connections: s.connections, seconds: s.seconds },
-    { url: `${bareUrl}/flights?limit=50`, connections: s.connections, seconds: s.seconds },
+    { url: `${bareUrl}/flights?limit=50`, headers: { 'x-api-key': airkey.key }, connections: s.connections, seconds: s.seconds },
     s.rounds,
     s.log,
   );

@@ -25,9 +25,9 @@ export function startOfUtcDay(now: Date): number {
   return Math.floor(now.getTime() / DAY_MS) * DAY_MS;
 }
 
-/** The calendar date a stored expiry instant was chosen as. */
-export function expiryDateOf(instant: Date): string {
-  return instant.toISOString().slice(0, 10);
+/** The calendar date a stored expiry instant (a Date, or its ISO 8601 string) was chosen as. */
+export function expiryDateOf(instant: Date | string): string {
+  return (typeof instant === 'string' ? instant : instant.toISOString()).slice(0, 10);
 }
 
 export function isExpired(expiresAt: Date | number | null, nowMs: number): boolean {

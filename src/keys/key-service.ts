@@ -9,7 +9,7 @@ import { nameProblem } from '../shared/text-rules.ts';
 import { expiryDateOf, expiryInstantOf, isExpired } from './expiry.ts';
 import type { KeyRepository, KeyRowWithCreator } from './key-repository.ts';
 import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList } from './key-schemas.ts';
-import { keyTarget, toApiKeyView } from './key-view.ts';
+import { keyTarget, listedKeyView, toApiKeyView } from './key-view.ts';
 import { digestSecret, generateSecret, hintOf } from './secret.ts';
 
 export type KeyServiceOptions = { maxKeysPerTenant: number; random?: RandomBytes };
@@ -32,7 +32,7 @@ export class KeyService {
     requirePermission(actor, 'api_keys:manage');
     const { rows, authority } = await this.keys.listForTenant(actor.tenantId);
     const nowMs = this.clock.now().getTime();
-    return { data: rows.map((row) => toApiKeyView(row, nowMs)), authority };
+    return { data: rows.map((row) => listedKeyView(row, nowMs)), authority };
   }
 
   /** Returns the secret: the only time it exists in clear outside the caller's hands. */

@@ -1,23 +1,31 @@
 import { expiryDateOf, isExpired } from './expiry.ts';
-import type { KeyListRow } from './key-repository.ts';
+import type { KeyListRow, StoredKeyView } from './key-repository.ts';
 import type { ApiKeyView, DisabledReason } from './key-schemas.ts';
 
+const isoOf = (instant: Date | null) => instant?.toISOString() ?? null;
+
 /** A stored key as the back office sees it; `status` is derived against the clock now. */
-export function toApiKeyView(row: KeyListRow, nowMs: number): ApiKeyView {
-  const expired = isExpired(row.expiresAt, nowMs);
+export function toApiKeyView(row: StoredKeyView, nowMs: number): ApiKeyView {
+  const instants = { createdAt: row.createdAt.toISOString(), expiresAt: isoOf(row.expiresAt), lastUsedAt: isoOf(row.lastUsedAt), retiresAt: isoOf(row.retiresAt) };
+  return listedKeyView({ ...row, ...instants }, nowMs);
+}
+
+/** The same view of a listed key, whose instants are already ISO 8601 strings. */
+export function listedKeyView(row: KeyListRow, nowMs: number): ApiKeyView {
+  const expired = row.expiresAt !== null && isExpired(Date.parse(row.expiresAt), nowMs);
   return {
     id: row.id,
     name: row.name,
     hint: row.hint,
-    created_at: row.createdAt.toISOString(),
+    created_at: row.createdAt,
     created_by: row.createdBy && row.creatorEmail ? { id: row.createdBy, email: row.creatorEmail } : null,
-    expires_at: row.expiresAt ? expiryDateOf(row.expiresAt) : null,
-    expires_at_time: row.expiresAt?.toISOString() ?? null,
+    expires_at: row.expiresAt === null ? null : expiryDateOf(row.expiresAt),
+    expires_at_time: row.expiresAt,
     enabled: row.enabled,
     status: expired ? 'expired' : row.enabled ? 'enabled' : 'disabled',
     disabled_reason: row.disabledReason as DisabledReason | null,
-    last_used_at: row.lastUsedAt?.toISOString() ?? null,
-    retires_at: row.retiresAt?.toISOString() ?? null,
+    last_used_at: row.lastUsedAt,
+    retires_at: row.retiresAt,
   };
 }
 

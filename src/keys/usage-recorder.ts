@@ -1,3 +1,4 @@
+import { WriteBehindLoop } from '../shared/write-behind.ts';
 import type { KeyRepository } from './key-repository.ts';
 
 /**
@@ -16,15 +17,16 @@ export type RequestCounter = {
  */
 export class UsageRecorder {
   private pending = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly loop: WriteBehindLoop;
 
   constructor(
     private readonly keys: KeyRepository,
     private readonly counter: RequestCounter,
-    private readonly intervalMs: number,
+    intervalMs: number,
     private readonly onError: (error: unknown) => void = () => {},
-  ) {}
+  ) {
+    this.loop = new WriteBehindLoop(intervalMs, () => this.writePending());
+  }
 
   /** Hot path: O(1), synchronous, no allocation beyond the map entry. */
   touch(keyId: string, atMs: number): void {
@@ -43,29 +45,27 @@ export class UsageRecorder {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => void this.flush(), this.intervalMs);
-    this.timer.unref();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.flush();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
-      if (this.pending.size === 0) return;
-      const batch = this.pending;
-      this.pending = new Map();
-      try {
-        await this.keys.recordUsage(batch);
-      } catch (error) {
-        // Keep the newer of the failed and the fresh timestamps for the next try.
-        for (const [id, at] of batch) if ((this.pending.get(id) ?? 0) < at) this.pending.set(id, at);
-        this.onError(error);
-      }
-    });
-    return this.flushing;
+    return this.loop.flush();
+  }
+
+  private async writePending(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      await this.keys.recordUsage(batch);
+    } catch (error) {
+      // Keep the newer of the failed and the fresh timestamps for the next try.
+      for (const [id, at] of batch) if ((this.pending.get(id) ?? 0) < at) this.pending.set(id, at);
+      this.onError(error);
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { WriteBehindLoop } from '../shared/write-behind.ts';
 import { HOUR_MS, hourOf } from './usage-series.ts';
 
 /** One key's requests in one UTC hour, as counted by this instance since its last flush. */
@@ -18,14 +19,15 @@ export interface UsageSink {
 export class UsageCounter {
   /** hour → key id → tally. Hours change rarely, so a lookup is two map gets and no string building. */
   private pending = new Map<number, Map<string, HourTally>>();
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly loop: WriteBehindLoop;
 
   constructor(
     private readonly sink: UsageSink,
-    private readonly intervalMs: number,
+    intervalMs: number,
     private readonly onError: (error: unknown) => void = () => {},
-  ) {}
+  ) {
+    this.loop = new WriteBehindLoop(intervalMs, () => this.addPending());
+  }
 
   /** Hot path: a request the key check accepted. */
   ok(keyId: string, tenantId: string, atMs: number): void {
@@ -53,37 +55,35 @@ export class UsageCounter {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => void this.flush(), this.intervalMs);
-    this.timer.unref();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.flush();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Serialised: two flushes never run at once, so a batch is added exactly once or kept. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
-      if (this.pending.size === 0) return;
-      const taken = this.pending;
-      this.pending = new Map();
-      const batch = [...taken.values()].flatMap((byKey) => [...byKey.values()]).filter((t) => t.ok !== 0 || t.rejected !== 0);
-      if (batch.length === 0) return;
-      try {
-        await this.sink.add(batch);
-      } catch (error) {
-        // Nothing was added (one statement): keep the counts, next to what arrived meanwhile.
-        for (const t of batch) {
-          const kept = this.tally(t.keyId, t.tenantId, t.hourMs);
-          kept.ok += t.ok;
-          kept.rejected += t.rejected;
-        }
-        this.onError(error);
+    return this.loop.flush();
+  }
+
+  private async addPending(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const taken = this.pending;
+    this.pending = new Map();
+    const batch = [...taken.values()].flatMap((byKey) => [...byKey.values()]).filter((t) => t.ok !== 0 || t.rejected !== 0);
+    if (batch.length === 0) return;
+    try {
+      await this.sink.add(batch);
+    } catch (error) {
+      // Nothing was added (one statement): keep the counts, next to what arrived meanwhile.
+      for (const t of batch) {
+        const kept = this.tally(t.keyId, t.tenantId, t.hourMs);
+        kept.ok += t.ok;
+        kept.rejected += t.rejected;
       }
-    });
-    return this.flushing;
+      this.onError(error);
+    }
   }
 
   private tally(keyId: string, tenantId: string, hourMs: number): HourTally {

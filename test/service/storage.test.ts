@@ -5,6 +5,7 @@ import { ENGINES } from '../support/databases.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { START } from '../support/manual-clock.ts';
 import { auditActions, tenantWithUser } from '../support/actors.ts';
+import type { ApiKeyView } from '../../src/keys/key-schemas.ts';
 
 
 async function rows(h: Harness, query: ReturnType<typeof sql>): Promise<Array<Record<string, unknown>>> {
@@ -95,5 +96,23 @@ describe.each(ENGINES)('what the database keeps (%s)', (engine) => {
         detail: { hint: api_key.hint, expired_at: '2026-11-24T00:00:00.000Z' },
       }),
     ]);
+  });
+
+  it('lists every instant exactly as created, to the millisecond, whatever its fraction', async () => {
+    const { actor } = await tenantWithUser(h);
+    const created: ApiKeyView[] = [];
+    for (const at of ['2026-11-22T13:00:00.000Z', '2026-11-22T13:00:01.100Z', '2026-11-22T13:00:02.120Z', '2026-11-22T13:00:03.123Z']) {
+      h.clock.set(at);
+      created.push((await h.services.keys.create(actor, { name: `at ${at}`, expires_at: '2027-01-31' })).api_key);
+    }
+    const listed = (await h.services.keys.list(actor)).data;
+    expect(listed.map((key) => key.created_at).sort()).toEqual(['2026-11-22T13:00:00.000Z', '2026-11-22T13:00:01.100Z', '2026-11-22T13:00:02.120Z', '2026-11-22T13:00:03.123Z']);
+    // The list reads its instants as strings from SQL; creation answers from Dates: the same view.
+    expect(listed.slice().sort((a, b) => a.created_at.localeCompare(b.created_at))).toEqual(created);
+    expect(listed[0]).toMatchObject({ expires_at: '2027-01-31', expires_at_time: '2027-01-31T00:00:00.000Z', status: 'enabled' });
+    // PostgreSQL keeps microseconds; the API shows milliseconds, cut as a Date would.
+    await h.services.database.db.execute(sql`update api_keys set last_used_at = '2026-11-22 14:00:00.123456+00' where id = ${created[0]!.id}`);
+    const used = (await h.services.keys.list(actor)).data.find((key) => key.id === created[0]!.id);
+    expect(used?.last_used_at).toBe('2026-11-22T14:00:00.123Z');
   });
 });

@@ -1,9 +1,22 @@
-import { and, asc, eq, gt, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
+import { isoOfUtcTimestamp } from '../db/utc-instant.ts';
 import { flights } from '../db/schema.ts';
 import type { FlightStatus } from './flight-schemas.ts';
 
-export type FlightRow = typeof flights.$inferSelect;
+/** A stored flight as read: its two instants already in the API's ISO 8601 form. */
+export type FlightRow = Omit<typeof flights.$inferSelect, 'scheduledDeparture' | 'scheduledArrival'> & {
+  scheduledDeparture: string;
+  scheduledArrival: string;
+};
+
+/** Every read selects this: the instants leave SQL in UTC and become strings without a Date. */
+const { scheduledDeparture, scheduledArrival, ...plainColumns } = getTableColumns(flights);
+const READ_COLUMNS = {
+  ...plainColumns,
+  scheduledDeparture: sql<string>`${scheduledDeparture} at time zone 'UTC'`.mapWith(isoOfUtcTimestamp),
+  scheduledArrival: sql<string>`${scheduledArrival} at time zone 'UTC'`.mapWith(isoOfUtcTimestamp),
+};
 
 export type FlightFilter = {
   from?: Date | undefined;
@@ -35,9 +48,9 @@ export class FlightRepository {
     private readonly onWrite: (tenantId: string) => void = () => {},
   ) {
     const order = [asc(flights.scheduledDeparture), asc(flights.id)] as const;
-    this.firstPage = db.select().from(flights).where(eq(flights.tenantId, tenant)).orderBy(...order).limit(limitParam).prepare('flights_first_page');
+    this.firstPage = db.select(READ_COLUMNS).from(flights).where(eq(flights.tenantId, tenant)).orderBy(...order).limit(limitParam).prepare('flights_first_page');
     this.nextPage = db
-      .select()
+      .select(READ_COLUMNS)
       .from(flights)
       .where(
         and(
@@ -70,7 +83,7 @@ export class FlightRepository {
       );
     }
     return this.db
-      .select()
+      .select(READ_COLUMNS)
       .from(flights)
       .where(and(...conditions))
       .orderBy(asc(flights.scheduledDeparture), asc(flights.id))
@@ -79,7 +92,7 @@ export class FlightRepository {
 
   async findById(tenantId: string, id: string): Promise<FlightRow | undefined> {
     const [row] = await this.db
-      .select()
+      .select(READ_COLUMNS)
       .from(flights)
       .where(and(eq(flights.tenantId, tenantId), eq(flights.id, id)));
     return row;

@@ -68,7 +68,7 @@ export class FlightService {
       data: page.map(toFlight),
       next_cursor:
         rows.length > query.limit && last
-          ? this.cursors.encode({ d: last.scheduledDeparture.getTime(), i: last.id } satisfies Position, scope)
+          ? this.cursors.encode({ d: Date.parse(last.scheduledDeparture), i: last.id } satisfies Position, scope)
           : null,
     };
   }
@@ -96,8 +96,8 @@ function toFlight(row: FlightRow): Flight {
     flight_number: row.flightNumber,
     origin: row.origin,
     destination: row.destination,
-    scheduled_departure: row.scheduledDeparture.toISOString(),
-    scheduled_arrival: row.scheduledArrival.toISOString(),
+    scheduled_departure: row.scheduledDeparture,
+    scheduled_arrival: row.scheduledArrival,
     status: row.status,
     aircraft: { registration: row.aircraftRegistration, type: row.aircraftType },
   };

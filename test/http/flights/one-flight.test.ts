@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../../support/databases.ts';
+import { createHarness, type Harness } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';
-import { h, key, all, useFlights } from './flights-fixture.ts';
+import { h, key, all, useFlights, type Flight } from './flights-fixture.ts';
 
 describe('flights API: one flight', () => {
   useFlights();
@@ -14,5 +16,27 @@ describe('flights API: one flight', () => {
 
   it('answers 404 not_found for an id that is unknown or not even a UUID', async () => {
     for (const id of [crypto.randomUUID(), 'nope', 'DA1234']) expectProblem(await h.api(key, `/api/v1/flights/${id}`), 404, 'not_found');
+  });
+});
+
+describe.each(ENGINES)('flights API: instants (%s)', (engine) => {
+  let engineHarness: Harness;
+  beforeAll(async () => {
+    engineHarness = await createHarness({ engine });
+  });
+  afterAll(async () => engineHarness.close());
+
+  it('shows departure and arrival exactly as stored, to the millisecond', async () => {
+    const admin = await engineHarness.signedIn();
+    const ownKey = (await engineHarness.createKey(admin)).secret;
+    const departure = '2026-11-23T08:05:00.250Z';
+    const arrival = '2026-11-23T10:40:09.007Z';
+    await engineHarness.services.flightRepository.insertMany([
+      { tenantId: admin.tenantId, flightNumber: 'DA900', origin: 'DUB', destination: 'JFK', scheduledDeparture: new Date(departure), scheduledArrival: new Date(arrival), status: 'scheduled', aircraftRegistration: 'EI-DAA', aircraftType: 'A320' },
+    ]);
+    const listed = (await engineHarness.api(ownKey, '/api/v1/flights')).json() as { data: Flight[] };
+    expect(listed.data).toEqual([expect.objectContaining({ flight_number: 'DA900', scheduled_departure: departure, scheduled_arrival: arrival })]);
+    const one = await engineHarness.api(ownKey, `/api/v1/flights/${listed.data[0]!.id}`);
+    expect(one.json()).toMatchObject({ scheduled_departure: departure, scheduled_arrival: arrival });
   });
 });

@@ -100,11 +100,15 @@ export async function backOffice(engine: string, airkey: AirkeyReady, creates: n
   const { csrf_token } = (await signIn.json()) as { csrf_token: string };
   const headers = { cookie, 'x-csrf-token': csrf_token, 'content-type': 'application/json' };
   const create = await timed(creates, (i) => fetch(`${airkey.url}/backoffice/api/api-keys`, { method: 'POST', headers, body: JSON.stringify({ name: `bench key ${i}` }) }));
+  const listKeys = () => fetch(`${airkey.url}/backoffice/api/api-keys`, { headers });
+  // A warm-up, as every throughput scenario has: right after the flights load the first ~100
+  // lists ran 30-60% slower in process (8 -> 12 ms at p50) and then went back to 8 ms.
+  await timed(100, listKeys);
   // 200 samples: a p95 of 50 would be the third-worst request.
-  const list = await timed(200, () => fetch(`${airkey.url}/backoffice/api/api-keys`, { headers }));
+  const list = await timed(200, listKeys);
   const [createP95, listP95] = [percentile(create.serverMs, 95), percentile(list.serverMs, 95)];
   const roundTrip = (sample: { ms: number[] }) => `round trip p95 ${fmt(percentile(sample.ms, 95), 1)} ms`;
-  s.log(`    list: server p95 ${fmt(listP95, 1)} ms, ${roundTrip(list)}; create: server p95 ${fmt(createP95, 1)} ms, ${roundTrip(create)}`);
+  s.log(`    list: server p50 ${fmt(percentile(list.serverMs, 50), 1)}, p95 ${fmt(listP95, 1)} ms, ${roundTrip(list)}; create: server p50 ${fmt(percentile(create.serverMs, 50), 1)}, p95 ${fmt(createP95, 1)} ms, ${roundTrip(create)}`);
   return {
     rows: [
       { what: `5. back office (${engine}): list ${count} keys p95 ms (server)`, value: fmt(listP95, 1), reference: '20 ms', ratio: fmt(listP95 / 20, 2), target: '≤ 20 ms', pass: listP95 <= 20 && list.bad === 0 },

@@ -21,6 +21,8 @@ export const OTHER_INSTANCE_WINDOW_MS = 0;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ADMIN = { email: 'admin@soak.test', password: 'a-long-soak-password' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Keys (live and disabled) the churn keeps in the tenant, well under MAX_KEYS_PER_TENANT (1,000). */
+const MAX_ROWS = 200;
 
 export type SoakFigures = {
   seconds: number;
@@ -84,6 +86,7 @@ export async function runSoak(options: { databaseUrl: string; seconds: number; w
     };
 
     const live = new Map<string, string>(); // secret -> key id
+    const disabled: string[] = []; // ids of keys disabled by the churn, oldest first
     const revoking = new Set<string>(); // a revoking request is in flight
     const revoked = new Map<string, Revoked>();
     const create = async (on: Server) => {
@@ -122,7 +125,11 @@ export async function runSoak(options: { databaseUrl: string; seconds: number; w
         const on = servers[Math.floor(Math.random() * 2)]!;
         const action = Math.random();
         const entries = [...live.entries()].filter(([secret]) => !revoking.has(secret));
-        if (action < 0.4 || entries.length < 4) await create(on);
+        if (live.size + disabled.length >= MAX_ROWS) {
+          // Disabled keys stay in the tenant's count: a long soak would reach the per-tenant limit.
+          const reply = await backOffice(on, 'DELETE', `/api-keys/${disabled.shift()!}`);
+          if (reply.status !== 204) throw new Error(`churn: delete disabled ${reply.status}`);
+        } else if (action < 0.4 || entries.length < 4) await create(on);
         else {
           const [secret, id] = entries[Math.floor(Math.random() * entries.length)]!;
           revoking.add(secret);
@@ -133,6 +140,7 @@ export async function runSoak(options: { databaseUrl: string; seconds: number; w
           live.delete(secret);
           revoking.delete(secret);
           if (reply.status === 201) live.set(reply.body.secret, reply.body.api_key.id);
+          if (reply.status === 200) disabled.push(id);
         }
         figures.churn++;
         await sleep(20); // a back office is used by people: churn at tens per second, not flat out

@@ -5,13 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import type { AirkeyReady } from './airkey-server.ts';
-import { load, startServer } from './measure.ts';
+import { AS_NPM_START, load, startServer } from './measure.ts';
 
 const requests = Number(process.argv[2] ?? 100_000);
 // utime + stime in clock ticks (100 a second on Linux).
 const cpuMs = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 13).reduce((sum, ticks) => sum + Number(ticks) * 10, 0);
 
-const airkey = await startServer<AirkeyReady>('./airkey-server.ts', { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' });
+const airkey = await startServer<AirkeyReady>('./airkey-server.ts', AS_NPM_START);
 const bare = await startServer<{ url: string }>('./bare-server.ts', {}, { whoami: airkey.info.whoami, engine: 'none', tenantId: '', flightsNow: '' });
 try {
   for (let round = 0; round < 3; round++) {

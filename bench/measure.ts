@@ -10,6 +10,9 @@ export type Server<T> = { info: T; child: ChildProcess; stop(): Promise<void> };
  * Forks a bench server (stdout discarded: the request log goes nowhere, at the same cost).
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every server to that folder (bench/cpu-summary.ts reads it).
  */
+/** airkey's bench servers run as `npm start` runs the server: glibc's malloc capped at two arenas (README, Operations). */
+export const AS_NPM_START = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+
 export async function startServer<T>(file: string, env: Record<string, string | undefined> = {}, message?: unknown): Promise<Server<T>> {
   const child = fork(new URL(file, import.meta.url), [], {
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import type { AirkeyReady } from './airkey-server.ts';
 import { longRun } from './long.ts';
-import { startServer, type Server } from './measure.ts';
+import { AS_NPM_START, startServer, type Server } from './measure.ts';
 import { throwawayPostgres } from './postgres.ts';
 import { backOffice, flights, flood, pipeline, type Row, type Settings } from './scenarios.ts';
 import type { BareOptions } from './bare-server.ts';
@@ -30,9 +30,7 @@ const notes: string[] = [];
 let bad = 0;
 const started = Date.now();
 
-// Run as `npm start` runs the server: glibc's malloc capped at two arenas (README, Operations).
-const airkey = (env: Record<string, string | undefined>) =>
-  startServer<AirkeyReady>('./airkey-server.ts', { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', BENCH_FLIGHTS_NOW: FLIGHTS_NOW, ...env });
+const airkey = (env: Record<string, string | undefined>) => startServer<AirkeyReady>('./airkey-server.ts', { ...AS_NPM_START, BENCH_FLIGHTS_NOW: FLIGHTS_NOW, ...env });
 const bare = (options: BareOptions) => startServer<{ url: string }>('./bare-server.ts', {}, options);
 const add = (result: { rows: Row[]; bad: number }) => {
   rows.push(...result.rows);

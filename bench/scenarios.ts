@@ -103,7 +103,7 @@ export async function backOffice(engine: string, airkey: AirkeyReady, creates: n
   const listKeys = () => fetch(`${airkey.url}/backoffice/api/api-keys`, { headers });
   // A warm-up, as every throughput scenario has: right after the flights load the first ~100
   // lists ran 30-60% slower in process (8 -> 12 ms at p50) and then went back to 8 ms.
-  await timed(100, listKeys);
+  const warmUp = await timed(100, listKeys);
   // 200 samples: a p95 of 50 would be the third-worst request.
   const list = await timed(200, listKeys);
   const [createP95, listP95] = [percentile(create.serverMs, 95), percentile(list.serverMs, 95)];
@@ -111,9 +111,9 @@ export async function backOffice(engine: string, airkey: AirkeyReady, creates: n
   s.log(`    list: server p50 ${fmt(percentile(list.serverMs, 50), 1)}, p95 ${fmt(listP95, 1)} ms, ${roundTrip(list)}; create: server p50 ${fmt(percentile(create.serverMs, 50), 1)}, p95 ${fmt(createP95, 1)} ms, ${roundTrip(create)}`);
   return {
     rows: [
-      { what: `5. back office (${engine}): list ${count} keys p95 ms (server)`, value: fmt(listP95, 1), reference: '20 ms', ratio: fmt(listP95 / 20, 2), target: '≤ 20 ms', pass: listP95 <= 20 && list.bad === 0 },
+      { what: `5. back office (${engine}): list ${count} keys p95 ms (server)`, value: fmt(listP95, 1), reference: '20 ms', ratio: fmt(listP95 / 20, 2), target: '≤ 20 ms', pass: listP95 <= 20 && warmUp.bad + list.bad === 0 },
       { what: `5. back office (${engine}): create a key p95 ms (server)`, value: fmt(createP95, 1), reference: '15 ms', ratio: fmt(createP95 / 15, 2), target: '≤ 15 ms', pass: createP95 <= 15 && create.bad === 0 },
     ],
-    bad: create.bad + list.bad,
+    bad: create.bad + warmUp.bad + list.bad,
   };
 }

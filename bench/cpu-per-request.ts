@@ -3,13 +3,10 @@
  * load: steadier than req/s on a small shared machine, where the client takes its share of the
  * cores. Usage: tsx bench/cpu-per-request.ts [requests]
  */
-import { readFileSync } from 'node:fs';
 import type { AirkeyReady } from './airkey-server.ts';
-import { AS_NPM_START, load, startServer } from './measure.ts';
+import { AS_NPM_START, cpuMsOf, load, startServer } from './measure.ts';
 
 const requests = Number(process.argv[2] ?? 100_000);
-// utime + stime in clock ticks (100 a second on Linux).
-const cpuMs = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 13).reduce((sum, ticks) => sum + Number(ticks) * 10, 0);
 
 const airkey = await startServer<AirkeyReady>('./airkey-server.ts', AS_NPM_START);
 const bare = await startServer<{ url: string }>('./bare-server.ts', {}, { whoami: airkey.info.whoami, engine: 'none', tenantId: '', flightsNow: '' });
@@ -19,9 +16,9 @@ try {
       ['airkey', airkey, `${airkey.info.url}/api/v1/whoami`, { 'x-api-key': airkey.info.key }],
       ['bare', bare, `${bare.info.url}/whoami`, { 'x-api-key': airkey.info.key }],
     ] as const) {
-      const before = cpuMs(server.child.pid!);
+      const before = cpuMsOf(server.child.pid!);
       const sample = await load({ url, connections: 50, amount: requests, headers });
-      const used = cpuMs(server.child.pid!) - before;
+      const used = cpuMsOf(server.child.pid!) - before;
       console.log(`${name.padEnd(7)} ${((used * 1000) / requests).toFixed(1)} µs CPU per request, ${sample.rps.toFixed(0)} req/s, non-2xx ${sample.non2xx}`);
     }
   }

@@ -1,5 +1,7 @@
 /** Bench plumbing: child servers, autocannon runs, medians and percentiles. */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 
 export type Sample = { rps: number; p50: number; p99: number; non2xx: number; errors: number; requests: number };
@@ -13,12 +15,35 @@ export type Server<T> = { info: T; child: ChildProcess; stop(): Promise<void> };
 /** airkey's bench servers run as `npm start` runs the server: glibc's malloc capped at two arenas (README, Operations). */
 export const AS_NPM_START = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
 
-export async function startServer<T>(file: string, env: Record<string, string | undefined> = {}, message?: unknown): Promise<Server<T>> {
-  const child = fork(new URL(file, import.meta.url), [], {
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+/**
+ * Cores for the load and for the servers. On a small machine the client (autocannon) and the
+ * server otherwise take CPU from each other, and how much depends on the client's own cost, so the
+ * same server's figures moved 10-30% between rounds. With `taskset` and two cores or more, the
+ * bench and its load children run on core 0 and every server on the others. PostgreSQL's own
+ * processes are not ours to pin and run anywhere. BENCH_PIN=0 turns it off.
+ */
+export const pinning = (() => {
+  if (process.env.BENCH_PIN === '0' || cpus().length < 2) return undefined;
+  try {
+    execFileSync('taskset', ['-a', '-pc', '0', String(process.pid)], { stdio: 'ignore' }); // every thread of this process
+  } catch {
+    return undefined; // no taskset here: unpinned
+  }
+  return { load: '0', servers: `1-${cpus().length - 1}` };
+})();
+
+/** CPU time (user + system) a process has used so far, in ms: /proc/<pid>/stat counts clock ticks of 10 ms. */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+export async function startServer<T>(file: string, env: Record<string, string | undefined> = {}, message?: unknown, role: 'server' | 'load' = 'server'): Promise<Server<T>> {
+  const nodeArgs = ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
+  // A server starts under taskset, so every thread it ever has runs on the servers' cores; a load
+  // child inherits core 0 from this process.
+  const pinned = pinning && role === 'server' ? { execPath: 'taskset', execArgv: ['-c', pinning.servers, process.execPath, ...nodeArgs] } : { execArgv: nodeArgs };
+  const child = fork(new URL(file, import.meta.url), [], { ...pinned, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   if (message !== undefined) child.send(message as object);
   const info = await new Promise<T>((resolve, reject) => {
     child.once('message', (reply) => resolve(reply as T));
@@ -64,7 +89,7 @@ export async function load(spec: Load): Promise<Sample> {
 
 /** `load` in a child process (serialisable specs only: no `headersFor`); resolves once it is ready to go. */
 export async function loadElsewhere(spec: Omit<Load, 'headersFor'>): Promise<() => Promise<Sample>> {
-  const child = await startServer<string>('./load-child.ts', {}, spec);
+  const child = await startServer<string>('./load-child.ts', {}, spec, 'load');
   return () => {
     const done = new Promise<Sample>((resolve) => child.child.once('message', (sample) => resolve(sample as Sample)));
     child.child.send('go');

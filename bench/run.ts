@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import type { AirkeyReady } from './airkey-server.ts';
 import { longRun } from './long.ts';
-import { AS_NPM_START, startServer, type Server } from './measure.ts';
+import { AS_NPM_START, pinning, startServer, type Server } from './measure.ts';
 import { throwawayPostgres } from './postgres.ts';
 import { backOffice, flights, flood, pipeline, type Row, type Settings } from './scenarios.ts';
 import type { BareOptions } from './bare-server.ts';
@@ -60,7 +60,7 @@ async function engine(name: 'pglite' | 'postgres', databaseUrl: string | undefin
   if (!wanted('flood')) return;
   const flooded = await airkey({ ...env, KEY_CACHE_MAX_AGE_MS: '3000' });
   try {
-    add(await flood(name, flooded.info, settings));
+    add(await flood(name, flooded.info, flooded.child.pid!, settings));
   } finally {
     await flooded.stop();
   }
@@ -91,7 +91,8 @@ const lines = [
   ...rows.map((r) => `| ${r.what} | ${r.value} | ${r.reference} | ${r.ratio} | ${r.target} | ${r.pass === undefined ? '' : r.pass ? 'yes' : '**no**'} |`),
 ];
 const machine = `${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${new Date().toISOString()}`;
-const setup = `${settings.rounds} interleaved rounds × ${settings.seconds} s, ${settings.connections} connections, medians; ${((Date.now() - started) / 1000).toFixed(0)} s in all`;
+const cores = pinning ? `load on core ${pinning.load}, servers on core(s) ${pinning.servers}` : 'load and servers unpinned';
+const setup = `${settings.rounds} interleaved rounds × ${settings.seconds} s, ${settings.connections} connections, medians; ${cores}; ${((Date.now() - started) / 1000).toFixed(0)} s in all`;
 const report = [`# airkey bench`, '', machine, '', setup, '', ...lines, '', ...notes.map((n) => `- ${n}`), `- responses that should have been 2xx and were not: ${bad}`, ''].join('\n');
 console.log(`\n${report}`);
 writeFileSync(new URL('./RESULTS.md', import.meta.url), report);

@@ -1,26 +1,30 @@
-import { KeyRejectedError, TooManyRequestsError, UnavailableError } from '../shared/errors.ts';
+import { KeyRejectedError, TooManyRequestsError, UnavailableError, withoutStack } from '../shared/errors.ts';
 import { extractPresentedKey, type PresentedKeySources } from './extract.ts';
 import type { CheckOutcome, KeyCheck } from './key-check.ts';
 import type { Principal } from './key-schemas.ts';
 
+/** Why a request's key was not accepted: the catalogued error its problem details come from. */
+export type KeyRefusal = KeyRejectedError | TooManyRequestsError | UnavailableError;
+
 /**
- * The one entry point REST and MCP share: find the key in the request, check it, and return
- * the principal or throw the matching catalogued error. Transport-agnostic on purpose.
- * Synchronous when the key check answers from its cache (the common case), a promise otherwise.
+ * The one entry point REST and MCP share: find the key in the request, check it, and return the
+ * principal or the refusal. Transport-agnostic on purpose. Synchronous when the key check answers
+ * from what it knows (a cached key, a client it knows to be blocked), a promise otherwise.
+ * A refusal is returned, not thrown: a flood of guesses is thousands of them a second, and a
+ * throw costs V8 a walk of the stack even when it is caught (measured: a refused request cost
+ * about 40% more CPU than an accepted one while refusals were thrown).
  */
-export function authenticate(keyCheck: KeyCheck, sources: PresentedKeySources, client: string): Principal | Promise<Principal> {
+export function authenticate(keyCheck: KeyCheck, sources: PresentedKeySources, client: string): Principal | KeyRefusal | Promise<Principal | KeyRefusal> {
   const presented = extractPresentedKey(sources);
-  if (presented.kind === 'none') throw new KeyRejectedError('api_key_missing');
-  if (presented.kind === 'ambiguous') throw new KeyRejectedError('api_key_ambiguous');
+  if (presented.kind === 'none') return withoutStack(() => new KeyRejectedError('api_key_missing'));
+  if (presented.kind === 'ambiguous') return withoutStack(() => new KeyRejectedError('api_key_ambiguous'));
   const outcome = keyCheck.check(presented.secret, client);
-  if (!(outcome instanceof Promise)) return principalOrRejection(outcome);
-  return outcome.then(principalOrRejection, (error: unknown) => {
-    throw new UnavailableError({ cause: error });
-  });
+  if (!(outcome instanceof Promise)) return principalOrRefusal(outcome);
+  return outcome.then(principalOrRefusal, (error: unknown) => new UnavailableError({ cause: error }));
 }
 
-function principalOrRejection(outcome: CheckOutcome): Principal {
+function principalOrRefusal(outcome: CheckOutcome): Principal | KeyRefusal {
   if (outcome.ok) return outcome.principal;
-  if (outcome.reason === 'throttled') throw new TooManyRequestsError(outcome.retryAfterSeconds);
-  throw new KeyRejectedError(outcome.reason);
+  if (outcome.reason === 'throttled') return withoutStack(() => new TooManyRequestsError(outcome.retryAfterSeconds));
+  return withoutStack(() => new KeyRejectedError(outcome.reason));
 }

@@ -50,6 +50,13 @@ export class KeyCheck {
     // 3. Decide from the cached facts and the clock, now.
     const verdict = facts === undefined ? undefined : decide(facts, nowMs);
     if (verdict?.ok) return this.accept(verdict, nowMs, started);
+    // 4. A client this instance already knows to be blocked is refused here, without a promise,
+    //    unless its key is one it may still look up: a flood of guesses then costs no more than
+    //    the same number of accepted requests.
+    const blockedFor = this.throttle.knownBlockSeconds(client);
+    if (blockedFor > 0 && !(this.isLookupCandidate(digest, facts) && (this.isKnownKey(digest) || this.lookupsWhileBlocked.knownBlockSeconds(client) === 0))) {
+      return this.finish({ ok: false, reason: 'throttled', retryAfterSeconds: blockedFor }, started);
+    }
     return this.checkSlowly(digest, facts, verdict, nowMs, client, started);
   }
 
@@ -70,7 +77,7 @@ export class KeyCheck {
     const retryAfterSeconds = await this.throttle.retryAfter(client);
     const blocked = retryAfterSeconds > 0;
     const throttled = { ok: false, reason: 'throttled', retryAfterSeconds } as const;
-    const lookUp = digest !== null && cached === undefined && (!blocked || this.isKnownKey(digest) || (await this.lookupsWhileBlocked.tryTake(client)));
+    const lookUp = this.isLookupCandidate(digest, cached) && (!blocked || this.isKnownKey(digest) || (await this.lookupsWhileBlocked.tryTake(client)));
     if (blocked && !lookUp) return this.finish(throttled, started);
     let verdict = cachedVerdict;
     // The key's facts when it exists: its refusal is then counted as the key's `rejected` usage.
@@ -96,6 +103,11 @@ export class KeyCheck {
     await this.throttle.recordFailure(client);
     if (known) this.usage.refused(known.keyId, known.tenantId, nowMs);
     return this.finish(verdict ?? { ok: false, reason: 'api_key_invalid' }, started);
+  }
+
+  /** A well-formed key the cache has no answer for: only these are ever looked up. */
+  private isLookupCandidate(digest: string | null, cached: KeyFacts | null | undefined): digest is string {
+    return digest !== null && cached === undefined;
   }
 
   /** A key this instance knew as real (its entry only aged out) is re-read without the blocked client's budget. */

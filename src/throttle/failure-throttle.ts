@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 
 export type ThrottleOptions = {
   /** Failures allowed per window before the client is blocked. */
@@ -14,9 +15,17 @@ export type ThrottleOptions = {
  * Counts failures only (a bad key, a wrong password) per client. Backed by Redis when one is
  * configured, so every instance shares the count; when Redis fails, rate-limiter-flexible's
  * insurance limiter keeps counting in memory, per instance, and nothing is blocked by the outage.
+ *
+ * A block this instance has seen is remembered until it ends: a blocked client's next requests
+ * are then answered without asking the store (a promise each, a round trip with Redis), which is
+ * what lets a flood of guesses cost no more than the same number of accepted requests. A block
+ * never ends early (it is only lifted by `reset`, which a blocked client cannot reach), so the
+ * memory says what the store would.
  */
 export class FailureThrottle {
   private readonly limiter: RateLimiterAbstract;
+  /** Client → the instant (ms) its block ends. Bounded: a flood from many addresses evicts, never grows. */
+  private readonly knownBlocks = new LRUCache<string, number>({ max: 10_000 });
 
   constructor(private readonly options: ThrottleOptions) {
     const memory = new RateLimiterMemory({
@@ -37,13 +46,25 @@ export class FailureThrottle {
       : memory;
   }
 
+  /** Seconds left of a block this instance has already seen, or 0. Synchronous: never asks the store. */
+  knownBlockSeconds(client: string): number {
+    const until = this.knownBlocks.get(client);
+    if (until === undefined) return 0;
+    const left = until - Date.now();
+    if (left > 0) return Math.ceil(left / 1000);
+    this.knownBlocks.delete(client);
+    return 0;
+  }
+
   /** Seconds until the client may try again, or 0 when it is not blocked. */
   async retryAfter(client: string): Promise<number> {
+    const known = this.knownBlockSeconds(client);
+    if (known > 0) return known;
     try {
       const state = await this.limiter.get(client);
       // `points` failures are allowed; the attempt after them is refused.
       if (!state || state.consumedPoints < this.options.points) return 0;
-      return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+      return this.remember(client, state.msBeforeNext);
     } catch {
       return 0; // the store is down: never block on an outage
     }
@@ -59,15 +80,24 @@ export class FailureThrottle {
 
   /** Takes one point; false once the client has spent them all in this window. */
   async tryTake(client: string): Promise<boolean> {
+    if (this.knownBlockSeconds(client) > 0) return false;
     try {
       await this.limiter.consume(client);
       return true;
     } catch (outcome) {
-      return !(outcome instanceof RateLimiterRes); // store error: allow
+      if (!(outcome instanceof RateLimiterRes)) return true; // store error: allow
+      this.remember(client, outcome.msBeforeNext);
+      return false;
     }
   }
 
   async reset(client: string): Promise<void> {
+    this.knownBlocks.delete(client);
     await this.limiter.delete(client).catch(() => {});
+  }
+
+  private remember(client: string, msBeforeNext: number): number {
+    this.knownBlocks.set(client, Date.now() + msBeforeNext);
+    return Math.max(1, Math.ceil(msBeforeNext / 1000));
   }
 }

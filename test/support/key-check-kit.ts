@@ -46,16 +46,16 @@ export class FakeKeyRepository {
 /** Request counts are src/usage's concern, tested there; these tests count nothing. */
 export const NO_COUNTS: RequestCounter = { ok() {}, rejected() {} };
 
-export type KeyCheckLimits = { failures: number; lookupsWhileBlocked: number };
+export type KeyCheckLimits = { failures: number; lookupsWhileBlocked: number; cacheMaxAgeMs?: number };
 
 /** A KeyCheck with the real cache, usage recorder and throttles around a fake repository. */
 export function keyCheckKit(limits: KeyCheckLimits = { failures: 20, lookupsWhileBlocked: 60 }) {
   const repository = new FakeKeyRepository();
-  const cache = new KeyCache({ maxEntries: 1_000, maxAgeMs: 60_000 });
+  const cache = new KeyCache({ maxEntries: 1_000, maxAgeMs: limits.cacheMaxAgeMs ?? 60_000 });
   const usage = new UsageRecorder(repository.asRepository(), NO_COUNTS, 60_000);
   const failures = new FailureThrottle({ points: limits.failures, windowSeconds: 60, blockSeconds: 60, keyPrefix: `unit-failures-${Math.random()}` });
   const lookups = new FailureThrottle({ points: limits.lookupsWhileBlocked, windowSeconds: 60, blockSeconds: 60, keyPrefix: `unit-lookups-${Math.random()}` });
   const clock = new ManualClock(START);
   const check = new KeyCheck(repository.asRepository(), cache, usage, failures, lookups, clock, { noneRemain: false });
-  return { repository, cache, usage, clock, check: (secret: string, client: string) => Promise.resolve(check.check(secret, client)) };
+  return { repository, cache, usage, clock, keyCheck: check, check: (secret: string, client: string) => Promise.resolve(check.check(secret, client)) };
 }

@@ -64,6 +64,31 @@ describe('KeyCheck: a blocked client', () => {
     expect(kit.repository.lookups).toBe(lookups);
   });
 
+  it('refuses the guesses of a client it knows to be blocked at once, without a promise', async () => {
+    const kit = await blocked();
+    for (let i = 0; i < BUDGET; i++) await kit.check(secretNo(600 + i, 'g'), 'c');
+    const lookups = kit.repository.lookups;
+    const guess = kit.keyCheck.check(secretNo(700, 'g'), 'c');
+    const malformed = kit.keyCheck.check('ask_short', 'c');
+    expect(guess).not.toBeInstanceOf(Promise);
+    expect(malformed).not.toBeInstanceOf(Promise);
+    expect([guess, malformed]).toEqual([0, 1].map(() => ({ ok: false, reason: 'throttled', retryAfterSeconds: 60 })));
+    expect(kit.repository.lookups).toBe(lookups);
+    // Another client is still checked in full.
+    expect(kit.keyCheck.check(secretNo(701, 'g'), 'other')).toBeInstanceOf(Promise);
+  });
+
+  it('re-reads a key it knew valid once its entry aged out, though the budget is spent', async () => {
+    const kit = keyCheckKit({ failures: FAILURES, lookupsWhileBlocked: BUDGET, cacheMaxAgeMs: 0 });
+    kit.repository.hold(secretNo(4, 'v'), factsOf({ keyId: 'valid-4' }));
+    expect(await kit.check(secretNo(4, 'v'), 'c')).toMatchObject({ ok: true, keyId: 'valid-4' });
+    for (let i = 0; i < FAILURES + 1 + BUDGET + 2; i++) await kit.check(secretNo(800 + i, 'g'), 'c');
+    expect(kit.keyCheck.check(secretNo(801, 'g'), 'c')).toMatchObject({ reason: 'throttled' });
+    const lookups = kit.repository.lookups;
+    expect(await kit.check(secretNo(4, 'v'), 'c')).toMatchObject({ ok: true, keyId: 'valid-4' });
+    expect(kit.repository.lookups).toBe(lookups + 1);
+  });
+
   it('does not block another client', async () => {
     const kit = await blocked();
     expect(await kit.check(secretNo(500, 'g'), 'other')).toEqual({ ok: false, reason: 'api_key_invalid' });

@@ -16,14 +16,14 @@ export type Server<T> = { info: T; child: ChildProcess; stop(): Promise<void> };
 export const AS_NPM_START = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
 
 /**
- * Cores for the load and for the servers. On a small machine the client (autocannon) and the
- * server otherwise take CPU from each other, and how much depends on the client's own cost, so the
- * same server's figures moved 10-30% between rounds. With `taskset` and two cores or more, the
- * bench and its load children run on core 0 and every server on the others. PostgreSQL's own
- * processes are not ours to pin and run anywhere. BENCH_PIN=0 turns it off.
+ * BENCH_PIN=1: the bench and its load children on core 0, every server on the others (needs
+ * `taskset` and two cores). The client and the server then stop taking CPU from each other, which
+ * steadied whoami (0.97-0.99 of the bare route in two full runs), but a server confined to one core
+ * also shares it with its own helper threads: PGlite key creation went from 10-15 to 21-23 ms p95,
+ * and PostgreSQL's processes (not ours to pin) crowd one of the two cores. Off by default.
  */
 export const pinning = (() => {
-  if (process.env.BENCH_PIN === '0' || cpus().length < 2) return undefined;
+  if (process.env.BENCH_PIN !== '1' || cpus().length < 2) return undefined;
   try {
     execFileSync('taskset', ['-a', '-pc', '0', String(process.pid)], { stdio: 'ignore' }); // every thread of this process
   } catch {

@@ -8,10 +8,6 @@ export type Sample = { rps: number; p50: number; p99: number; non2xx: number; er
 
 export type Server<T> = { info: T; child: ChildProcess; stop(): Promise<void> };
 
-/**
- * Forks a bench server (stdout discarded: the request log goes nowhere, at the same cost).
- * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every server to that folder (bench/cpu-summary.ts reads it).
- */
 /** airkey's bench servers run as `npm start` runs the server: glibc's malloc capped at two arenas (README, Operations). */
 export const AS_NPM_START = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
 
@@ -38,6 +34,11 @@ export function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * Forks a bench server (stdout discarded: the request log goes nowhere, at the same cost), or a
+ * load child (`role: 'load'`, never pinned to the servers' cores).
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every server to that folder (bench/cpu-summary.ts reads it).
+ */
 export async function startServer<T>(file: string, env: Record<string, string | undefined> = {}, message?: unknown, role: 'server' | 'load' = 'server'): Promise<Server<T>> {
   const nodeArgs = ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
   // A server starts under taskset, so every thread it ever has runs on the servers' cores; a load

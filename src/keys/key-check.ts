@@ -50,11 +50,11 @@ export class KeyCheck {
     // 3. Decide from the cached facts and the clock, now.
     const verdict = facts === undefined ? undefined : decide(facts, nowMs);
     if (verdict?.ok) return this.accept(verdict, nowMs, started);
-    // 4. A client this instance already knows to be blocked is refused here, without a promise,
-    //    unless its key is one it may still look up: a flood of guesses then costs no more than
-    //    the same number of accepted requests.
+    // 4. A client this instance already knows to be blocked is refused here, without a promise
+    //    or a call to the throttle's store, unless its key is one it may still look up: the bulk
+    //    of a flood of guesses is answered this way.
     const blockedFor = this.throttle.knownBlockSeconds(client);
-    if (blockedFor > 0 && !(this.isLookupCandidate(digest, facts) && (this.isKnownKey(digest) || this.lookupsWhileBlocked.knownBlockSeconds(client) === 0))) {
+    if (blockedFor > 0 && !this.mayStillLookUp(digest, facts, client)) {
       return this.finish({ ok: false, reason: 'throttled', retryAfterSeconds: blockedFor }, started);
     }
     return this.checkSlowly(digest, facts, verdict, nowMs, client, started);
@@ -108,6 +108,11 @@ export class KeyCheck {
   /** A well-formed key the cache has no answer for: only these are ever looked up. */
   private isLookupCandidate(digest: string | null, cached: KeyFacts | null | undefined): digest is string {
     return digest !== null && cached === undefined;
+  }
+
+  /** For a blocked client, as far as this instance knows without asking the store: the same rule `checkSlowly` applies. */
+  private mayStillLookUp(digest: string | null, cached: KeyFacts | null | undefined, client: string): boolean {
+    return this.isLookupCandidate(digest, cached) && (this.isKnownKey(digest) || this.lookupsWhileBlocked.knownBlockSeconds(client) === 0);
   }
 
   /** A key this instance knew as real (its entry only aged out) is re-read without the blocked client's budget. */

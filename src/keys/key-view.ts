@@ -2,11 +2,11 @@ import { expiryDateOf, isExpired } from './expiry.ts';
 import type { KeyListRow, StoredKeyView } from './key-repository.ts';
 import type { ApiKeyView, DisabledReason } from './key-schemas.ts';
 
-const isoOf = (instant: Date | null) => instant?.toISOString() ?? null;
+const isoOfDate = (instant: Date | null) => instant?.toISOString() ?? null;
 
 /** A stored key as the back office sees it; `status` is derived against the clock now. */
 export function toApiKeyView(row: StoredKeyView, nowMs: number): ApiKeyView {
-  const instants = { createdAt: row.createdAt.toISOString(), expiresAt: isoOf(row.expiresAt), lastUsedAt: isoOf(row.lastUsedAt), retiresAt: isoOf(row.retiresAt) };
+  const instants = { createdAt: row.createdAt.toISOString(), expiresAt: isoOfDate(row.expiresAt), lastUsedAt: isoOfDate(row.lastUsedAt), retiresAt: isoOfDate(row.retiresAt) };
   return listedKeyView({ ...row, ...instants }, nowMs);
 }
 

@@ -144,7 +144,7 @@ export class UnavailableError extends AirkeyError {
 /**
  * Builds an error without a stack trace, for refusals the key check gives all day (a flood of
  * guesses, a revoked key still in use): they are answers, not faults, and capturing a stack was
- * about a tenth of a refused request's CPU. Every field the problem body needs is still there.
+ * 3-5% of a flood's CPU samples. Every field the problem body needs is still there.
  */
 export function withoutStack<E extends Error>(build: () => E): E {
   const limit = Error.stackTraceLimit;

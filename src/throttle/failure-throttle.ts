@@ -18,7 +18,7 @@ export type ThrottleOptions = {
  *
  * A block this instance has seen is remembered until it ends: a blocked client's next requests
  * are then answered without asking the store (a promise each, a round trip with Redis), which is
- * what lets a flood of guesses cost no more than the same number of accepted requests. A block
+ * most of what a flood of guesses cost beyond an accepted request. A block
  * never ends early (it is only lifted by `reset`, which a blocked client cannot reach), so the
  * memory says what the store would.
  */

@@ -57,23 +57,45 @@ function clientProblem(error: FastifyError, status: number): Problem {
 /** Key rejections where a key was presented: RFC 6750 `invalid_token`, so a client knows to get a new one. */
 const PRESENTED_BUT_REFUSED = new Set(['api_key_invalid', 'api_key_disabled', 'api_key_expired']);
 
-export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+/** `body`: the problem already serialised (sent as it is). */
+export function sendProblem(reply: FastifyReply, problem: Problem, body?: string): FastifyReply {
   // RFC 6750 challenges only: MCP clients (mcp-remote and others) parse Bearer challenges, and an
   // extra non-standard scheme in the same header trips some parsers. X-API-Key is in docs/api.md.
   if (problem.status === 401 && problem.code.startsWith('api_key')) {
     reply.header('WWW-Authenticate', PRESENTED_BUT_REFUSED.has(problem.code) ? 'Bearer realm="airkey", error="invalid_token"' : 'Bearer realm="airkey"');
   }
-  return reply.code(problem.status).type('application/problem+json').send(problem);
+  return reply.code(problem.status).type('application/problem+json').send(body ?? problem);
 }
 
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof AirkeyError) return sendError(request, reply, error);
   const problem = problemOf(error);
-  if (error instanceof TooManyRequestsError) reply.header('Retry-After', String(error.retryAfterSeconds));
   if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
-  // A refusal is not a second line: its code goes on the request's one line (logRequestDone).
-  // A flood of refusals then costs no more log writes than the same number of acceptances.
   else request.problemCode = problem.code;
   return sendProblem(reply, problem);
+}
+
+// A frozen error cannot change, so its body is serialised once: the key check's refusals are
+// shared frozen instances (src/keys/authenticate.ts), answered thousands of times a second in a flood.
+const frozenProblems = new WeakMap<AirkeyError, { problem: Problem; body: string }>();
+
+/**
+ * An AirkeyError as problem details, with the headers its kind needs. The error handler calls it,
+ * and so does the key hook for its refusals: a refusal then skips Fastify's error path.
+ */
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AirkeyError): FastifyReply {
+  if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+  // A refusal is not a second line: its code goes on the request's one line (logRequestDone).
+  // A flood of refusals then costs no more log writes than the same number of acceptances.
+  else request.problemCode = error.code;
+  if (error instanceof TooManyRequestsError) reply.header('Retry-After', String(error.retryAfterSeconds));
+  if (!Object.isFrozen(error)) return sendProblem(reply, problemOf(error));
+  let frozen = frozenProblems.get(error);
+  if (!frozen) {
+    const problem = problemOf(error);
+    frozenProblems.set(error, (frozen = { problem, body: JSON.stringify(problem) }));
+  }
+  return sendProblem(reply, frozen.problem, frozen.body);
 }
 
 export function notFoundHandler(_request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -32,6 +32,27 @@ describe('problem responses (docs/api.md (errors))', () => {
       expectProblem(await apiFrom(h, '10.9.9.10', unknownKey(), '/api/v1/whoami'), 401, 'api_key_invalid');
     });
 
+    it('counts Retry-After down as the block runs, in the header and in the detail alike', async () => {
+      const client = '10.9.9.12';
+      for (let i = 0; i < 40; i++) await apiFrom(h, client, unknownKey(String.fromCharCode(65 + (i % 26))), '/api/v1/whoami');
+      const retryAfterOf = async () => {
+        const refused = await apiFrom(h, client, unknownKey('Z'), '/api/v1/whoami');
+        const seconds = Number(refused.headers['retry-after']);
+        expect(expectProblem(refused, 429, 'too_many_requests').detail).toBe(`Too many failed attempts from this client. Retry in ${seconds} s.`);
+        return seconds;
+      };
+      const first = await retryAfterOf();
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.now() + 20_000);
+        const later = await retryAfterOf();
+        expect(first - later).toBeGreaterThanOrEqual(19);
+        expect(first - later).toBeLessThanOrEqual(21);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
     it('lets a blocked client use a valid key this instance has never seen, yet keeps refusing guesses', async () => {
       const client = '10.9.9.11';
       const admin = await h.signedIn();

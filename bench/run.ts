@@ -60,7 +60,9 @@ async function engine(name: 'pglite' | 'postgres', databaseUrl: string | undefin
   if (!wanted('flood')) return;
   const flooded = await airkey({ ...env, KEY_CACHE_MAX_AGE_MS: '3000' });
   try {
-    add(await flood(name, flooded.info, flooded.child.pid!, settings));
+    const result = await flood(name, flooded.info, flooded.child.pid!, settings);
+    add(result);
+    if (result.note && !notes.includes(result.note)) notes.push(result.note);
   } finally {
     await flooded.stop();
   }

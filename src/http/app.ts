@@ -49,6 +49,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     clientErrorHandler,
     http: { requireHostHeader: false },
   });
+  // Declared up front, so every request object is built with these fields and all share one
+  // shape: set later, per request, they split requests into shapes the hot path reads slowly.
+  app.decorateRequest('principal', undefined);
+  app.decorateRequest('problemCode', undefined);
+  app.decorateRequest('backofficeSession', undefined);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);

@@ -64,7 +64,8 @@ export function sendProblem(reply: FastifyReply, problem: Problem, body?: string
   if (problem.status === 401 && problem.code.startsWith('api_key')) {
     reply.header('WWW-Authenticate', PRESENTED_BUT_REFUSED.has(problem.code) ? 'Bearer realm="airkey", error="invalid_token"' : 'Bearer realm="airkey"');
   }
-  return reply.code(problem.status).type('application/problem+json').send(body ?? problem);
+  // With the charset already named, Fastify sends the type as it is instead of building it per reply.
+  return reply.code(problem.status).type('application/problem+json; charset=utf-8').send(body ?? problem);
 }
 
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -1,0 +1,61 @@
+/**
+ * wrk (Debian's `wrk` package), where this machine has it, as the flood's load. A C client costs a
+ * fraction of autocannon per request: with autocannon's two processes the server under a flood was
+ * only 62-66% busy on two cores, so the flood's req/s measured the client; with wrk it is 100% busy.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Sample } from './measure.ts';
+
+export const hasWrk = (() => {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (error) {
+    // wrk prints its version and exits 1; only a missing binary is ENOENT.
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+})();
+
+export type WrkLoad = { url: string; connections: number; seconds: number; keys: string[] };
+
+/**
+ * One wrk run, one thread, each request with the next of `keys` in X-API-Key (the requests are
+ * formatted once, at start). The sample comes from wrk's own summary (`done`), as JSON.
+ */
+export async function wrkLoad(spec: WrkLoad): Promise<Sample> {
+  const dir = mkdtempSync(join(tmpdir(), 'airkey-wrk-'));
+  const script = join(dir, 'keys.lua');
+  writeFileSync(
+    script,
+    `local keys = {${spec.keys.map((key) => JSON.stringify(key)).join(',')}}
+local formatted = {}
+local next = 0
+init = function()
+  for i = 1, #keys do formatted[i] = wrk.format('GET', nil, { ['X-API-Key'] = keys[i] }) end
+end
+request = function()
+  next = next % #formatted + 1
+  return formatted[next]
+end
+done = function(summary, latency)
+  local e = summary.errors
+  io.write(string.format('\\nSAMPLE {"requests":%d,"us":%d,"p50":%d,"p99":%d,"non2xx":%d,"errors":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), e.status, e.connect + e.read + e.write + e.timeout))
+end
+`,
+  );
+  try {
+    const output = await new Promise<string>((resolve, reject) =>
+      execFile('wrk', ['-t1', `-c${spec.connections}`, `-d${spec.seconds}s`, '-s', script, spec.url], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    );
+    const line = output.split('\n').find((text) => text.startsWith('SAMPLE '));
+    if (!line) throw new Error(`wrk printed no summary:\n${output}`);
+    const s = JSON.parse(line.slice(7)) as { requests: number; us: number; p50: number; p99: number; non2xx: number; errors: number };
+    return { rps: s.requests / (s.us / 1e6), p50: s.p50 / 1000, p99: s.p99 / 1000, non2xx: s.non2xx, errors: s.errors, requests: s.requests };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

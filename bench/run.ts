@@ -11,7 +11,8 @@ import type { AirkeyReady } from './airkey-server.ts';
 import { longRun } from './long.ts';
 import { AS_NPM_START, pinning, startServer, type Server } from './measure.ts';
 import { throwawayPostgres } from './postgres.ts';
-import { backOffice, flights, flood, pipeline, type Row, type Settings } from './scenarios.ts';
+import { flood } from './flood.ts';
+import { backOffice, flights, pipeline, type Row, type Settings } from './scenarios.ts';
 import type { BareOptions } from './bare-server.ts';
 
 const settings: Settings = {
@@ -60,7 +61,7 @@ async function engine(name: 'pglite' | 'postgres', databaseUrl: string | undefin
   if (!wanted('flood')) return;
   const flooded = await airkey({ ...env, KEY_CACHE_MAX_AGE_MS: '3000' });
   try {
-    const result = await flood(name, flooded.info, flooded.child.pid!, settings);
+    const result = await flood(name, flooded.info, flooded.child.pid!, settings, name === 'pglite');
     add(result);
     if (result.note && !notes.includes(result.note)) notes.push(result.note);
   } finally {

@@ -142,9 +142,9 @@ export class UnavailableError extends AirkeyError {
 }
 
 /**
- * Builds an error without a stack trace, for refusals the key check gives all day (a flood of
- * guesses, a revoked key still in use): they are answers, not faults, and capturing a stack was
- * 3-5% of a flood's CPU samples. Every field the problem body needs is still there.
+ * Builds an error without a stack trace, for the key check's refusals (src/keys/authenticate.ts):
+ * they are answers, not faults, built once and shared by every request that gets them, so a stack
+ * would only show the first request that needed one. Every field the problem body needs is there.
  */
 export function withoutStack<E extends Error>(build: () => E): E {
   const limit = Error.stackTraceLimit;

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import type { Database } from '../db/handle.ts';
@@ -30,6 +29,7 @@ import { CursorCodec } from '../shared/cursor.ts';
 import { TenantRepository } from '../tenants/tenant-repository.ts';
 import { TenantService } from '../tenants/tenant-service.ts';
 import { FailureThrottle } from '../throttle/failure-throttle.ts';
+import { connectRedis } from '../throttle/redis-client.ts';
 import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
 import { sharedSecret } from './settings.ts';
@@ -52,7 +52,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const clock = overrides.clock ?? systemClock;
   const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const { db } = database;
-  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const cursors = new CursorCodec(await sharedSecret(db, 'cursor_secret'));
   const changes = new ChangeFeed({
     database,
@@ -155,11 +155,4 @@ function keyCheckMetricsOf(metrics: Metrics, extra: KeyCheckMetrics | undefined)
       extra.observe(outcome, seconds);
     },
   };
-}
-
-function connectRedis(url: string): Redis {
-  // Fail fast while Redis is down, so throttling falls back to memory instead of queueing.
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-  redis.on('error', () => {});
-  return redis;
 }

@@ -61,14 +61,26 @@ async function crowded(loads: ReturnType<typeof floodLoads>, keys: string[], url
 }
 
 /**
+ * What 200 more connections cost a bare Fastify route (no key check at all), from wrk's counts:
+ * its 10 connections alone, then the same 10 beside 200 more, every request the same.
+ */
+async function bareConnectionCost(loads: ReturnType<typeof floodLoads>, key: string): Promise<{ few: number; many: number }> {
+  const few = (await loads.valid(2)).rps;
+  const startCrowd = await loads.crowd([key], 2);
+  const [valid, crowd] = await Promise.all([loads.valid(2), startCrowd()]);
+  return { few, many: valid.rps + crowd.rps };
+}
+
+/**
  * 10 connections of a valid key alone, then the same with 200 connections of random checksummed
  * keys from the same client; the server runs with KEY_CACHE_MAX_AGE_MS=3000, so the valid key's
  * entry ages out during each flood. The server's rate is read inside each load; a ratio is the
  * median of each round's (a round's loads are adjacent in time, so drift cancels).
- * `control`: also the same 210 connections all with the valid key, which tells what the 200 extra
- * connections cost apart from the refusals (for information; PGlite only, for time).
+ * `control` (PGlite only, for time): also the same 210 connections all with the valid key, which
+ * tells what the 200 extra connections cost apart from the refusals, and the same 10 and 210
+ * connections on the bare Fastify route at `control.bareUrl`, which tells what they cost any server.
  */
-export async function flood(engine: string, airkey: AirkeyReady, pid: number, s: Settings, control = false): Promise<{ rows: Row[]; bad: number; note?: string }> {
+export async function flood(engine: string, airkey: AirkeyReady, pid: number, s: Settings, control?: { bareUrl: string }): Promise<{ rows: Row[]; bad: number; note?: string }> {
   const loads = floodLoads(`${airkey.url}/api/v1/whoami`, airkey.key);
   const guesses = Array.from({ length: 2000 }, randomCheckedKey);
   s.log(`flood on ${engine} (${loads.client}): valid key alone, then with 200 connections of random keys${control ? ', then of the valid key' : ''}`);
@@ -76,6 +88,8 @@ export async function flood(engine: string, airkey: AirkeyReady, pid: number, s:
   const alone: Window[] = [];
   const flooded: Window[] = [];
   const controls: Window[] = [];
+  const bare: Array<{ few: number; many: number }> = [];
+  const bareLoads = control && floodLoads(`${control.bareUrl}/whoami`, airkey.key);
   const validUnderFlood: Sample[] = [];
   let bad = 0;
   for (let round = 0; round < 3; round++) {
@@ -92,9 +106,11 @@ export async function flood(engine: string, airkey: AirkeyReady, pid: number, s:
       controls.push(controlWindow);
       bad += sample.non2xx + sample.errors;
     }
+    if (bareLoads) bare.push(await bareConnectionCost(bareLoads, airkey.key));
     const [a, f, c] = [alone.at(-1)!, flooded.at(-1)!, controls.at(-1)];
     const all = (w: Window) => `${fmt(w.rps)} req/s (${fmt(w.busy * 100)}% busy, ${fmt(w.cpuUsPerRequest, 1)} µs each)`;
-    s.log(`    round ${round + 1}: alone ${all(a)}; flood ${all(f)}, valid key ${valid.non2xx} non-2xx${c ? `; all valid ${all(c)}` : ''}`);
+    const b = bare.at(-1);
+    s.log(`    round ${round + 1}: alone ${all(a)}; flood ${all(f)}, valid key ${valid.non2xx} non-2xx${c ? `; all valid ${all(c)}` : ''}${b ? `; bare route ${fmt(b.few)} -> ${fmt(b.many)} req/s` : ''}`);
   }
   const [aloneRps, floodRps] = [median(alone.map((w) => w.rps)), median(flooded.map((w) => w.rps))];
   const [aloneCpu, floodCpu] = [median(alone.map((w) => w.cpuUsPerRequest)), median(flooded.map((w) => w.cpuUsPerRequest))];
@@ -110,7 +126,12 @@ export async function flood(engine: string, airkey: AirkeyReady, pid: number, s:
   ];
   if (control) {
     const controlRatio = median(flooded.map((w, i) => w.rps / controls[i]!.rps));
-    rows.push({ what: `${what}: req/s, flood vs the same 210 connections all valid`, value: fmt(floodRps), reference: `${fmt(median(controls.map((w) => w.rps)))} (${busy(controls)})`, ratio: fmt(controlRatio, 2), target: '(≥ 1×)', pass: undefined });
+    const controlRps = median(controls.map((w) => w.rps));
+    rows.push({ what: `${what}: req/s, flood vs the same 210 connections all valid`, value: fmt(floodRps), reference: `${fmt(controlRps)} (${busy(controls)})`, ratio: fmt(controlRatio, 2), target: '(≥ 1×)', pass: undefined });
+    const airkeyCost = median(controls.map((w, i) => w.rps / alone[i]!.rps));
+    rows.push({ what: `${what}: req/s, 210 connections all valid vs 10`, value: fmt(controlRps), reference: fmt(aloneRps), ratio: fmt(airkeyCost, 2), target: '(what connections cost)', pass: undefined });
+    const bareCost = median(bare.map((b) => b.many / b.few));
+    rows.push({ what: `${what}: bare Fastify route, req/s at 210 connections vs 10`, value: fmt(median(bare.map((b) => b.many))), reference: fmt(median(bare.map((b) => b.few))), ratio: fmt(bareCost, 2), target: '(what connections cost)', pass: undefined });
   }
   rows.push({ what: `${what}: valid key non-2xx (cache aged out)`, value: String(validBad), reference: `of ${validRequests}`, ratio: '', target: '0', pass: validBad === 0 });
   return {

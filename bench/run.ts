@@ -60,12 +60,14 @@ async function engine(name: 'pglite' | 'postgres', databaseUrl: string | undefin
   }
   if (!wanted('flood')) return;
   const flooded = await airkey({ ...env, KEY_CACHE_MAX_AGE_MS: '3000' });
+  // On PGlite the flood is also measured against connections alone, on a bare route (idle meanwhile).
+  const floor = name === 'pglite' ? await bare({ whoami: flooded.info.whoami, engine: 'none', tenantId: '', flightsNow: FLIGHTS_NOW }) : undefined;
   try {
-    const result = await flood(name, flooded.info, flooded.child.pid!, settings, name === 'pglite');
+    const result = await flood(name, flooded.info, flooded.child.pid!, settings, floor && { bareUrl: floor.info.url });
     add(result);
     if (result.note && !notes.includes(result.note)) notes.push(result.note);
   } finally {
-    await flooded.stop();
+    await Promise.all([flooded.stop(), floor?.stop()]);
   }
 }
 

@@ -11,9 +11,9 @@ import type { Redis } from 'ioredis';
  * stores one, but a RESP2 connection never makes an instance. While it is slow, every
  * `str.charCodeAt(i)` in the process runs 3–5× slower (Node 20 and 24 alike). The router, the
  * serializers' string escaping and the key check all call it per request: a 1,000-key list took
- * 2.1 ms to serialise instead of 0.6. (V8 also turns it fast again on its own after some property
- * misses; in the server that took the first requests, elsewhere it never came.) So one instance
- * is made here, and test/unit/string-prototype-fast.test.ts checks the result.
+ * 2.1 ms to serialise instead of 0.6. V8 sometimes makes it fast again by itself: in the running
+ * server within the first requests, in a script that only timed the serializer never. So one
+ * instance is made here, and test/unit/string-prototype-fast.test.ts checks the result.
  */
 export async function connectRedis(url: string): Promise<Redis> {
   const { Redis } = await import('ioredis');

@@ -8,8 +8,9 @@ const hasFastProperties = new Function('object', 'return %HasFastProperties(obje
 
 /**
  * A String subclass defined by a dependency (ioredis has one) turns String.prototype into a slow,
- * dictionary-mode object until the subclass is instantiated, and every `charCodeAt` in the process
- * then runs 3–5× slower: the router, the serializers and the key check (src/throttle/redis-client.ts).
+ * dictionary-mode object until a property is stored on an instance of it, and every `charCodeAt`
+ * in the process then runs 3–5× slower: the router, the serializers and the key check
+ * (src/throttle/redis-client.ts).
  */
 describe('String.prototype stays in fast mode', () => {
   it('after the whole server is loaded', async () => {

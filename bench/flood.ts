@@ -64,11 +64,12 @@ async function crowded(loads: ReturnType<typeof floodLoads>, keys: string[], url
  * What 200 more connections cost a bare Fastify route (no key check at all), from wrk's counts:
  * its 10 connections alone, then the same 10 beside 200 more, every request the same.
  */
-async function bareConnectionCost(loads: ReturnType<typeof floodLoads>, key: string): Promise<{ few: number; many: number }> {
-  const few = (await loads.valid(2)).rps;
+async function bareConnectionCost(loads: ReturnType<typeof floodLoads>, key: string): Promise<{ few: number; many: number; bad: number }> {
+  const alone = await loads.valid(2);
   const startCrowd = await loads.crowd([key], 2);
   const [valid, crowd] = await Promise.all([loads.valid(2), startCrowd()]);
-  return { few, many: valid.rps + crowd.rps };
+  const bad = [alone, valid, crowd].reduce((n, sample) => n + sample.non2xx + sample.errors, 0);
+  return { few: alone.rps, many: valid.rps + crowd.rps, bad };
 }
 
 /**
@@ -88,7 +89,7 @@ export async function flood(engine: string, airkey: AirkeyReady, pid: number, s:
   const alone: Window[] = [];
   const flooded: Window[] = [];
   const controls: Window[] = [];
-  const bare: Array<{ few: number; many: number }> = [];
+  const bare: Array<{ few: number; many: number; bad: number }> = [];
   const bareLoads = control && floodLoads(`${control.bareUrl}/whoami`, airkey.key);
   const validUnderFlood: Sample[] = [];
   let bad = 0;
@@ -106,7 +107,11 @@ export async function flood(engine: string, airkey: AirkeyReady, pid: number, s:
       controls.push(controlWindow);
       bad += sample.non2xx + sample.errors;
     }
-    if (bareLoads) bare.push(await bareConnectionCost(bareLoads, airkey.key));
+    if (bareLoads) {
+      const cost = await bareConnectionCost(bareLoads, airkey.key);
+      bare.push(cost);
+      bad += cost.bad;
+    }
     const [a, f, c] = [alone.at(-1)!, flooded.at(-1)!, controls.at(-1)];
     const all = (w: Window) => `${fmt(w.rps)} req/s (${fmt(w.busy * 100)}% busy, ${fmt(w.cpuUsPerRequest, 1)} µs each)`;
     const b = bare.at(-1);

@@ -15,7 +15,14 @@ import { generateFlights } from '../src/flights/flight-seeder.ts';
 import { buildApp } from '../src/http/app.ts';
 import { userActor } from '../src/shared/actor.ts';
 
-export type AirkeyReady = { url: string; key: string; tenantId: string; whoami: unknown; email: string; password: string };
+export type AirkeyReady = {
+  url: string;
+  key: string;
+  tenantId: string;
+  whoami: unknown;
+  email: string;
+  password: string;
+};
 
 const FLIGHTS_NOW = new Date(process.env.BENCH_FLIGHTS_NOW ?? '2026-11-22T12:00:00Z');
 const databaseUrl = process.env.BENCH_ENGINE === 'postgres' ? process.env.BENCH_DATABASE_URL : undefined;
@@ -56,6 +63,20 @@ const app = await buildApp(services);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
-const ready: AirkeyReady = { url: `http://127.0.0.1:${port}`, key: secret, tenantId: tenant.id, whoami: verdict.principal, email, password };
+const ready: AirkeyReady = {
+  url: `http://127.0.0.1:${port}`,
+  key: secret,
+  tenantId: tenant.id,
+  whoami: verdict.principal,
+  email,
+  password,
+};
 process.send?.(ready);
-process.on('disconnect', () => void app.close().then(() => services.close()).finally(() => process.exit(0)));
+process.on(
+  'disconnect',
+  () =>
+    void app
+      .close()
+      .then(() => services.close())
+      .finally(() => process.exit(0)),
+);

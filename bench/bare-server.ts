@@ -21,9 +21,17 @@ import { MIGRATIONS_FOLDER } from '../src/db/handle.ts';
 import { generateFlights } from '../src/flights/flight-seeder.ts';
 import { CursorCodec } from '../src/shared/cursor.ts';
 
-export type BareOptions = { whoami: unknown; engine: 'none' | 'pglite' | 'postgres'; databaseUrl?: string; tenantId: string; flightsNow: string };
+export type BareOptions = {
+  whoami: unknown;
+  engine: 'none' | 'pglite' | 'postgres';
+  databaseUrl?: string;
+  tenantId: string;
+  flightsNow: string;
+};
 
-const options = await new Promise<BareOptions>((resolve) => process.once('message', (message) => resolve(message as BareOptions)));
+const options = await new Promise<BareOptions>((resolve) =>
+  process.once('message', (message) => resolve(message as BareOptions)),
+);
 const LIST = `select id, flight_number, origin, destination, scheduled_departure, scheduled_arrival, status,
   aircraft_registration, aircraft_type from flights where tenant_id = $1
   order by scheduled_departure, id limit $2`;
@@ -43,7 +51,17 @@ if (options.engine === 'postgres') {
     await db.query(
       `insert into flights (tenant_id, flight_number, origin, destination, scheduled_departure, scheduled_arrival, status, aircraft_registration, aircraft_type)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [row.tenantId, row.flightNumber, row.origin, row.destination, row.scheduledDeparture, row.scheduledArrival, row.status, row.aircraftRegistration, row.aircraftType],
+      [
+        row.tenantId,
+        row.flightNumber,
+        row.origin,
+        row.destination,
+        row.scheduledDeparture,
+        row.scheduledArrival,
+        row.status,
+        row.aircraftRegistration,
+        row.aircraftType,
+      ],
     );
   }
   await db.exec('analyze'); // as airkey does after seeding: the planner needs the row counts
@@ -73,13 +91,23 @@ app.get('/flights', async (request) => {
   }));
   const last = page.at(-1);
   const scope = JSON.stringify([options.tenantId]);
-  return { data: page, next_cursor: rows.length > limit && last ? cursors.encode({ d: Date.parse(last.scheduled_departure), i: last.id }, scope) : null };
+  return {
+    data: page,
+    next_cursor:
+      rows.length > limit && last
+        ? cursors.encode({ d: Date.parse(last.scheduled_departure), i: last.id }, scope)
+        : null,
+  };
 });
 app.get('/lookup', async (request, reply) => {
   const secret = request.headers['x-api-key'];
-  const [row] = typeof secret === 'string' ? await query!(LOOKUP, [createHash('sha256').update(secret).digest('hex')]) : [];
+  const [row] =
+    typeof secret === 'string' ? await query!(LOOKUP, [createHash('sha256').update(secret).digest('hex')]) : [];
   if (!row) return reply.code(401).send({ status: 401 });
-  return { key: { id: row.id, name: row.name, hint: row.hint }, tenant: { id: row.tenant_id, slug: row.slug, name: row.tenant_name } };
+  return {
+    key: { id: row.id, name: row.name, hint: row.hint },
+    tenant: { id: row.tenant_id, slug: row.slug, name: row.tenant_name },
+  };
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();

@@ -9,7 +9,11 @@ import { AS_NPM_START, cpuMsOf, load, startServer } from './measure.ts';
 const requests = Number(process.argv[2] ?? 100_000);
 
 const airkey = await startServer<AirkeyReady>('./airkey-server.ts', AS_NPM_START);
-const bare = await startServer<{ url: string }>('./bare-server.ts', {}, { whoami: airkey.info.whoami, engine: 'none', tenantId: '', flightsNow: '' });
+const bare = await startServer<{ url: string }>(
+  './bare-server.ts',
+  {},
+  { whoami: airkey.info.whoami, engine: 'none', tenantId: '', flightsNow: '' },
+);
 try {
   for (let round = 0; round < 3; round++) {
     for (const [name, server, url, headers] of [
@@ -19,7 +23,9 @@ try {
       const before = cpuMsOf(server.child.pid!);
       const sample = await load({ url, connections: 50, amount: requests, headers });
       const used = cpuMsOf(server.child.pid!) - before;
-      console.log(`${name.padEnd(7)} ${((used * 1000) / requests).toFixed(1)} µs CPU per request, ${sample.rps.toFixed(0)} req/s, non-2xx ${sample.non2xx}`);
+      console.log(
+        `${name.padEnd(7)} ${((used * 1000) / requests).toFixed(1)} µs CPU per request, ${sample.rps.toFixed(0)} req/s, non-2xx ${sample.non2xx}`,
+      );
     }
   }
 } finally {

@@ -6,7 +6,11 @@
 import { readFileSync } from 'node:fs';
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
-const profile = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+const profile = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+};
 const top = Number(process.argv[3] ?? 25);
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const skipUs = Number(process.argv[4] ?? 0) * 1e6;
@@ -18,7 +22,11 @@ profile.samples.forEach((id, index) => {
   if (elapsed >= skipUs) self.set(id, (self.get(id) ?? 0) + delta);
 });
 const total = [...self.values()].reduce((a, b) => a + b, 0);
-const shortUrl = (url: string) => url.replace(/^file:\/\//, '').replace(/.*node_modules\//, '~/').replace(/.*wt-perf\//, '');
+const shortUrl = (url: string) =>
+  url
+    .replace(/^file:\/\//, '')
+    .replace(/.*node_modules\//, '~/')
+    .replace(/.*wt-perf\//, '');
 const tally = (key: (node: Node) => string) => {
   const sums = new Map<string, number>();
   for (const [id, time] of self) {
@@ -31,10 +39,19 @@ const print = (title: string, rows: Array<[string, number]>) => {
   console.log(`\n${title} (total ${(total / 1000).toFixed(0)} ms)`);
   for (const [name, time] of rows) console.log(`${((time / total) * 100).toFixed(1).padStart(5)} %  ${name}`);
 };
-print('self time by function', tally((n) => `${n.callFrame.functionName || '(anonymous)'}  ${shortUrl(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`));
+print(
+  'self time by function',
+  tally(
+    (n) => `${n.callFrame.functionName || '(anonymous)'}  ${shortUrl(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`,
+  ),
+);
 const pkg = (n: Node) => {
   const url = shortUrl(n.callFrame.url);
-  if (url.startsWith('~/')) return url.split('/').slice(0, url.startsWith('~/@') ? 3 : 2).join('/');
+  if (url.startsWith('~/'))
+    return url
+      .split('/')
+      .slice(0, url.startsWith('~/@') ? 3 : 2)
+      .join('/');
   return url || `(${n.callFrame.functionName})`;
 };
 print('self time by package/file', tally(pkg));

@@ -39,12 +39,28 @@ export function cpuMsOf(pid: number): number {
  * load child (`role: 'load'`, never pinned to the servers' cores).
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every server to that folder (bench/cpu-summary.ts reads it).
  */
-export async function startServer<T>(file: string, env: Record<string, string | undefined> = {}, message?: unknown, role: 'server' | 'load' = 'server'): Promise<Server<T>> {
-  const nodeArgs = ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
+export async function startServer<T>(
+  file: string,
+  env: Record<string, string | undefined> = {},
+  message?: unknown,
+  role: 'server' | 'load' = 'server',
+): Promise<Server<T>> {
+  const nodeArgs = [
+    '--import',
+    'tsx',
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+  ];
   // A server starts under taskset, so every thread it ever has runs on the servers' cores; a load
   // child inherits core 0 from this process.
-  const pinned = pinning && role === 'server' ? { execPath: 'taskset', execArgv: ['-c', pinning.servers, process.execPath, ...nodeArgs] } : { execArgv: nodeArgs };
-  const child = fork(new URL(file, import.meta.url), [], { ...pinned, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const pinned =
+    pinning && role === 'server'
+      ? { execPath: 'taskset', execArgv: ['-c', pinning.servers, process.execPath, ...nodeArgs] }
+      : { execArgv: nodeArgs };
+  const child = fork(new URL(file, import.meta.url), [], {
+    ...pinned,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   if (message !== undefined) child.send(message as object);
   const info = await new Promise<T>((resolve, reject) => {
     child.once('message', (reply) => resolve(reply as T));
@@ -83,9 +99,17 @@ export async function load(spec: Load): Promise<Sample> {
     headers: spec.headers ?? {},
   };
   if (spec.headerSets) options.requests = spec.headerSets.map((headers) => ({ headers }));
-  if (spec.headersFor) options.requests = [{ setupRequest: (request) => ({ ...request, headers: spec.headersFor!() }) }];
+  if (spec.headersFor)
+    options.requests = [{ setupRequest: (request) => ({ ...request, headers: spec.headersFor!() }) }];
   const result = await autocannon(options);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, requests: result.requests.total };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    requests: result.requests.total,
+  };
 }
 
 /** `load` in a child process (serialisable specs only: no `headersFor`); resolves once it is ready to go. */
@@ -110,13 +134,28 @@ export const percentile = (values: number[], p: number): number => {
 };
 
 /** Medians of each side, and the medians of the per-round ratios (a round's two runs are adjacent in time, so drift cancels). */
-export type Pair = { subject: Sample; reference: Sample; rps: number; p99: number; refRps: number; refP99: number; ratio: number; p99Ratio: number; bad: number };
+export type Pair = {
+  subject: Sample;
+  reference: Sample;
+  rps: number;
+  p99: number;
+  refRps: number;
+  refP99: number;
+  ratio: number;
+  p99Ratio: number;
+  bad: number;
+};
 
 /**
  * Interleaved rounds of the subject and its reference (alternating which goes first, so drift
  * falls on both equally). `bad` counts non-2xx and errors on both sides.
  */
-export async function interleaved(subject: Load, reference: Load, rounds: number, log: (line: string) => void): Promise<Pair> {
+export async function interleaved(
+  subject: Load,
+  reference: Load,
+  rounds: number,
+  log: (line: string) => void,
+): Promise<Pair> {
   // Warm-up until the subject's throughput settles (airkey has far more code for the JIT to
   // optimise than the bare route: its first seconds ran at half speed), at most 7 × 2 s.
   let previous = (await load({ ...subject, seconds: 2 })).rps;
@@ -129,9 +168,11 @@ export async function interleaved(subject: Load, reference: Load, rounds: number
   const a: Sample[] = [];
   const b: Sample[] = [];
   for (let round = 0; round < rounds; round++) {
-    if (round % 2 === 0) a.push(await load(subject)), b.push(await load(reference));
-    else b.push(await load(reference)), a.push(await load(subject));
-    log(`    round ${round + 1}: ${a.at(-1)!.rps.toFixed(0)} req/s p99 ${a.at(-1)!.p99} ms | reference ${b.at(-1)!.rps.toFixed(0)} req/s p99 ${b.at(-1)!.p99} ms`);
+    if (round % 2 === 0) (a.push(await load(subject)), b.push(await load(reference)));
+    else (b.push(await load(reference)), a.push(await load(subject)));
+    log(
+      `    round ${round + 1}: ${a.at(-1)!.rps.toFixed(0)} req/s p99 ${a.at(-1)!.p99} ms | reference ${b.at(-1)!.rps.toFixed(0)} req/s p99 ${b.at(-1)!.p99} ms`,
+    );
   }
   const bad = [...a, ...b].reduce((n, s) => n + s.non2xx + s.errors, 0);
   return {
@@ -151,7 +192,10 @@ export async function interleaved(subject: Load, reference: Load, rounds: number
  * Sequential requests timed one by one on one connection: `ms` is the client's round trip, and
  * `serverMs` what the server reports in `Server-Timing: app;dur=…` (its own time, serialisation included).
  */
-export async function timed(count: number, send: (index: number) => Promise<Response>): Promise<{ ms: number[]; serverMs: number[]; bad: number }> {
+export async function timed(
+  count: number,
+  send: (index: number) => Promise<Response>,
+): Promise<{ ms: number[]; serverMs: number[]; bad: number }> {
   const ms: number[] = [];
   const serverMs: number[] = [];
   let bad = 0;

@@ -3,7 +3,9 @@ import pg from 'pg';
 
 const DEFAULT_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export async function throwawayPostgres(given: string | undefined): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+export async function throwawayPostgres(
+  given: string | undefined,
+): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   if (given) return { url: given, drop: async () => {} };
   const admin = new pg.Client({ connectionString: DEFAULT_SERVER, connectionTimeoutMillis: 2_000 });
   try {

@@ -23,7 +23,10 @@ const settings: Settings = {
 };
 const long = process.argv.includes('--long');
 // `--only=pipeline,flights,backoffice,flood,postgres,pglite` narrows a run while working on one figure.
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice(7).split(',');
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice(7)
+  .split(',');
 const wanted = (part: string) => !only || only.includes(part);
 const FLIGHTS_NOW = '2026-11-22T12:00:00Z';
 const rows: Row[] = [];
@@ -31,7 +34,8 @@ const notes: string[] = [];
 let bad = 0;
 const started = Date.now();
 
-const airkey = (env: Record<string, string | undefined>) => startServer<AirkeyReady>('./airkey-server.ts', { ...AS_NPM_START, BENCH_FLIGHTS_NOW: FLIGHTS_NOW, ...env });
+const airkey = (env: Record<string, string | undefined>) =>
+  startServer<AirkeyReady>('./airkey-server.ts', { ...AS_NPM_START, BENCH_FLIGHTS_NOW: FLIGHTS_NOW, ...env });
 const bare = (options: BareOptions) => startServer<{ url: string }>('./bare-server.ts', {}, options);
 const add = (result: { rows: Row[]; bad: number }) => {
   rows.push(...result.rows);
@@ -44,7 +48,13 @@ async function engine(name: 'pglite' | 'postgres', databaseUrl: string | undefin
   const subject = await airkey({ ...env, BENCH_EXTRA_KEYS: '799' });
   const servers: Array<Server<unknown>> = [subject];
   try {
-    const reference = await bare({ whoami: subject.info.whoami, engine: name, databaseUrl, tenantId: subject.info.tenantId, flightsNow: FLIGHTS_NOW });
+    const reference = await bare({
+      whoami: subject.info.whoami,
+      engine: name,
+      databaseUrl,
+      tenantId: subject.info.tenantId,
+      flightsNow: FLIGHTS_NOW,
+    });
     servers.push(reference);
     if (name === 'pglite' && wanted('pipeline')) add(await pipeline(subject.info, reference.info.url, settings));
     if (wanted('flights')) add(await flights(name, subject.info, reference.info.url, settings));
@@ -61,7 +71,10 @@ async function engine(name: 'pglite' | 'postgres', databaseUrl: string | undefin
   if (!wanted('flood')) return;
   const flooded = await airkey({ ...env, KEY_CACHE_MAX_AGE_MS: '3000' });
   // On PGlite the flood is also measured against connections alone, on a bare route (idle meanwhile).
-  const floor = name === 'pglite' ? await bare({ whoami: flooded.info.whoami, engine: 'none', tenantId: '', flightsNow: FLIGHTS_NOW }) : undefined;
+  const floor =
+    name === 'pglite'
+      ? await bare({ whoami: flooded.info.whoami, engine: 'none', tenantId: '', flightsNow: FLIGHTS_NOW })
+      : undefined;
   try {
     const result = await flood(name, flooded.info, flooded.child.pid!, settings, floor && { bareUrl: floor.info.url });
     add(result);
@@ -71,14 +84,19 @@ async function engine(name: 'pglite' | 'postgres', databaseUrl: string | undefin
   }
 }
 
-if (wanted('pglite') || !only?.some((part) => part === 'postgres' || part === 'long')) await engine('pglite', undefined);
-const postgres = only?.includes('pglite') ? undefined : await throwawayPostgres(process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL);
+if (wanted('pglite') || !only?.some((part) => part === 'postgres' || part === 'long'))
+  await engine('pglite', undefined);
+const postgres = only?.includes('pglite')
+  ? undefined
+  : await throwawayPostgres(process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL);
 if (postgres) {
   try {
     if (!only?.includes('long') || only.includes('postgres')) await engine('postgres', postgres.url);
     if (long) {
-      const subject = (info: Record<string, string>) => airkey({ BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: postgres.url, ...info });
-      const reference = (databaseUrl: string) => bare({ whoami: null, engine: 'postgres', databaseUrl, tenantId: '', flightsNow: FLIGHTS_NOW });
+      const subject = (info: Record<string, string>) =>
+        airkey({ BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: postgres.url, ...info });
+      const reference = (databaseUrl: string) =>
+        bare({ whoami: null, engine: 'postgres', databaseUrl, tenantId: '', flightsNow: FLIGHTS_NOW });
       add(await longRun(postgres.url, settings, subject, reference));
     }
   } finally {
@@ -93,12 +111,29 @@ const header = ['what', 'airkey', 'reference', 'ratio', 'target', 'met'];
 const lines = [
   `| ${header.join(' | ')} |`,
   `|${header.map(() => '---').join('|')}|`,
-  ...rows.map((r) => `| ${r.what} | ${r.value} | ${r.reference} | ${r.ratio} | ${r.target} | ${r.pass === undefined ? '' : r.pass ? 'yes' : '**no**'} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.what} | ${r.value} | ${r.reference} | ${r.ratio} | ${r.target} | ${r.pass === undefined ? '' : r.pass ? 'yes' : '**no**'} |`,
+  ),
 ];
 const machine = `${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${new Date().toISOString()}`;
-const cores = pinning ? `load on core ${pinning.load}, servers on core(s) ${pinning.servers}` : 'load and servers unpinned';
+const cores = pinning
+  ? `load on core ${pinning.load}, servers on core(s) ${pinning.servers}`
+  : 'load and servers unpinned';
 const setup = `${settings.rounds} interleaved rounds × ${settings.seconds} s, ${settings.connections} connections, medians; ${cores}; ${((Date.now() - started) / 1000).toFixed(0)} s in all`;
-const report = [`# airkey bench`, '', machine, '', setup, '', ...lines, '', ...notes.map((n) => `- ${n}`), `- responses that should have been 2xx and were not: ${bad}`, ''].join('\n');
+const report = [
+  `# airkey bench`,
+  '',
+  machine,
+  '',
+  setup,
+  '',
+  ...lines,
+  '',
+  ...notes.map((n) => `- ${n}`),
+  `- responses that should have been 2xx and were not: ${bad}`,
+  '',
+].join('\n');
 console.log(`\n${report}`);
 writeFileSync(new URL('./RESULTS.md', import.meta.url), report);
 if (bad > 0) process.exitCode = 1;

@@ -49,12 +49,30 @@ end
   );
   try {
     const output = await new Promise<string>((resolve, reject) =>
-      execFile('wrk', ['-t1', `-c${spec.connections}`, `-d${spec.seconds}s`, '-s', script, spec.url], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+      execFile(
+        'wrk',
+        ['-t1', `-c${spec.connections}`, `-d${spec.seconds}s`, '-s', script, spec.url],
+        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+      ),
     );
     const line = output.split('\n').find((text) => text.startsWith('SAMPLE '));
     if (!line) throw new Error(`wrk printed no summary:\n${output}`);
-    const s = JSON.parse(line.slice(7)) as { requests: number; us: number; p50: number; p99: number; non2xx: number; errors: number };
-    return { rps: s.requests / (s.us / 1e6), p50: s.p50 / 1000, p99: s.p99 / 1000, non2xx: s.non2xx, errors: s.errors, requests: s.requests };
+    const s = JSON.parse(line.slice(7)) as {
+      requests: number;
+      us: number;
+      p50: number;
+      p99: number;
+      non2xx: number;
+      errors: number;
+    };
+    return {
+      rps: s.requests / (s.us / 1e6),
+      p50: s.p50 / 1000,
+      p99: s.p99 / 1000,
+      non2xx: s.non2xx,
+      errors: s.errors,
+      requests: s.requests,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

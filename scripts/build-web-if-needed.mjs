@@ -11,7 +11,9 @@ const newest = (path) => {
 };
 
 const output = 'web/dist/index.html';
-const sources = ['web/src', 'web/index.html', 'src/contracts.ts', 'vite.config.ts', 'package-lock.json'].filter(existsSync);
+const sources = ['web/src', 'web/index.html', 'src/contracts.ts', 'vite.config.ts', 'package-lock.json'].filter(
+  existsSync,
+);
 if (!existsSync('web/index.html')) process.exit(0);
 if (existsSync(output) && statSync(output).mtimeMs >= Math.max(...sources.map(newest))) process.exit(0);
 console.log('Building the back office (web/ → web/dist)…');

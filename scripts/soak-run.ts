@@ -49,9 +49,24 @@ async function freePort(): Promise<number> {
 
 async function start(name: string, databaseUrl: string): Promise<Server> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, DATA_DIR: mkdtempSync(join(tmpdir(), 'airkey-soak-')), AIRKEY_ADMIN_EMAIL: ADMIN.email, AIRKEY_ADMIN_PASSWORD: ADMIN.password, AIRKEY_DEMO: '0', TRUST_PROXY_HOPS: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'airkey-soak-')),
+    AIRKEY_ADMIN_EMAIL: ADMIN.email,
+    AIRKEY_ADMIN_PASSWORD: ADMIN.password,
+    AIRKEY_DEMO: '0',
+    TRUST_PROXY_HOPS: '1',
+  };
   delete env.REDIS_URL;
-  const child = spawn(process.execPath, ['bin/airkey', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['bin/airkey', 'serve'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   while ((await fetch(`${url}/readyz`).catch(() => undefined))?.status !== 200) {
@@ -61,25 +76,51 @@ async function start(name: string, databaseUrl: string): Promise<Server> {
   return { name, url, child };
 }
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-export async function runSoak(options: { databaseUrl: string; seconds: number; warmupSeconds: number; concurrency?: number; log?: (line: string) => void }): Promise<SoakFigures> {
+export async function runSoak(options: {
+  databaseUrl: string;
+  seconds: number;
+  warmupSeconds: number;
+  concurrency?: number;
+  log?: (line: string) => void;
+}): Promise<SoakFigures> {
   const log = options.log ?? (() => {});
   const servers = [await start('A', options.databaseUrl), await start('B', options.databaseUrl)];
   try {
     let clients = 0;
     const client = () => (clients++, `10.${(clients >> 16) & 255}.${(clients >> 8) & 255}.${clients & 255}`);
-    const signIn = await fetch(`${servers[0]!.url}/backoffice/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client() }, body: JSON.stringify(ADMIN) });
+    const signIn = await fetch(`${servers[0]!.url}/backoffice/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': client() },
+      body: JSON.stringify(ADMIN),
+    });
     if (signIn.status !== 200) throw new Error(`sign-in: ${signIn.status}`);
     const csrf = ((await signIn.json()) as { csrf_token: string }).csrf_token;
-    const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith('airkey_session='))!.split(';')[0]!;
-    const figures: SoakFigures = { seconds: options.seconds, requests: 0, churn: 0, statuses: {}, fiveXx: 0, wrong: [], rss: [] };
+    const cookie = signIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('airkey_session='))!
+      .split(';')[0]!;
+    const figures: SoakFigures = {
+      seconds: options.seconds,
+      requests: 0,
+      churn: 0,
+      statuses: {},
+      fiveXx: 0,
+      wrong: [],
+      rss: [],
+    };
     const count = (status: number) => {
       figures.statuses[status] = (figures.statuses[status] ?? 0) + 1;
       if (status >= 500) figures.fiveXx++;
     };
     const backOffice = async (on: Server, method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${on.url}/backoffice/api${path}`, { method, headers: { cookie, 'x-csrf-token': csrf, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const response = await fetch(`${on.url}/backoffice/api${path}`, {
+        method,
+        headers: { cookie, 'x-csrf-token': csrf, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
       count(response.status);
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
@@ -107,15 +148,22 @@ export async function runSoak(options: { databaseUrl: string; seconds: number; w
         const pool = kind < 0.7 ? [...live.keys()] : kind < 0.85 ? [...revoked.keys()] : [];
         const secret = pool[Math.floor(Math.random() * pool.length)] ?? generateSecret();
         const sentAt = Date.now();
-        const response = await fetch(`${on.url}/api/v1/whoami`, { headers: { 'x-api-key': secret, 'x-forwarded-for': client() } });
+        const response = await fetch(`${on.url}/api/v1/whoami`, {
+          headers: { 'x-api-key': secret, 'x-forwarded-for': client() },
+        });
         await response.arrayBuffer();
         figures.requests++;
         count(response.status);
         const gone = revoked.get(secret);
-        if (response.status === 200 && gone && sentAt > gone.at + (gone.on === on.name ? 0 : OTHER_INSTANCE_WINDOW_MS)) {
+        if (
+          response.status === 200 &&
+          gone &&
+          sentAt > gone.at + (gone.on === on.name ? 0 : OTHER_INSTANCE_WINDOW_MS)
+        ) {
           figures.wrong.push(`200 on ${on.name} ${sentAt - gone.at} ms after the revoking response on ${gone.on}`);
         }
-        if (response.status === 401 && live.has(secret) && !revoking.has(secret)) figures.wrong.push(`401 on ${on.name} for a live key`);
+        if (response.status === 401 && live.has(secret) && !revoking.has(secret))
+          figures.wrong.push(`401 on ${on.name} for a live key`);
         if (pool.length === 0 && response.status === 200) figures.wrong.push(`200 on ${on.name} for an unknown key`);
       }
     };
@@ -134,8 +182,13 @@ export async function runSoak(options: { databaseUrl: string; seconds: number; w
           const [secret, id] = entries[Math.floor(Math.random() * entries.length)]!;
           revoking.add(secret);
           const reply =
-            action < 0.6 ? await backOffice(on, 'POST', `/api-keys/${id}/roll`, { overlap: 'none' }) : action < 0.8 ? await backOffice(on, 'PATCH', `/api-keys/${id}`, { enabled: false }) : await backOffice(on, 'DELETE', `/api-keys/${id}`);
-          if (![200, 201, 204].includes(reply.status)) throw new Error(`churn: ${reply.status} ${JSON.stringify(reply.body)}`);
+            action < 0.6
+              ? await backOffice(on, 'POST', `/api-keys/${id}/roll`, { overlap: 'none' })
+              : action < 0.8
+                ? await backOffice(on, 'PATCH', `/api-keys/${id}`, { enabled: false })
+                : await backOffice(on, 'DELETE', `/api-keys/${id}`);
+          if (![200, 201, 204].includes(reply.status))
+            throw new Error(`churn: ${reply.status} ${JSON.stringify(reply.body)}`);
           revoked.set(secret, { at: Date.now(), on: on.name });
           live.delete(secret);
           revoking.delete(secret);
@@ -158,8 +211,15 @@ export async function runSoak(options: { databaseUrl: string; seconds: number; w
     })();
     await Promise.all([...Array.from({ length: options.concurrency ?? 4 }, traffic), churn(), sampler]);
     const end = servers.map((s) => rssMb(s.child.pid!));
-    figures.rss = servers.map((s, i) => ({ instance: s.name, warmMb: warm![i]!, endMb: end[i]!, growth: end[i]! / warm![i]! - 1 }));
-    log(`soak: ${figures.requests} key checks, ${figures.churn} back-office changes in ${options.seconds} s; statuses ${JSON.stringify(figures.statuses)}; RSS ${figures.rss.map((r) => `${r.instance} ${r.warmMb.toFixed(0)}→${r.endMb.toFixed(0)} MB (${(r.growth * 100).toFixed(1)} %)`).join(', ')}`);
+    figures.rss = servers.map((s, i) => ({
+      instance: s.name,
+      warmMb: warm![i]!,
+      endMb: end[i]!,
+      growth: end[i]! / warm![i]! - 1,
+    }));
+    log(
+      `soak: ${figures.requests} key checks, ${figures.churn} back-office changes in ${options.seconds} s; statuses ${JSON.stringify(figures.statuses)}; RSS ${figures.rss.map((r) => `${r.instance} ${r.warmMb.toFixed(0)}→${r.endMb.toFixed(0)} MB (${(r.growth * 100).toFixed(1)} %)`).join(', ')}`,
+    );
     return figures;
   } finally {
     for (const server of servers) {

@@ -18,12 +18,20 @@ await admin.end();
 const url = new URL(base ?? throwaway!.url);
 url.pathname = `/${name}`;
 
-const figures = await runSoak({ databaseUrl: url.toString(), seconds, warmupSeconds: Math.min(60, seconds / 5), concurrency: 4, log: console.log });
+const figures = await runSoak({
+  databaseUrl: url.toString(),
+  seconds,
+  warmupSeconds: Math.min(60, seconds / 5),
+  concurrency: 4,
+  log: console.log,
+});
 await throwaway?.stop();
 const problems = [
   ...(figures.fiveXx ? [`${figures.fiveXx} responses were 5xx`] : []),
   ...figures.wrong.slice(0, 20),
-  ...figures.rss.filter((r) => r.growth > 0.1).map((r) => `${r.instance}: RSS grew ${(r.growth * 100).toFixed(1)} % after warm-up`),
+  ...figures.rss
+    .filter((r) => r.growth > 0.1)
+    .map((r) => `${r.instance}: RSS grew ${(r.growth * 100).toFixed(1)} % after warm-up`),
 ];
 if (problems.length) {
   console.error(`SOAK FAILED:\n  ${problems.join('\n  ')}`);

@@ -25,7 +25,9 @@ const phases = extra.length
       { name: 'browser', args: ['test/browser', '--maxWorkers=1', '--no-file-parallelism'] },
       { name: 'scale', args: ['test/scale', '--maxWorkers=1', '--no-file-parallelism'] },
       // TEST_NODE24=1 (.ci/run sets it): the server, CLI, MCP and standards suites again on Node 24 LTS.
-      ...(process.env.TEST_NODE24 === '1' ? [{ name: 'node24', node: node24(), args: ['test/http', 'test/cli', 'test/mcp', 'test/standards'] }] : []),
+      ...(process.env.TEST_NODE24 === '1'
+        ? [{ name: 'node24', node: node24(), args: ['test/http', 'test/cli', 'test/mcp', 'test/standards'] }]
+        : []),
     ];
 
 const totals = { passed: 0, failed: 0, skipped: 0, total: 0 };
@@ -33,9 +35,14 @@ let status = 0;
 for (const phase of phases) {
   const report = `test-results/vitest-${phase.name}.json`;
   rmSync(report, { force: true });
-  if (phase.node) console.log(`\n${phase.name}: ${spawnSync(phase.node, ['--version'], { encoding: 'utf8' }).stdout.trim()}`);
+  if (phase.node)
+    console.log(`\n${phase.name}: ${spawnSync(phase.node, ['--version'], { encoding: 'utf8' }).stdout.trim()}`);
   const env = phase.node ? { ...process.env, PATH: `${dirname(phase.node)}:${process.env.PATH}` } : process.env;
-  const code = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...phase.args], env);
+  const code = run(
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...phase.args],
+    env,
+  );
   if (code !== 0) status = code;
   if (!existsSync(report)) continue;
   const result = JSON.parse(readFileSync(report, 'utf8'));

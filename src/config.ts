@@ -85,7 +85,8 @@ function postgresUrl(raw: string | undefined): string | undefined {
 
 function publicUrl(raw: string | undefined, host: string, port: number): string {
   if (!raw) return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) throw new ConfigError(`PUBLIC_URL must be an http(s) URL, not "${raw}".`);
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol))
+    throw new ConfigError(`PUBLIC_URL must be an http(s) URL, not "${raw}".`);
   return raw.replace(/\/+$/, '');
 }
 
@@ -97,7 +98,8 @@ function origins(raw: string | undefined): string[] {
     .map((item) => item.trim())
     .filter((item) => item !== '')
     .map((item) => {
-      if (!URL.canParse(item) || new URL(item).origin === 'null') throw new ConfigError(`MCP_ALLOWED_ORIGINS: "${item}" is not an origin such as https://app.example.com.`);
+      if (!URL.canParse(item) || new URL(item).origin === 'null')
+        throw new ConfigError(`MCP_ALLOWED_ORIGINS: "${item}" is not an origin such as https://app.example.com.`);
       return new URL(item).origin;
     });
 }

@@ -4,8 +4,26 @@
  * type-check time; the few values below are pure rules with no imports of their own (no zod, no
  * services), bundled so each rule has one definition.
  */
-export type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, Principal, RolledKey, RollKeyInput, RollOverlap, createKeyBodySchema } from './keys/key-schemas.ts';
-export type { NewUser, SignedIn, UserChanges, UserView, createUserBodySchema, updateUserBodySchema, userSchema } from './users/user-schemas.ts';
+export type {
+  ApiKeyView,
+  CreatedKey,
+  CreateKeyInput,
+  KeyList,
+  Principal,
+  RolledKey,
+  RollKeyInput,
+  RollOverlap,
+  createKeyBodySchema,
+} from './keys/key-schemas.ts';
+export type {
+  NewUser,
+  SignedIn,
+  UserChanges,
+  UserView,
+  createUserBodySchema,
+  updateUserBodySchema,
+  userSchema,
+} from './users/user-schemas.ts';
 export type { AuditEventView, AuditPage } from './audit/audit-schemas.ts';
 export type { TenantUsage, TopKey, Usage, UsageBucket, UsageQuery, UsageWindow } from './usage/usage-schemas.ts';
 export type { FieldError, Problem } from './http/problem-types.ts';

@@ -8,22 +8,36 @@ import type { Config } from './config.ts';
 import { buildApp, type AppOptions } from './http/app.ts';
 import { mcpRoutes } from './mcp/mcp-routes.ts';
 
-export type RunningServer = { app: FastifyInstance; services: Services; url: string; firstStart: FirstStart | undefined; stop(): Promise<void> };
+export type RunningServer = {
+  app: FastifyInstance;
+  services: Services;
+  url: string;
+  firstStart: FirstStart | undefined;
+  stop(): Promise<void>;
+};
 
 const EXPIRY_SWEEP_MS = 30_000;
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** `airkey serve`: services, first-start data, HTTP, admin socket, background jobs, clean shutdown. */
-export async function startServer(config: Config, options: AppOptions & { overrides?: ServiceOverrides } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: AppOptions & { overrides?: ServiceOverrides } = {},
+): Promise<RunningServer> {
   // Embedded mode: the CLI talks to this process through a socket in the data directory.
   let resolveOperations!: (operations: AdminOperations) => void;
   const operations = new Promise<AdminOperations>((resolve) => (resolveOperations = resolve));
-  const adminSocket: Server | undefined = config.databaseUrl ? undefined : await serveAdminSocket(config.dataDir, operations);
+  const adminSocket: Server | undefined = config.databaseUrl
+    ? undefined
+    : await serveAdminSocket(config.dataDir, operations);
 
   let log: FastifyInstance['log'] | undefined;
   const services = await createServices(config, {
     onRevocationLapsed: (confirmation) =>
-      log?.warn({ lapsed: confirmation.lapsed, waited_ms: Math.round(confirmation.waitedMs) }, 'instances did not confirm a change; waited for their leases to run out'),
+      log?.warn(
+        { lapsed: confirmation.lapsed, waited_ms: Math.round(confirmation.waitedMs) },
+        'instances did not confirm a change; waited for their leases to run out',
+      ),
     ...options.overrides,
   });
   await services.start();
@@ -38,7 +52,9 @@ export async function startServer(config: Config, options: AppOptions & { overri
 
   const sweep = setInterval(() => {
     void services.legacyKeys.refresh();
-    services.keyRolls.deleteRetired().catch((error: unknown) => app.log.warn({ err: error }, 'retired key sweep failed'));
+    services.keyRolls
+      .deleteRetired()
+      .catch((error: unknown) => app.log.warn({ err: error }, 'retired key sweep failed'));
     services.keys.recordExpiries().catch((error: unknown) => app.log.warn({ err: error }, 'expiry sweep failed'));
     services.sessions.deleteExpired().catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
     services.usageReports.prune().catch((error: unknown) => app.log.warn({ err: error }, 'usage prune failed'));

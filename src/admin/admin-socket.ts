@@ -49,7 +49,12 @@ export function remoteOperations(socketPath: string): AdminOperations {
     new Promise((resolve, reject) => {
       const body = JSON.stringify(input);
       const request = httpRequest(
-        { socketPath, path: `/${name}`, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          socketPath,
+          path: `/${name}`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -63,7 +68,9 @@ export function remoteOperations(socketPath: string): AdminOperations {
       request.on('error', reject);
       request.end(body);
     });
-  return Object.fromEntries(Object.keys(operationInputs).map((name) => [name, call(name as OperationName)])) as AdminOperations;
+  return Object.fromEntries(
+    Object.keys(operationInputs).map((name) => [name, call(name as OperationName)]),
+  ) as AdminOperations;
 }
 
 /** True when a server answers on the socket. */

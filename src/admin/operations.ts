@@ -11,9 +11,19 @@ import type { UserView } from '../users/user-schemas.ts';
  */
 export const operationInputs = {
   migrate: z.object({}),
-  createTenant: z.object({ name: z.string(), slug: z.string().optional(), authority: z.enum(['creator', 'system']).optional() }),
+  createTenant: z.object({
+    name: z.string(),
+    slug: z.string().optional(),
+    authority: z.enum(['creator', 'system']).optional(),
+  }),
   setAuthority: z.object({ tenant: z.string(), authority: z.enum(['creator', 'system']) }),
-  createUser: z.object({ tenant: z.string(), email: z.string(), name: z.string(), roles: z.array(z.string()), password: z.string() }),
+  createUser: z.object({
+    tenant: z.string(),
+    email: z.string(),
+    name: z.string(),
+    roles: z.array(z.string()),
+    password: z.string(),
+  }),
   setRoles: z.object({ email: z.string(), roles: z.array(z.string()) }),
   deleteUser: z.object({ email: z.string() }),
   seedFlights: z.object({ tenant: z.string(), count: z.number().int().min(1).max(100_000) }),
@@ -63,7 +73,9 @@ export function localOperations(services: Services): AdminOperations {
 export function parseOperation<N extends OperationName>(name: N, input: unknown): OperationInput<N> {
   const parsed = operationInputs[name].safeParse(input);
   if (!parsed.success) {
-    throw new InvalidRequestError(parsed.error.issues.map((issue) => ({ path: issue.path.join('.') || 'input', message: issue.message })));
+    throw new InvalidRequestError(
+      parsed.error.issues.map((issue) => ({ path: issue.path.join('.') || 'input', message: issue.message })),
+    );
   }
   return parsed.data as OperationInput<N>;
 }

@@ -50,7 +50,8 @@ export type ServiceOverrides = {
  */
 export async function createServices(config: Config, overrides: ServiceOverrides = {}) {
   const clock = overrides.clock ?? systemClock;
-  const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const database =
+    overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const { db } = database;
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const cursors = new CursorCodec(await sharedSecret(db, 'cursor_secret'));
@@ -67,7 +68,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const keyRepository = new KeyRepository(db);
   const userRepository = new UserRepository(db);
   // Pages of flights kept until their tenant's next write: only where this process is the only writer.
-  const flightPages = database.kind === 'pglite' && config.flightPageCachePages > 0 ? new FlightPageCache(config.flightPageCachePages) : undefined;
+  const flightPages =
+    database.kind === 'pglite' && config.flightPageCachePages > 0
+      ? new FlightPageCache(config.flightPageCachePages)
+      : undefined;
   const flightRepository = new FlightRepository(db, (tenantId) => flightPages?.changed(tenantId));
   const audit = new AuditService(new AuditRepository(db), cursors);
 
@@ -82,14 +86,44 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   changes.onChange(() => void legacyKeys.refresh());
   const metrics = new Metrics({ keyCache, changes });
 
-  const keyFailures = new FailureThrottle({ points: 20, windowSeconds: 60, blockSeconds: 60, keyPrefix: 'key-failures', redis });
+  const keyFailures = new FailureThrottle({
+    points: 20,
+    windowSeconds: 60,
+    blockSeconds: 60,
+    keyPrefix: 'key-failures',
+    redis,
+  });
   // One database lookup a second, at most, for a blocked client: its valid keys keep working.
-  const keyLookupsWhileBlocked = new FailureThrottle({ points: 60, windowSeconds: 60, blockSeconds: 60, keyPrefix: 'key-lookups-blocked', redis });
+  const keyLookupsWhileBlocked = new FailureThrottle({
+    points: 60,
+    windowSeconds: 60,
+    blockSeconds: 60,
+    keyPrefix: 'key-lookups-blocked',
+    redis,
+  });
   // Leak reports need no key: every report spends a point, whatever it held (see LeakService).
-  const leakReports = new FailureThrottle({ points: 20, windowSeconds: 60, blockSeconds: 60, keyPrefix: 'leak-reports', redis });
-  const signInFailures = new FailureThrottle({ points: 5, windowSeconds: 300, blockSeconds: 300, keyPrefix: 'sign-in-failures', redis });
+  const leakReports = new FailureThrottle({
+    points: 20,
+    windowSeconds: 60,
+    blockSeconds: 60,
+    keyPrefix: 'leak-reports',
+    redis,
+  });
+  const signInFailures = new FailureThrottle({
+    points: 5,
+    windowSeconds: 300,
+    blockSeconds: 300,
+    keyPrefix: 'sign-in-failures',
+    redis,
+  });
   // A hundred failures in five minutes from one address, over any accounts: spraying, not typos.
-  const signInSpray = new FailureThrottle({ points: 100, windowSeconds: 300, blockSeconds: 300, keyPrefix: 'sign-in-spray', redis });
+  const signInSpray = new FailureThrottle({
+    points: 100,
+    windowSeconds: 300,
+    blockSeconds: 300,
+    keyPrefix: 'sign-in-spray',
+    redis,
+  });
   // Request counts per key and hour: incremented in memory by the key check, added up by a flush.
   const usageRepository = new UsageRepository(db);
   const usageCounter = new UsageCounter(usageRepository, config.usageFlushMs, overrides.onBackgroundError);
@@ -106,7 +140,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     usage,
     usageCounter,
     usageReports: new UsageService(usageRepository, clock),
-    keyCheck: new KeyCheck(keyRepository, keyCache, usage, keyFailures, keyLookupsWhileBlocked, clock, legacyKeys, keyCheckMetricsOf(metrics, overrides.keyCheckMetrics)),
+    keyCheck: new KeyCheck(
+      keyRepository,
+      keyCache,
+      usage,
+      keyFailures,
+      keyLookupsWhileBlocked,
+      clock,
+      legacyKeys,
+      keyCheckMetricsOf(metrics, overrides.keyCheckMetrics),
+    ),
     uow,
     keys: new KeyService(uow, keyRepository, audit, clock, {
       maxKeysPerTenant: config.maxKeysPerTenant,
@@ -116,7 +159,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     leaks: new LeakService(uow, keyRepository, audit, clock, leakReports, legacyKeys),
     tenants: new TenantService(uow, tenantRepository, keyRepository, audit),
     users: new UserService(uow, userRepository, tenantRepository, keyRepository, audit),
-    sessions: new SessionService(db, new SessionRepository(db), userRepository, audit, signInFailures, signInSpray, clock, overrides.random),
+    sessions: new SessionService(
+      db,
+      new SessionRepository(db),
+      userRepository,
+      audit,
+      signInFailures,
+      signInSpray,
+      clock,
+      overrides.random,
+    ),
     flights: new FlightService(flightRepository, cursors, {
       pages: flightPages,
       // The key check counted the request ok; a missing permission makes it rejected after all.

@@ -18,7 +18,11 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const auditTargetSchema = z.object({ type: z.enum(['api_key', 'user', 'tenant']), id: z.string().nullable(), name: z.string().nullable() });
+export const auditTargetSchema = z.object({
+  type: z.enum(['api_key', 'user', 'tenant']),
+  id: z.string().nullable(),
+  name: z.string().nullable(),
+});
 export type AuditTarget = z.infer<typeof auditTargetSchema>;
 
 /** One entry of the trail (`GET /backoffice/api/audit-events`). */

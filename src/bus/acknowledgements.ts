@@ -67,6 +67,11 @@ export class Acknowledgements {
     });
     for (const id of changeIds) this.heard.delete(id);
     if (lapsed.length > 0 && live.some((instance) => instance.remainingMs > capMs)) cappedAt = capMs;
-    return { waitedMs: performance.now() - started, confirmed: live.length - lapsed.length, lapsed, ...(cappedAt === undefined ? {} : { cappedAt }) };
+    return {
+      waitedMs: performance.now() - started,
+      confirmed: live.length - lapsed.length,
+      lapsed,
+      ...(cappedAt === undefined ? {} : { cappedAt }),
+    };
   }
 }

@@ -135,7 +135,9 @@ export class ChangeFeed implements ChangeCarrier {
     }
     this.serving = true;
     // Crashed instances age out with their lease; their rows go after a day.
-    await this.database.db.execute(sql`delete from instances where lease_until < now() - interval '1 day'`).catch(() => {});
+    await this.database.db
+      .execute(sql`delete from instances where lease_until < now() - interval '1 day'`)
+      .catch(() => {});
     this.stopListening = await this.database.listen([CHANGE_CHANNEL, ACK_CHANNEL], {
       heartbeat: renewalQuery(this.instanceId, this.terms),
       onMessage: (payload, channel) => this.receive(payload, channel),

@@ -3,7 +3,4 @@
  * changed, or "forget everything". Receivers drop what they cached about it.
  */
 export type KeyChange =
-  | { type: 'key'; id: string }
-  | { type: 'user'; id: string }
-  | { type: 'tenant'; id: string }
-  | { type: 'all' };
+  { type: 'key'; id: string } | { type: 'user'; id: string } | { type: 'tenant'; id: string } | { type: 'all' };

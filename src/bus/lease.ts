@@ -27,7 +27,11 @@ const MAX_LEASE_MS = 1_000;
 /** A lease short enough that a writer's wait for an unreachable instance fits in `revocationWaitMs`. */
 export function leaseTerms(revocationWaitMs: number): LeaseTerms {
   const lengthMs = Math.min(MAX_LEASE_MS, Math.floor(revocationWaitMs / 2));
-  return { lengthMs, renewEveryMs: Math.max(10, Math.floor(lengthMs / 4)), marginMs: Math.max(5, Math.floor(lengthMs / 20)) };
+  return {
+    lengthMs,
+    renewEveryMs: Math.max(10, Math.floor(lengthMs / 4)),
+    marginMs: Math.max(5, Math.floor(lengthMs / 20)),
+  };
 }
 
 /** Until when (performance.now() units) a renewal sent at `sentAt` lets this instance use its cache. */
@@ -36,7 +40,10 @@ export function leaseValidUntil(terms: LeaseTerms, sentAt: number): number {
 }
 
 /** Registers or renews this instance; run on the listening connection (see FeedHandlers.onAlive). */
-export function renewalQuery(instanceId: string, terms: LeaseTerms): { text: string; values: unknown[]; everyMs: number } {
+export function renewalQuery(
+  instanceId: string,
+  terms: LeaseTerms,
+): { text: string; values: unknown[]; everyMs: number } {
   return {
     text: `insert into instances (id, pid, host, heartbeat_at, lease_until)
            values ($1, $2, $3, now(), now() + $4 * interval '1 millisecond')

@@ -3,7 +3,11 @@ import { localOperations, type AdminOperations } from '../admin/operations.ts';
 import { createServices } from '../app/services.ts';
 import type { Config } from '../config.ts';
 
-export type Connection = { operations: AdminOperations; via: 'postgres' | 'server' | 'data-dir'; close(): Promise<void> };
+export type Connection = {
+  operations: AdminOperations;
+  via: 'postgres' | 'server' | 'data-dir';
+  close(): Promise<void>;
+};
 
 /**
  * How a CLI verb reaches the data. PostgreSQL: directly (running servers hear the change on the

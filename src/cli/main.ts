@@ -20,20 +20,30 @@ export function buildCli(): Command {
   const json = () => new Option('--json', 'print machine-readable JSON');
   const authority = () => new Option('--authority <authority>', 'what keys act as').choices(['creator', 'system']);
   const role = () =>
-    new Option('--role <role>', `a role (repeatable): ${ROLES.join(', ')}`).argParser((value: string, previous: string[] = []) => [...previous, value]);
+    new Option('--role <role>', `a role (repeatable): ${ROLES.join(', ')}`).argParser(
+      (value: string, previous: string[] = []) => [...previous, value],
+    );
 
   program
     .command('serve')
     .description('serve the back office, the public API and MCP (what npm start runs)')
     .option('--workers <n>', 'worker processes: a number or "auto" (PostgreSQL only)', '1')
     .addOption(json())
-    .action(async (options: Output & { workers: string }) => serve(loadConfig(), options.workers, options.json ?? false));
+    .action(async (options: Output & { workers: string }) =>
+      serve(loadConfig(), options.workers, options.json ?? false),
+    );
 
   program
     .command('migrate')
     .description('apply database migrations (idempotent)')
     .addOption(json())
-    .action(async (options: Output) => run(options, (ops) => ops.migrate({}), () => 'Migrations applied.'));
+    .action(async (options: Output) =>
+      run(
+        options,
+        (ops) => ops.migrate({}),
+        () => 'Migrations applied.',
+      ),
+    );
 
   const tenant = program.command('tenant').description('manage tenants');
   tenant
@@ -44,7 +54,11 @@ export function buildCli(): Command {
     .addOption(authority().default('creator'))
     .addOption(json())
     .action(async (options: Output & { name: string; slug?: string; authority: 'creator' | 'system' }) =>
-      run(options, (ops) => ops.createTenant({ name: options.name, slug: options.slug, authority: options.authority }), (t) => `Created tenant ${t.slug} (${t.name}), id ${t.id}, authority ${t.authority}.`),
+      run(
+        options,
+        (ops) => ops.createTenant({ name: options.name, slug: options.slug, authority: options.authority }),
+        (t) => `Created tenant ${t.slug} (${t.name}), id ${t.id}, authority ${t.authority}.`,
+      ),
     );
   tenant
     .command('set-authority')
@@ -53,7 +67,11 @@ export function buildCli(): Command {
     .addOption(authority().makeOptionMandatory())
     .addOption(json())
     .action(async (options: Output & { tenant: string; authority: 'creator' | 'system' }) =>
-      run(options, (ops) => ops.setAuthority({ tenant: options.tenant, authority: options.authority }), (t) => `Tenant ${t.slug}: keys now act as ${t.authority}.`),
+      run(
+        options,
+        (ops) => ops.setAuthority({ tenant: options.tenant, authority: options.authority }),
+        (t) => `Tenant ${t.slug}: keys now act as ${t.authority}.`,
+      ),
     );
 
   const user = program.command('user').description('manage users');
@@ -67,10 +85,32 @@ export function buildCli(): Command {
     .option('--password <password>', 'password (prefer --password-stdin)')
     .option('--password-stdin', 'read the password from standard input')
     .addOption(json())
-    .action(async (options: Output & { tenant: string; email: string; name: string; role?: string[]; password?: string; passwordStdin?: boolean }) => {
-      const password = await passwordFrom(options);
-      await run(options, (ops) => ops.createUser({ tenant: options.tenant, email: options.email, name: options.name, roles: options.role ?? [], password }), (u) => `Created ${u.email} in ${u.tenant.slug} with roles: ${u.roles.join(', ') || 'none'}.`);
-    });
+    .action(
+      async (
+        options: Output & {
+          tenant: string;
+          email: string;
+          name: string;
+          role?: string[];
+          password?: string;
+          passwordStdin?: boolean;
+        },
+      ) => {
+        const password = await passwordFrom(options);
+        await run(
+          options,
+          (ops) =>
+            ops.createUser({
+              tenant: options.tenant,
+              email: options.email,
+              name: options.name,
+              roles: options.role ?? [],
+              password,
+            }),
+          (u) => `Created ${u.email} in ${u.tenant.slug} with roles: ${u.roles.join(', ') || 'none'}.`,
+        );
+      },
+    );
   user
     .command('set-roles')
     .description("replace a user's roles (takes effect on their keys at once)")
@@ -83,14 +123,24 @@ export function buildCli(): Command {
         const reason = options.none ? 'Give --role or --none, not both.' : 'Give --role at least once, or --none.';
         throw new InvalidRequestError([{ path: 'role', message: reason }], reason);
       }
-      await run(options, (ops) => ops.setRoles({ email: options.email, roles: options.none ? [] : options.role! }), (u) => `${u.email}: roles ${u.roles.join(', ') || 'none'}.`);
+      await run(
+        options,
+        (ops) => ops.setRoles({ email: options.email, roles: options.none ? [] : options.role! }),
+        (u) => `${u.email}: roles ${u.roles.join(', ') || 'none'}.`,
+      );
     });
   user
     .command('delete')
     .description('delete a user (under creator authority their keys are disabled)')
     .requiredOption('--email <email>', 'the user')
     .addOption(json())
-    .action(async (options: Output & { email: string }) => run(options, (ops) => ops.deleteUser({ email: options.email }), (r) => `Deleted ${r.deleted}.`));
+    .action(async (options: Output & { email: string }) =>
+      run(
+        options,
+        (ops) => ops.deleteUser({ email: options.email }),
+        (r) => `Deleted ${r.deleted}.`,
+      ),
+    );
 
   program
     .command('flights')
@@ -102,8 +152,16 @@ export function buildCli(): Command {
     .addOption(json())
     .action(async (options: Output & { tenant: string; count: string }) => {
       const count = Number(options.count);
-      if (!Number.isInteger(count) || count < 1 || count > 100_000) throw new InvalidRequestError([{ path: 'count', message: '--count must be a whole number from 1 to 100000.' }], '--count must be a whole number from 1 to 100000.');
-      await run(options, (ops) => ops.seedFlights({ tenant: options.tenant, count }), (r) => `Added ${r.inserted} flights to ${r.tenant}.`);
+      if (!Number.isInteger(count) || count < 1 || count > 100_000)
+        throw new InvalidRequestError(
+          [{ path: 'count', message: '--count must be a whole number from 1 to 100000.' }],
+          '--count must be a whole number from 1 to 100000.',
+        );
+      await run(
+        options,
+        (ops) => ops.seedFlights({ tenant: options.tenant, count }),
+        (r) => `Added ${r.inserted} flights to ${r.tenant}.`,
+      );
     });
 
   registerScan(program);
@@ -111,7 +169,11 @@ export function buildCli(): Command {
   return program;
 }
 
-async function run<T>(options: Output, operation: (ops: Awaited<ReturnType<typeof connect>>['operations']) => Promise<T>, describe: (result: T) => string): Promise<void> {
+async function run<T>(
+  options: Output,
+  operation: (ops: Awaited<ReturnType<typeof connect>>['operations']) => Promise<T>,
+  describe: (result: T) => string,
+): Promise<void> {
   const connection = await connect(loadConfig());
   try {
     const result = await operation(connection.operations);
@@ -122,12 +184,22 @@ async function run<T>(options: Output, operation: (ops: Awaited<ReturnType<typeo
 }
 
 async function passwordFrom(options: { password?: string; passwordStdin?: boolean }): Promise<string> {
-  if (options.password !== undefined && options.passwordStdin) throw new InvalidRequestError([{ path: 'password', message: 'Use --password or --password-stdin, not both.' }], 'Use --password or --password-stdin, not both.');
+  if (options.password !== undefined && options.passwordStdin)
+    throw new InvalidRequestError(
+      [{ path: 'password', message: 'Use --password or --password-stdin, not both.' }],
+      'Use --password or --password-stdin, not both.',
+    );
   if (options.password !== undefined) return options.password;
-  if (!options.passwordStdin) throw new InvalidRequestError([{ path: 'password', message: 'Give --password or --password-stdin.' }], 'Give --password or --password-stdin.');
+  if (!options.passwordStdin)
+    throw new InvalidRequestError(
+      [{ path: 'password', message: 'Give --password or --password-stdin.' }],
+      'Give --password or --password-stdin.',
+    );
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** Runs the CLI; returns the exit code. */

@@ -30,7 +30,10 @@ async function scan(paths: string[], options: ScanOptions): Promise<void> {
   let reportUrl;
   try {
     reportUrl = options.report === undefined ? undefined : leakedKeysUrl(options.report);
-    result = await scanPaths(paths, showProgress ? { onProgress: (n) => process.stderr.write(`airkey scan: ${n} files scanned…\n`) } : {});
+    result = await scanPaths(
+      paths,
+      showProgress ? { onProgress: (n) => process.stderr.write(`airkey scan: ${n} files scanned…\n`) } : {},
+    );
   } catch (error) {
     if (error instanceof InvalidRequestError) throw new CommanderError(2, 'airkey.scan.invalid', error.message);
     throw error;
@@ -42,16 +45,23 @@ async function scan(paths: string[], options: ScanOptions): Promise<void> {
     const report = await send();
     const findings = result.findings.map(({ file, line, hint }) => ({ file, line, hint }));
     const skipped = { binary: result.skipped.binary, too_large: result.skipped.tooLarge };
-    process.stdout.write(`${JSON.stringify({ findings, files_scanned: result.filesScanned, skipped, ...(reportUrl ? { reported: report?.sent ?? 0 } : {}) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ findings, files_scanned: result.filesScanned, skipped, ...(reportUrl ? { reported: report?.sent ?? 0 } : {}) })}\n`,
+    );
   } else {
     // Findings first: they still show if the report then fails.
     for (const f of result.findings) process.stdout.write(`${f.file}:${f.line}: ${f.hint}\n`);
     const report = await send();
-    if (report) process.stdout.write(`Reported ${report.sent} ${report.sent === 1 ? 'key' : 'keys'} to ${reportUrl!.origin}.\n`);
+    if (report)
+      process.stdout.write(`Reported ${report.sent} ${report.sent === 1 ? 'key' : 'keys'} to ${reportUrl!.origin}.\n`);
   }
   // Exit 1 with a one-line summary: what makes the verb usable as a pre-commit hook.
   if (result.findings.length > 0) {
     const n = result.findings.length;
-    throw new CommanderError(1, 'airkey.scan.found', `found ${n} airkey ${n === 1 ? 'key' : 'keys'} in ${result.filesScanned} files scanned; roll ${keys.length === 1 ? 'it' : 'them'}`);
+    throw new CommanderError(
+      1,
+      'airkey.scan.found',
+      `found ${n} airkey ${n === 1 ? 'key' : 'keys'} in ${result.filesScanned} files scanned; roll ${keys.length === 1 ? 'it' : 'them'}`,
+    );
   }
 }

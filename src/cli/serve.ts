@@ -39,7 +39,8 @@ async function serveOne(config: Config, json: boolean): Promise<void> {
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   }
-  if (!cluster.isWorker && !json) process.stdout.write(`airkey listening on ${url}  (back office: ${url}/backoffice, API docs: ${url}/docs)\n`);
+  if (!cluster.isWorker && !json)
+    process.stdout.write(`airkey listening on ${url}  (back office: ${url}/backoffice, API docs: ${url}/docs)\n`);
   const shutdown = (signal: string) => {
     server.app.log.info({ signal }, 'shutting down');
     server.stop().then(

@@ -61,7 +61,11 @@ const HEARTBEAT_TIMEOUT_MS = 1_000;
  * again, and before the first heartbeat on the new connection. The heartbeat runs on this same
  * connection, so when it is answered every notification sent before it has been delivered.
  */
-async function keepListening(url: string, channels: readonly string[], handlers: FeedHandlers): Promise<() => Promise<void>> {
+async function keepListening(
+  url: string,
+  channels: readonly string[],
+  handlers: FeedHandlers,
+): Promise<() => Promise<void>> {
   let stopped = false;
   let client: pg.Client | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -73,10 +77,15 @@ async function keepListening(url: string, channels: readonly string[], handlers:
   const connect = async (): Promise<void> => {
     // Named so operators (and tests) can find this instance's listener in pg_stat_activity.
     const applicationName = `${handlers.name ?? 'airkey-listener'}-${process.pid}`;
-    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, application_name: applicationName });
+    const next = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: 5_000,
+      application_name: applicationName,
+    });
     // Heard even on a connection given up for silent: applying a change late is never wrong.
     next.on('notification', (message) => {
-      if (!stopped && channels.includes(message.channel) && message.payload !== undefined) handlers.onMessage(message.payload, message.channel);
+      if (!stopped && channels.includes(message.channel) && message.payload !== undefined)
+        handlers.onMessage(message.payload, message.channel);
     });
     let heartbeat: NodeJS.Timeout | undefined;
     const lost = () => {

@@ -20,7 +20,9 @@ export const tenants = pgTable('tenants', {
   slug: text('slug').notNull().unique(),
   name: text('name').notNull(),
   /** 'creator': a key acts as its creator; 'system': as a system user (docs/roles.md). */
-  keyAuthority: text('key_authority', { enum: ['creator', 'system'] }).notNull().default('creator'),
+  keyAuthority: text('key_authority', { enum: ['creator', 'system'] })
+    .notNull()
+    .default('creator'),
   createdAt: createdAt(),
 });
 
@@ -35,7 +37,10 @@ export const users = pgTable(
     email: text('email').notNull(),
     name: text('name').notNull(),
     passwordHash: text('password_hash').notNull(),
-    roles: text('roles').array().notNull().default(sql`'{}'::text[]`),
+    roles: text('roles')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_email_unique').on(t.email), index('users_tenant_idx').on(t.tenantId)],
@@ -90,8 +95,12 @@ export const apiKeys = pgTable(
     uniqueIndex('api_keys_secret_digest_unique').on(t.secretDigest),
     index('api_keys_tenant_created_idx').on(t.tenantId, t.createdAt),
     index('api_keys_created_by_idx').on(t.createdBy),
-    index('api_keys_retires_at_idx').on(t.retiresAt).where(sql`retires_at is not null`),
-    index('api_keys_legacy_idx').on(t.id).where(sql`not has_checksum`),
+    index('api_keys_retires_at_idx')
+      .on(t.retiresAt)
+      .where(sql`retires_at is not null`),
+    index('api_keys_legacy_idx')
+      .on(t.id)
+      .where(sql`not has_checksum`),
   ],
 );
 
@@ -189,5 +198,16 @@ export const instances = pgTable('instances', {
   leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }).notNull(),
 });
 
-export const schema = { tenants, users, sessions, apiKeys, auditEvents, flights, settings, keyUsage, tenantUsage, instances };
+export const schema = {
+  tenants,
+  users,
+  sessions,
+  apiKeys,
+  auditEvents,
+  flights,
+  settings,
+  keyUsage,
+  tenantUsage,
+  instances,
+};
 export type Schema = typeof schema;

@@ -1,4 +1,13 @@
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
 
 /** True when an error means "the database cannot be reached", as opposed to a bad query. */
 export function isDatabaseUnreachable(error: unknown): boolean {
@@ -8,7 +17,12 @@ export function isDatabaseUnreachable(error: unknown): boolean {
     // FATAL ends the session: the server refused or dropped us (not accepting connections, too
     // many clients, shutting down), whatever the SQLSTATE.
     if (severity === 'FATAL' || severity === 'PANIC') return true;
-    if (typeof message === 'string' && /Connection terminated|connection timeout|PGlite is closed|Client has encountered a connection error/i.test(message)) {
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|connection timeout|PGlite is closed|Client has encountered a connection error/i.test(
+        message,
+      )
+    ) {
       return true;
     }
     current = (current as { cause?: unknown }).cause;

@@ -11,7 +11,8 @@ export function isoOfUtcTimestamp(text: string): string {
     const day = text.slice(0, 10);
     const time = text.slice(11, 19);
     if (text.length === 19) return `${day}T${time}.000Z`;
-    if (text.length >= 21 && text.length <= 26 && text[19] === '.') return `${day}T${time}${(text.slice(19) + '00').slice(0, 4)}Z`;
+    if (text.length >= 21 && text.length <= 26 && text[19] === '.')
+      return `${day}T${time}${(text.slice(19) + '00').slice(0, 4)}Z`;
   }
   // Never written by airkey (a year past 9999, say): the slow way keeps it exact.
   return new Date(`${text.replace(' ', 'T')}Z`).toISOString();

@@ -48,14 +48,23 @@ export class FlightRepository {
     private readonly onWrite: (tenantId: string) => void = () => {},
   ) {
     const order = [asc(flights.scheduledDeparture), asc(flights.id)] as const;
-    this.firstPage = db.select(READ_COLUMNS).from(flights).where(eq(flights.tenantId, tenant)).orderBy(...order).limit(limitParam).prepare('flights_first_page');
+    this.firstPage = db
+      .select(READ_COLUMNS)
+      .from(flights)
+      .where(eq(flights.tenantId, tenant))
+      .orderBy(...order)
+      .limit(limitParam)
+      .prepare('flights_first_page');
     this.nextPage = db
       .select(READ_COLUMNS)
       .from(flights)
       .where(
         and(
           eq(flights.tenantId, tenant),
-          or(gt(flights.scheduledDeparture, afterDeparture), and(eq(flights.scheduledDeparture, afterDeparture), gt(flights.id, afterId))),
+          or(
+            gt(flights.scheduledDeparture, afterDeparture),
+            and(eq(flights.scheduledDeparture, afterDeparture), gt(flights.id, afterId)),
+          ),
         ),
       )
       .orderBy(...order)
@@ -67,7 +76,12 @@ export class FlightRepository {
   async list(tenantId: string, filter: FlightFilter, limit: number): Promise<FlightRow[]> {
     if (!filter.from && !filter.to && !filter.origin && !filter.destination && !filter.status && !filter.flightNumber) {
       if (!filter.after) return this.firstPage.execute({ tenant: tenantId, limit });
-      return this.nextPage.execute({ tenant: tenantId, limit, departure: filter.after.departure.toISOString(), id: filter.after.id });
+      return this.nextPage.execute({
+        tenant: tenantId,
+        limit,
+        departure: filter.after.departure.toISOString(),
+        id: filter.after.id,
+      });
     }
     const conditions: Array<SQL | undefined> = [eq(flights.tenantId, tenantId)];
     if (filter.from) conditions.push(gte(flights.scheduledDeparture, filter.from));
@@ -79,7 +93,10 @@ export class FlightRepository {
     if (filter.after) {
       const { departure, id } = filter.after;
       conditions.push(
-        or(gt(flights.scheduledDeparture, departure), and(eq(flights.scheduledDeparture, departure), gt(flights.id, id))),
+        or(
+          gt(flights.scheduledDeparture, departure),
+          and(eq(flights.scheduledDeparture, departure), gt(flights.id, id)),
+        ),
       );
     }
     return this.db

@@ -29,7 +29,9 @@ const airport = z
   .describe('IATA airport code, three letters (case-insensitive), e.g. LHR');
 
 export const flightFilterShape = {
-  from: instant.optional().describe('Earliest scheduled departure, inclusive (ISO 8601; UTC when only a date is given)'),
+  from: instant
+    .optional()
+    .describe('Earliest scheduled departure, inclusive (ISO 8601; UTC when only a date is given)'),
   to: instant.optional().describe('Latest scheduled departure, exclusive (ISO 8601; UTC when only a date is given)'),
   origin: airport.optional(),
   destination: airport.optional(),
@@ -49,13 +51,15 @@ export const flightFilterShape = {
     .string()
     .max(512)
     .optional()
-    .describe('Opaque cursor from a previous page\'s next_cursor; send the same filters with it'),
+    .describe("Opaque cursor from a previous page's next_cursor; send the same filters with it"),
 };
 
 export const flightQuerySchema = z.object(flightFilterShape);
 export type FlightQuery = z.infer<typeof flightQuerySchema>;
 
-export const flightIdSchema = z.object({ id: z.string().min(1).max(100).describe('Flight id (a UUID, from list_flights or GET /api/v1/flights)') });
+export const flightIdSchema = z.object({
+  id: z.string().min(1).max(100).describe('Flight id (a UUID, from list_flights or GET /api/v1/flights)'),
+});
 
 export const flightSchema = z.object({
   id: z.string().describe('Flight id (UUID)'),

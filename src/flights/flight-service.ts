@@ -34,7 +34,15 @@ export class FlightService {
     this.requireRead(principal);
     const tenantId = principal.tenant.id;
     // A cursor is bound to the tenant and the filters it was issued for.
-    const scope = JSON.stringify([tenantId, query.from, query.to, query.origin, query.destination, query.status, query.flight_number]);
+    const scope = JSON.stringify([
+      tenantId,
+      query.from,
+      query.to,
+      query.origin,
+      query.destination,
+      query.status,
+      query.flight_number,
+    ]);
     const pages = this.options.pages;
     if (!pages) return this.read(tenantId, query, scope);
     // Only pages read with a valid cursor are kept, so a cursor found here is a valid one.

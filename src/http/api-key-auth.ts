@@ -27,14 +27,22 @@ export function apiKeyHook(keyCheck: KeyCheck) {
 // Module-level, not a closure per request: tsx (esbuild's keepNames) wraps every named function it
 // creates in a `__name` call, which was 2 µs of every request in the profile.
 // A hook that sends the reply does not call `done` (Fastify, Hooks: respond from a hook).
-function settle(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, result: Principal | KeyRefusal): void {
+function settle(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+  result: Principal | KeyRefusal,
+): void {
   if (result instanceof Error) return void sendError(request, reply, result);
   request.principal = result;
   done();
 }
 
 /** The request's key, from wherever docs/api.md allows it, checked: the principal or the refusal. */
-export function authenticateRequest(keyCheck: KeyCheck, request: FastifyRequest): Principal | KeyRefusal | Promise<Principal | KeyRefusal> {
+export function authenticateRequest(
+  keyCheck: KeyCheck,
+  request: FastifyRequest,
+): Principal | KeyRefusal | Promise<Principal | KeyRefusal> {
   return authenticate(
     keyCheck,
     {

@@ -81,11 +81,14 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
   await app.register(fastifySwagger, {
     openapi: openapiOptions(config),
-    transformObject: (documentObject) => ('openapiObject' in documentObject ? hoistExamples(documentObject.openapiObject) : documentObject.swaggerObject),
+    transformObject: (documentObject) =>
+      'openapiObject' in documentObject ? hoistExamples(documentObject.openapiObject) : documentObject.swaggerObject,
     // Only /api/v1 belongs to the public document.
     transform: (input) => {
       const transformed = jsonSchemaTransform(input);
-      return input.url.startsWith('/api/v1/') ? transformed : { ...transformed, schema: { ...transformed.schema, hide: true } };
+      return input.url.startsWith('/api/v1/')
+        ? transformed
+        : { ...transformed, schema: { ...transformed.schema, hide: true } };
     },
   });
 
@@ -108,7 +111,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       async (backoffice) => {
         backoffice.addHook('onRequest', async (_request, reply) => void reply.header('Cache-Control', 'no-store'));
         // Server time, serialisation included, for the browser's network panel and the bench.
-        backoffice.addHook('onSend', async (_request, reply) => void reply.header('Server-Timing', `app;dur=${reply.elapsedTime.toFixed(1)}`));
+        backoffice.addHook(
+          'onSend',
+          async (_request, reply) => void reply.header('Server-Timing', `app;dur=${reply.elapsedTime.toFixed(1)}`),
+        );
         await backoffice.register(async (open) => backofficeSessionRoutes(open, services));
         await backoffice.register(async (guarded) => {
           guarded.addHook('onRequest', sessionHook(services.sessions));
@@ -139,7 +145,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       hooks: {
         // Scalar's page runs inline scripts; relax the policy for the docs alone.
         onRequest: async (_request, reply) => {
-          reply.header('Content-Security-Policy', "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'");
+          reply.header(
+            'Content-Security-Policy',
+            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'",
+          );
         },
       },
     });

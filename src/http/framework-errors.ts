@@ -17,10 +17,16 @@ function problem(status: number, code: string, title: string, detail: string): P
   return { type: PROBLEM_BASE + code, title, status, detail, code };
 }
 
-const malformed = (path: string, message: string): Problem => problemOf(new InvalidRequestError([{ path, message }], message));
+const malformed = (path: string, message: string): Problem =>
+  problemOf(new InvalidRequestError([{ path, message }], message));
 
 const URI_TOO_LONG = problem(414, 'uri_too_long', 'URI too long', 'The request URI is too long.');
-const HEADERS_TOO_LARGE = problem(431, 'request_header_fields_too_large', 'Request header fields too large', 'The request headers are too large.');
+const HEADERS_TOO_LARGE = problem(
+  431,
+  'request_header_fields_too_large',
+  'Request header fields too large',
+  'The request headers are too large.',
+);
 const TIMEOUT = problem(408, 'request_timeout', 'Request timeout', 'The request was not received in time.');
 
 /** Fastify's `frameworkErrors` option: a path that is not valid percent-encoding, or a path parameter over `maxParamLength`. */

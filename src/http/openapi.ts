@@ -28,7 +28,12 @@ export function openapiOptions(config: Config): FastifyDynamicSwaggerOptions['op
       securitySchemes: {
         ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Recommended.' },
         BearerAuth: { type: 'http', scheme: 'bearer', description: 'The same key as a Bearer token.' },
-        ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'Fallback only: URLs end up in logs and history.' },
+        ApiKeyQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'api_key',
+          description: 'Fallback only: URLs end up in logs and history.',
+        },
       },
     },
   };
@@ -47,12 +52,23 @@ export const FLIGHT_EXAMPLE: Flight = {
 
 export const WHOAMI_EXAMPLE: Principal = {
   tenant: { id: '6a0f2d7c-8b1e-4f3a-9c5d-2e7b8a1f0c34', slug: 'demo', name: 'Demo Airways' },
-  key: { id: 'f3c9a1e2-5b7d-4e8f-a0c6-9d1b2e3f4a5b', name: 'Timetable sync', hint: 'ask_…x7Qp', expires_at: '2027-01-31' },
+  key: {
+    id: 'f3c9a1e2-5b7d-4e8f-a0c6-9d1b2e3f4a5b',
+    name: 'Timetable sync',
+    hint: 'ask_…x7Qp',
+    expires_at: '2027-01-31',
+  },
   acts_as: { type: 'user', id: '1d2c3b4a-5e6f-4a7b-8c9d-0e1f2a3b4c5d', email: 'ops@demo.example' },
   permissions: ['flights:read'],
 };
 
-type ProblemExample = { code: string; title: string; detail: string; description: string; errors?: Array<{ path: string; message: string }> };
+type ProblemExample = {
+  code: string;
+  title: string;
+  detail: string;
+  description: string;
+  errors?: Array<{ path: string; message: string }>;
+};
 
 const PROBLEMS: Record<number, ProblemExample> = {
   400: {
@@ -60,13 +76,15 @@ const PROBLEMS: Record<number, ProblemExample> = {
     title: 'Invalid request',
     detail: 'One or more fields are invalid.',
     errors: [{ path: 'limit', message: 'Use a whole number from 1 to 500.' }],
-    description: 'A parameter is malformed (invalid_request, each listed in errors), or two different keys were sent (api_key_ambiguous).',
+    description:
+      'A parameter is malformed (invalid_request, each listed in errors), or two different keys were sent (api_key_ambiguous).',
   },
   401: {
     code: 'api_key_missing',
     title: 'API key missing',
     detail: 'Send your API key in the X-API-Key header.',
-    description: 'No key (api_key_missing), or a key that is malformed, unknown or deleted (api_key_invalid), disabled (api_key_disabled) or expired (api_key_expired).',
+    description:
+      'No key (api_key_missing), or a key that is malformed, unknown or deleted (api_key_invalid), disabled (api_key_disabled) or expired (api_key_expired).',
   },
   403: {
     code: 'permission_denied',
@@ -74,7 +92,12 @@ const PROBLEMS: Record<number, ProblemExample> = {
     detail: 'This action needs the permission flights:read.',
     description: "The key's authority lacks the permission (permission_denied).",
   },
-  404: { code: 'not_found', title: 'Not found', detail: 'The flight does not exist.', description: 'No such flight in your tenant (not_found).' },
+  404: {
+    code: 'not_found',
+    title: 'Not found',
+    detail: 'The flight does not exist.',
+    description: 'No such flight in your tenant (not_found).',
+  },
   414: {
     code: 'uri_too_long',
     title: 'URI too long',
@@ -99,9 +122,17 @@ const PROBLEMS: Record<number, ProblemExample> = {
 export function problemContent(...statuses: number[]) {
   return Object.fromEntries(
     statuses.map((status) => {
-      const { description, ...example } = PROBLEMS[status] ?? { code: 'error', title: 'Error', detail: 'See code.', description: 'Problem details.' };
+      const { description, ...example } = PROBLEMS[status] ?? {
+        code: 'error',
+        title: 'Error',
+        detail: 'See code.',
+        description: 'Problem details.',
+      };
       const body = { type: `https://airkey.dev/problems/${example.code}`, status, ...example };
-      return [status, { description, content: { 'application/problem+json': { schema: problemSchema.meta({ examples: [body] }) } } }];
+      return [
+        status,
+        { description, content: { 'application/problem+json': { schema: problemSchema.meta({ examples: [body] }) } } },
+      ];
     }),
   );
 }
@@ -111,7 +142,18 @@ export function problemContent(...statuses: number[]) {
  * documentation tools and linters look for the media type's `example`. Hoisted here.
  */
 export function hoistExamples<Document extends { paths?: unknown }>(document: Document): Document {
-  const paths = (document.paths ?? {}) as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: { examples?: unknown[] }; example?: unknown }> }> }>>;
+  const paths = (document.paths ?? {}) as Record<
+    string,
+    Record<
+      string,
+      {
+        responses?: Record<
+          string,
+          { content?: Record<string, { schema?: { examples?: unknown[] }; example?: unknown }> }
+        >;
+      }
+    >
+  >;
   for (const operation of Object.values(paths).flatMap((item) => Object.values(item))) {
     for (const response of Object.values(operation.responses ?? {})) {
       for (const media of Object.values(response.content ?? {})) {

@@ -1,17 +1,28 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnreachable } from '../db/unavailable.ts';
-import { AirkeyError, InvalidRequestError, TooManyRequestsError, UnavailableError, type FieldError } from '../shared/errors.ts';
+import {
+  AirkeyError,
+  InvalidRequestError,
+  TooManyRequestsError,
+  UnavailableError,
+  type FieldError,
+} from '../shared/errors.ts';
 import type { Problem } from './problem-types.ts';
 
 export type { Problem };
-
 
 export const PROBLEM_BASE = 'https://airkey.dev/problems/';
 
 export function problemOf(error: unknown): Problem {
   if (error instanceof AirkeyError) {
-    const problem: Problem = { type: PROBLEM_BASE + error.code, title: error.title, status: error.status, detail: error.message, code: error.code };
+    const problem: Problem = {
+      type: PROBLEM_BASE + error.code,
+      title: error.title,
+      status: error.status,
+      detail: error.message,
+      code: error.code,
+    };
     if (error instanceof InvalidRequestError) problem.errors = error.errors;
     return problem;
   }
@@ -21,7 +32,10 @@ export function problemOf(error: unknown): Problem {
       const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
       const unknownKeys = (issue.params as { keys?: unknown }).keys;
       if (issue.keyword === 'unrecognized_keys' && Array.isArray(unknownKeys)) {
-        return unknownKeys.map((key) => ({ path: path ? `${path}.${String(key)}` : String(key), message: 'Unknown field.' }));
+        return unknownKeys.map((key) => ({
+          path: path ? `${path}.${String(key)}` : String(key),
+          message: 'Unknown field.',
+        }));
       }
       return [{ path: path || context, message: issue.message ?? 'Invalid value.' }];
     });
@@ -30,16 +44,25 @@ export function problemOf(error: unknown): Problem {
   if (isDatabaseUnreachable(error)) return problemOf(new UnavailableError({ cause: error }));
   const status = (error as FastifyError).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return clientProblem(error as FastifyError, status);
-  return { type: PROBLEM_BASE + 'internal_error', title: 'Internal error', status: 500, detail: 'Something went wrong on our side. It has been logged.', code: 'internal_error' };
+  return {
+    type: PROBLEM_BASE + 'internal_error',
+    title: 'Internal error',
+    status: 500,
+    detail: 'Something went wrong on our side. It has been logged.',
+    code: 'internal_error',
+  };
 }
 
 /** Fastify's own 4xx (malformed JSON, wrong content type, body too large) in our shape. */
 function clientProblem(error: FastifyError, status: number): Problem {
   if (status === 400 && error.code === 'FST_ERR_BAD_URL') {
-    return problemOf(new InvalidRequestError([{ path: 'url', message: 'The URL is malformed.' }], 'The URL is malformed.'));
+    return problemOf(
+      new InvalidRequestError([{ path: 'url', message: 'The URL is malformed.' }], 'The URL is malformed.'),
+    );
   }
   if (status === 400) {
-    const detail = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty.' : 'The request body is not valid JSON.';
+    const detail =
+      error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty.' : 'The request body is not valid JSON.';
     return problemOf(new InvalidRequestError([{ path: 'body', message: detail }], detail));
   }
   const known: Record<number, [string, string, string]> = {
@@ -62,10 +85,18 @@ export function sendProblem(reply: FastifyReply, problem: Problem, body?: string
   // RFC 6750 challenges only: MCP clients (mcp-remote and others) parse Bearer challenges, and an
   // extra non-standard scheme in the same header trips some parsers. X-API-Key is in docs/api.md.
   if (problem.status === 401 && problem.code.startsWith('api_key')) {
-    reply.header('WWW-Authenticate', PRESENTED_BUT_REFUSED.has(problem.code) ? 'Bearer realm="airkey", error="invalid_token"' : 'Bearer realm="airkey"');
+    reply.header(
+      'WWW-Authenticate',
+      PRESENTED_BUT_REFUSED.has(problem.code)
+        ? 'Bearer realm="airkey", error="invalid_token"'
+        : 'Bearer realm="airkey"',
+    );
   }
   // With the charset already named, Fastify sends the type as it is instead of building it per reply.
-  return reply.code(problem.status).type('application/problem+json; charset=utf-8').send(body ?? problem);
+  return reply
+    .code(problem.status)
+    .type('application/problem+json; charset=utf-8')
+    .send(body ?? problem);
 }
 
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -100,5 +131,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 }
 
 export function notFoundHandler(_request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendProblem(reply, { type: PROBLEM_BASE + 'not_found', title: 'Not found', status: 404, detail: 'No such route.', code: 'not_found' });
+  return sendProblem(reply, {
+    type: PROBLEM_BASE + 'not_found',
+    title: 'Not found',
+    status: 404,
+    detail: 'No such route.',
+    code: 'not_found',
+  });
 }

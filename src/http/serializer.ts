@@ -39,9 +39,16 @@ function withNullableTypes(node: unknown): unknown {
   const anyOf = rewritten.anyOf;
   if (Array.isArray(anyOf) && anyOf.length === 2) {
     const [first, second] = anyOf as Array<Record<string, unknown>>;
-    const isNull = (branch: Record<string, unknown> | undefined) => branch?.type === 'null' && Object.keys(branch).length === 1;
+    const isNull = (branch: Record<string, unknown> | undefined) =>
+      branch?.type === 'null' && Object.keys(branch).length === 1;
     const other = isNull(second) ? first : isNull(first) ? second : undefined;
-    if (other && typeof other.type === 'string' && other.type !== 'null' && !('anyOf' in other) && !('const' in other)) {
+    if (
+      other &&
+      typeof other.type === 'string' &&
+      other.type !== 'null' &&
+      !('anyOf' in other) &&
+      !('const' in other)
+    ) {
       const { anyOf: _dropped, ...rest } = rewritten;
       const nullable: Record<string, unknown> = { ...rest, ...other, nullable: true };
       // An enum that may be null must list null too, or the value null fails it.

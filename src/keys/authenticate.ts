@@ -1,4 +1,10 @@
-import { KeyRejectedError, TooManyRequestsError, UnavailableError, withoutStack, type KeyRejection } from '../shared/errors.ts';
+import {
+  KeyRejectedError,
+  TooManyRequestsError,
+  UnavailableError,
+  withoutStack,
+  type KeyRejection,
+} from '../shared/errors.ts';
 import { extractPresentedKey, type PresentedKeySources } from './extract.ts';
 import type { CheckOutcome, KeyCheck } from './key-check.ts';
 import type { Principal } from './key-schemas.ts';
@@ -13,7 +19,11 @@ export type KeyRefusal = KeyRejectedError | TooManyRequestsError | UnavailableEr
  * A refusal is returned, not thrown: a flood of guesses is thousands of them a second, and a
  * throw costs V8 a walk of the stack even when it is caught (README, Performance: Floods).
  */
-export function authenticate(keyCheck: KeyCheck, sources: PresentedKeySources, client: string): Principal | KeyRefusal | Promise<Principal | KeyRefusal> {
+export function authenticate(
+  keyCheck: KeyCheck,
+  sources: PresentedKeySources,
+  client: string,
+): Principal | KeyRefusal | Promise<Principal | KeyRefusal> {
   const presented = extractPresentedKey(sources);
   if (presented.kind === 'none') return rejection('api_key_missing');
   if (presented.kind === 'ambiguous') return rejection('api_key_ambiguous');
@@ -45,7 +55,10 @@ function throttled(retryAfterSeconds: number): TooManyRequestsError {
   if (!refusal) {
     // One per second a block can still last (60 for the key check); a bound all the same.
     if (throttles.size >= 3600) throttles.clear();
-    throttles.set(retryAfterSeconds, (refusal = Object.freeze(withoutStack(() => new TooManyRequestsError(retryAfterSeconds)))));
+    throttles.set(
+      retryAfterSeconds,
+      (refusal = Object.freeze(withoutStack(() => new TooManyRequestsError(retryAfterSeconds)))),
+    );
   }
   return refusal;
 }

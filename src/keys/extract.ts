@@ -15,7 +15,12 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  */
 export function extractPresentedKey(sources: PresentedKeySources): PresentedKey {
   // The recommended form alone (nearly every request): no collection needed.
-  if (typeof sources.xApiKey === 'string' && sources.authorization === undefined && sources.queryKey === undefined && !sources.xApiKey.includes(',')) {
+  if (
+    typeof sources.xApiKey === 'string' &&
+    sources.authorization === undefined &&
+    sources.queryKey === undefined &&
+    !sources.xApiKey.includes(',')
+  ) {
     const secret = sources.xApiKey.trim();
     return secret === '' ? { kind: 'none' } : { kind: 'one', secret };
   }

@@ -77,7 +77,9 @@ export class KeyCheck {
     const retryAfterSeconds = await this.throttle.retryAfter(client);
     const blocked = retryAfterSeconds > 0;
     const throttled = { ok: false, reason: 'throttled', retryAfterSeconds } as const;
-    const lookUp = this.isLookupCandidate(digest, cached) && (!blocked || this.isKnownKey(digest) || (await this.lookupsWhileBlocked.tryTake(client)));
+    const lookUp =
+      this.isLookupCandidate(digest, cached) &&
+      (!blocked || this.isKnownKey(digest) || (await this.lookupsWhileBlocked.tryTake(client)));
     if (blocked && !lookUp) return this.finish(throttled, started);
     let verdict = cachedVerdict;
     // The key's facts when it exists: its refusal is then counted as the key's `rejected` usage.
@@ -112,7 +114,10 @@ export class KeyCheck {
 
   /** For a blocked client, as far as this instance knows without asking the store: the same rule `checkSlowly` applies. */
   private mayStillLookUp(digest: string | null, cached: KeyFacts | null | undefined, client: string): boolean {
-    return this.isLookupCandidate(digest, cached) && (this.isKnownKey(digest) || this.lookupsWhileBlocked.knownBlockSeconds(client) === 0);
+    return (
+      this.isLookupCandidate(digest, cached) &&
+      (this.isKnownKey(digest) || this.lookupsWhileBlocked.knownBlockSeconds(client) === 0)
+    );
   }
 
   /** A key this instance knew as real (its entry only aged out) is re-read without the blocked client's budget. */

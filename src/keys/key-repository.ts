@@ -12,7 +12,17 @@ export type KeyRowWithCreator = KeyRow & { creatorEmail: string | null };
 /** A key as the back office lists it: the stored row without its digest and bookkeeping. */
 export type StoredKeyView = Pick<
   KeyRowWithCreator,
-  'id' | 'name' | 'hint' | 'createdAt' | 'createdBy' | 'creatorEmail' | 'enabled' | 'disabledReason' | 'expiresAt' | 'lastUsedAt' | 'retiresAt'
+  | 'id'
+  | 'name'
+  | 'hint'
+  | 'createdAt'
+  | 'createdBy'
+  | 'creatorEmail'
+  | 'enabled'
+  | 'disabledReason'
+  | 'expiresAt'
+  | 'lastUsedAt'
+  | 'retiresAt'
 >;
 /** The same, with its instants already in the API's ISO 8601 form (as the list reads them). */
 export type KeyListRow = Omit<StoredKeyView, 'createdAt' | 'expiresAt' | 'lastUsedAt' | 'retiresAt'> & {
@@ -22,11 +32,35 @@ export type KeyListRow = Omit<StoredKeyView, 'createdAt' | 'expiresAt' | 'lastUs
   retiresAt: string | null;
 };
 type Instant = string | null;
-type ListedTuple = [string, string, string, string, string | null, string | null, boolean, string | null, Instant, Instant, Instant];
+type ListedTuple = [
+  string,
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  boolean,
+  string | null,
+  Instant,
+  Instant,
+  Instant,
+];
 
 const isoOf = (instant: Instant) => (instant === null ? null : isoOfUtcTimestamp(instant));
 
-function listRowOf([id, name, hint, createdAt, createdBy, creatorEmail, enabled, disabledReason, expiresAt, lastUsedAt, retiresAt]: ListedTuple): KeyListRow {
+function listRowOf([
+  id,
+  name,
+  hint,
+  createdAt,
+  createdBy,
+  creatorEmail,
+  enabled,
+  disabledReason,
+  expiresAt,
+  lastUsedAt,
+  retiresAt,
+]: ListedTuple): KeyListRow {
   return {
     id,
     name,
@@ -132,7 +166,11 @@ export class KeyRepository {
    * per-tenant limit holds under races) and returns the tenant's key authority.
    */
   async lockTenant(tx: Db, tenantId: string): Promise<KeyAuthority> {
-    const [row] = await tx.select({ authority: tenants.keyAuthority }).from(tenants).where(eq(tenants.id, tenantId)).for('update');
+    const [row] = await tx
+      .select({ authority: tenants.keyAuthority })
+      .from(tenants)
+      .where(eq(tenants.id, tenantId))
+      .for('update');
     return row?.authority ?? 'creator';
   }
 

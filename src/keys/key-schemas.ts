@@ -32,7 +32,11 @@ export type KeyList = z.infer<typeof keyListSchema>;
 
 export const createKeyBodySchema = z.strictObject({
   name: z.string().describe('1–100 characters, trimmed, no control characters'),
-  expires_at: z.string().nullable().optional().describe('YYYY-MM-DD, later than today (UTC); the key stops at 00:00:00 UTC of that date'),
+  expires_at: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('YYYY-MM-DD, later than today (UTC); the key stops at 00:00:00 UTC of that date'),
 });
 export type CreateKeyInput = z.infer<typeof createKeyBodySchema>;
 
@@ -52,12 +56,20 @@ export const rollKeyBodySchema = z.strictObject({
 export type RollKeyInput = z.infer<typeof rollKeyBodySchema>;
 
 /** A roll's answer: the new key and its secret (shown once), and the old key while it retires. */
-export const rolledKeySchema = z.object({ api_key: apiKeySchema, secret: z.string(), previous: apiKeySchema.nullable() });
+export const rolledKeySchema = z.object({
+  api_key: apiKeySchema,
+  secret: z.string(),
+  previous: apiKeySchema.nullable(),
+});
 export type RolledKey = z.infer<typeof rolledKeySchema>;
 
 /** `POST /api/v1/leaked-keys`: whatever someone found that may be a key. */
 export const leakReportSchema = z.strictObject({
-  keys: z.array(z.string().max(200)).min(1).max(100).describe('1–100 strings that may be API keys, each at most 200 characters'),
+  keys: z
+    .array(z.string().max(200))
+    .min(1)
+    .max(100)
+    .describe('1–100 strings that may be API keys, each at most 200 characters'),
 });
 export type LeakReport = z.infer<typeof leakReportSchema>;
 

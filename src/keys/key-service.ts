@@ -75,20 +75,40 @@ export class KeyService {
     const row = await this.uow.inTransaction(async (tx, changed) => {
       const key = await this.requireKey(tx, actor.tenantId, id);
       if (isExpired(key.expiresAt, now.getTime())) {
-        throw new ConflictError('api_key_expired', 'An expired key cannot be enabled or disabled; create a new key instead.');
+        throw new ConflictError(
+          'api_key_expired',
+          'An expired key cannot be enabled or disabled; create a new key instead.',
+        );
       }
       if (key.enabled === enabled) return key;
       if (enabled && key.disabledReason === 'leaked') {
-        throw new ConflictError('api_key_leaked', 'This key was reported leaked and cannot be enabled again; roll it or create a new key.');
+        throw new ConflictError(
+          'api_key_leaked',
+          'This key was reported leaked and cannot be enabled again; roll it or create a new key.',
+        );
       }
-      if (enabled && key.disabledReason === 'creator_deleted' && (await this.keys.lockTenant(tx, actor.tenantId)) !== 'system') {
-        throw new ConflictError('creator_deleted', "The key's creator was deleted; under creator authority it cannot be enabled again.");
+      if (
+        enabled &&
+        key.disabledReason === 'creator_deleted' &&
+        (await this.keys.lockTenant(tx, actor.tenantId)) !== 'system'
+      ) {
+        throw new ConflictError(
+          'creator_deleted',
+          "The key's creator was deleted; under creator authority it cannot be enabled again.",
+        );
       }
       const disabledReason = enabled ? null : 'disabled_by_user';
       await this.keys.setEnabled(tx, key.id, enabled, disabledReason);
-      await this.audit.record(tx, actor.tenantId, actor, enabled ? 'api_key.enabled' : 'api_key.disabled', keyTarget(key), {
-        hint: key.hint,
-      });
+      await this.audit.record(
+        tx,
+        actor.tenantId,
+        actor,
+        enabled ? 'api_key.enabled' : 'api_key.disabled',
+        keyTarget(key),
+        {
+          hint: key.hint,
+        },
+      );
       changed({ type: 'key', id: key.id });
       return { ...key, enabled, disabledReason };
     });

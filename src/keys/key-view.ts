@@ -6,7 +6,12 @@ const isoOfDate = (instant: Date | null) => instant?.toISOString() ?? null;
 
 /** A stored key as the back office sees it; `status` is derived against the clock now. */
 export function toApiKeyView(row: StoredKeyView, nowMs: number): ApiKeyView {
-  const instants = { createdAt: row.createdAt.toISOString(), expiresAt: isoOfDate(row.expiresAt), lastUsedAt: isoOfDate(row.lastUsedAt), retiresAt: isoOfDate(row.retiresAt) };
+  const instants = {
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: isoOfDate(row.expiresAt),
+    lastUsedAt: isoOfDate(row.lastUsedAt),
+    retiresAt: isoOfDate(row.retiresAt),
+  };
   return listedKeyView({ ...row, ...instants }, nowMs);
 }
 

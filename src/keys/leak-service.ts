@@ -43,7 +43,8 @@ export class LeakService {
     for (const item of input.keys) {
       const candidate = item.trim();
       // Like the key check: only something that could be a key costs a lookup.
-      if (hasKeyFormat(candidate) && (!this.legacyKeys.noneRemain || hasValidChecksum(candidate))) digests.add(digestSecret(candidate));
+      if (hasKeyFormat(candidate) && (!this.legacyKeys.noneRemain || hasValidChecksum(candidate)))
+        digests.add(digestSecret(candidate));
     }
     if (digests.size > 0) await this.disableLeaked([...digests], reporter);
     return { received: input.keys.length };

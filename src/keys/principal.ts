@@ -23,7 +23,16 @@ export type KeyFacts = {
 
 /** The stored facts `keyFactsOf` turns into KeyFacts: the key, its tenant, its creator now. */
 export type StoredKeyFacts = {
-  key: { id: string; tenantId: string; name: string; hint: string; enabled: boolean; expiresAt: Date | null; createdBy: string | null; retiresAt: Date | null };
+  key: {
+    id: string;
+    tenantId: string;
+    name: string;
+    hint: string;
+    enabled: boolean;
+    expiresAt: Date | null;
+    createdBy: string | null;
+    retiresAt: Date | null;
+  };
   tenant: { slug: string; name: string; authority: KeyAuthority };
   /** Null when the key has no creator any more (deleted account). */
   creator: { email: string; roles: readonly string[] } | null;
@@ -36,7 +45,9 @@ export type StoredKeyFacts = {
 export function keyFactsOf({ key, tenant, creator }: StoredKeyFacts): KeyFacts {
   const creatorRef = key.createdBy && creator ? { id: key.createdBy, email: creator.email } : null;
   const permissions =
-    tenant.authority === 'system' ? [...API_PERMISSIONS] : permissionsOf(creator?.roles ?? []).filter((permission) => API_PERMISSIONS.includes(permission));
+    tenant.authority === 'system'
+      ? [...API_PERMISSIONS]
+      : permissionsOf(creator?.roles ?? []).filter((permission) => API_PERMISSIONS.includes(permission));
   return {
     keyId: key.id,
     tenantId: key.tenantId,
@@ -47,7 +58,12 @@ export function keyFactsOf({ key, tenant, creator }: StoredKeyFacts): KeyFacts {
     authority: tenant.authority,
     principal: {
       tenant: { id: key.tenantId, slug: tenant.slug, name: tenant.name },
-      key: { id: key.id, name: key.name, hint: key.hint, expires_at: key.expiresAt ? expiryDateOf(key.expiresAt) : null },
+      key: {
+        id: key.id,
+        name: key.name,
+        hint: key.hint,
+        expires_at: key.expiresAt ? expiryDateOf(key.expiresAt) : null,
+      },
       acts_as: tenant.authority === 'system' || !creatorRef ? { type: 'system' } : { type: 'user', ...creatorRef },
       permissions,
     },

@@ -71,7 +71,10 @@ export class RollService {
       if (overlap === 'none') {
         // Refused at once: deleted in the same transaction, by the user who rolled it.
         await this.keys.delete(tx, old.id);
-        await this.audit.record(tx, actor.tenantId, actor, 'api_key.deleted', keyTarget(old), { hint: old.hint, rolled: true });
+        await this.audit.record(tx, actor.tenantId, actor, 'api_key.deleted', keyTarget(old), {
+          hint: old.hint,
+          rolled: true,
+        });
       } else {
         await this.keys.setRetiresAt(tx, old.id, retiresAt);
       }

@@ -15,7 +15,10 @@ import { originHook } from './origin-check.ts';
 export async function mcpRoutes(app: FastifyInstance, services: Services): Promise<void> {
   // First the Origin (403 origin_rejected): a page from a foreign origin gets no key check at all,
   // so it cannot even probe which keys are valid.
-  app.addHook('onRequest', originHook({ publicUrl: services.config.publicUrl, allowedOrigins: services.config.mcpAllowedOrigins }));
+  app.addHook(
+    'onRequest',
+    originHook({ publicUrl: services.config.publicUrl, allowedOrigins: services.config.mcpAllowedOrigins }),
+  );
   // onRequest, before the body is parsed: without a valid key, nothing MCP-related runs and the
   // answer is the same 401/429/503 problem+json as the REST API's.
   app.addHook('onRequest', apiKeyHook(services.keyCheck));

@@ -11,7 +11,10 @@ const INSTRUCTIONS =
  * whose key was just checked, so every tool call runs with that request's principal.
  */
 export function createMcpServer(context: ToolContext): McpServer {
-  const server = new McpServer({ name: 'airkey', title: 'airkey flights', version: '1.0.0' }, { instructions: INSTRUCTIONS });
+  const server = new McpServer(
+    { name: 'airkey', title: 'airkey flights', version: '1.0.0' },
+    { instructions: INSTRUCTIONS },
+  );
   registerTools(server, context);
   return server;
 }

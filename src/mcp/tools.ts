@@ -41,9 +41,10 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       outputSchema: flightPageSchema,
       annotations: READ_ONLY,
     },
-    async (query) => guarded(context, async () => {
-      return structured(await flights.list(principal, query));
-    }),
+    async (query) =>
+      guarded(context, async () => {
+        return structured(await flights.list(principal, query));
+      }),
   );
 
   server.registerTool(
@@ -58,9 +59,10 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       outputSchema: flightSchema,
       annotations: READ_ONLY,
     },
-    async ({ id }) => guarded(context, async () => {
-      return structured(await flights.get(principal, id));
-    }),
+    async ({ id }) =>
+      guarded(context, async () => {
+        return structured(await flights.get(principal, id));
+      }),
   );
 
   server.registerTool(
@@ -74,10 +76,11 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       outputSchema: principalSchema,
       annotations: READ_ONLY,
     },
-    async () => guarded(context, async () => {
-      // Parsed so only the documented fields leave, exactly as the REST serializer does.
-      return structured(principalSchema.parse(principal));
-    }),
+    async () =>
+      guarded(context, async () => {
+        // Parsed so only the documented fields leave, exactly as the REST serializer does.
+        return structured(principalSchema.parse(principal));
+      }),
   );
 }
 

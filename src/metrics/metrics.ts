@@ -39,19 +39,69 @@ export class Metrics {
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
-    this.keyChecks = new TalliedCounter({ name: 'airkey_key_checks_total', help: 'API key checks by outcome (ok or the rejection reason).', labelNames: ['outcome'], registers });
-    this.keyCheckSeconds = new TalliedHistogram({ name: 'airkey_key_check_duration_seconds', help: 'Time to check one API key, cache or database.', buckets: KEY_CHECK_BUCKETS, registers });
-    this.requests = new TalliedCounter({ name: 'airkey_http_requests_total', help: 'HTTP requests by route pattern and status code.', labelNames: ['method', 'route', 'status'], registers });
+    this.keyChecks = new TalliedCounter({
+      name: 'airkey_key_checks_total',
+      help: 'API key checks by outcome (ok or the rejection reason).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.keyCheckSeconds = new TalliedHistogram({
+      name: 'airkey_key_check_duration_seconds',
+      help: 'Time to check one API key, cache or database.',
+      buckets: KEY_CHECK_BUCKETS,
+      registers,
+    });
+    this.requests = new TalliedCounter({
+      name: 'airkey_http_requests_total',
+      help: 'HTTP requests by route pattern and status code.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
 
     const { keyCache, changes } = sources;
-    monotonic(registers, 'airkey_key_cache_hits_total', 'Key checks answered from the in-process cache.', () => keyCache.stats.hits);
-    monotonic(registers, 'airkey_key_cache_misses_total', 'Key checks that had to read the database.', () => keyCache.stats.misses);
-    monotonic(registers, 'airkey_key_cache_evictions_total', 'Cache entries dropped because a change made them stale.', () => keyCache.stats.evictions);
+    monotonic(
+      registers,
+      'airkey_key_cache_hits_total',
+      'Key checks answered from the in-process cache.',
+      () => keyCache.stats.hits,
+    );
+    monotonic(
+      registers,
+      'airkey_key_cache_misses_total',
+      'Key checks that had to read the database.',
+      () => keyCache.stats.misses,
+    );
+    monotonic(
+      registers,
+      'airkey_key_cache_evictions_total',
+      'Cache entries dropped because a change made them stale.',
+      () => keyCache.stats.evictions,
+    );
     sampled(registers, 'airkey_key_cache_entries', 'Entries in the key cache.', () => keyCache.size);
-    sampled(registers, 'airkey_change_feed_listening', '1 while this instance is subscribed to the change feed; without it the lease lapses within 1 s and the cache is bypassed.', () => (changes.listening ? 1 : 0));
-    sampled(registers, 'airkey_change_feed_lag_seconds', 'Commit-to-arrival delay of the last change heard from another instance.', () => changes.lastLagMs / 1000);
-    sampled(registers, 'airkey_instance_lease_valid', '1 while this instance holds its lease and may answer from its cache (docs/keys.md (Revocation)).', () => (performance.now() < changes.leaseValidUntil ? 1 : 0));
-    sampled(registers, 'airkey_revocation_wait_seconds', "How long this instance's last write waited for the other instances to apply it.", () => (changes.lastConfirmation?.waitedMs ?? 0) / 1000);
+    sampled(
+      registers,
+      'airkey_change_feed_listening',
+      '1 while this instance is subscribed to the change feed; without it the lease lapses within 1 s and the cache is bypassed.',
+      () => (changes.listening ? 1 : 0),
+    );
+    sampled(
+      registers,
+      'airkey_change_feed_lag_seconds',
+      'Commit-to-arrival delay of the last change heard from another instance.',
+      () => changes.lastLagMs / 1000,
+    );
+    sampled(
+      registers,
+      'airkey_instance_lease_valid',
+      '1 while this instance holds its lease and may answer from its cache (docs/keys.md (Revocation)).',
+      () => (performance.now() < changes.leaseValidUntil ? 1 : 0),
+    );
+    sampled(
+      registers,
+      'airkey_revocation_wait_seconds',
+      "How long this instance's last write waited for the other instances to apply it.",
+      () => (changes.lastConfirmation?.waitedMs ?? 0) / 1000,
+    );
   }
 
   /** Called once per response. `route` is the route pattern, never the raw URL (unbounded, may hold a key). */

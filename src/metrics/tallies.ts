@@ -40,9 +40,17 @@ export class TalliedHistogram {
     private readonly options: { name: string; help: string; buckets: readonly number[]; registers: Registry[] },
   ) {
     this.counts = new Array<number>(options.buckets.length + 1).fill(0);
-    const metric = { name: options.name, help: options.help, type: 'histogram', aggregator: 'sum', get: async () => this.snapshot(), reset: () => {} };
+    const metric = {
+      name: options.name,
+      help: options.help,
+      type: 'histogram',
+      aggregator: 'sum',
+      get: async () => this.snapshot(),
+      reset: () => {},
+    };
     // The registry needs only name, help, type, aggregator and get() of a metric.
-    for (const registry of options.registers) registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
+    for (const registry of options.registers)
+      registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
   }
 
   observe(value: number): void {
@@ -58,9 +66,16 @@ export class TalliedHistogram {
     let cumulative = 0;
     const values = this.counts.map((count, index) => {
       cumulative += count;
-      return { metricName: `${name}_bucket`, labels: { le: index < buckets.length ? buckets[index]! : '+Inf' }, value: cumulative };
+      return {
+        metricName: `${name}_bucket`,
+        labels: { le: index < buckets.length ? buckets[index]! : '+Inf' },
+        value: cumulative,
+      };
     });
-    values.push({ metricName: `${name}_sum`, labels: {} as { le: number }, value: this.sum }, { metricName: `${name}_count`, labels: {} as { le: number }, value: cumulative });
+    values.push(
+      { metricName: `${name}_sum`, labels: {} as { le: number }, value: this.sum },
+      { metricName: `${name}_count`, labels: {} as { le: number }, value: cumulative },
+    );
     return { name, help, type: 'histogram', aggregator: 'sum', values };
   }
 }

@@ -50,7 +50,10 @@ function globToRegex(glob: string): string {
         const close = glob.indexOf(']', i + 2);
         if (close === -1) out += '\\[';
         else {
-          const body = glob.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\');
+          const body = glob
+            .slice(i + 1, close)
+            .replace(/^!/, '^')
+            .replace(/\\/g, '\\\\');
           out += `[${body}]`;
           i = close;
         }
@@ -105,5 +108,8 @@ export function ancestorGitignores(dir: string): IgnoreFile[] {
     else if (dirname(current) === current) return [];
     else current = dirname(current);
   }
-  return ancestors.filter((a) => a !== dir).map(readGitignore).filter((f): f is IgnoreFile => f !== undefined);
+  return ancestors
+    .filter((a) => a !== dir)
+    .map(readGitignore)
+    .filter((f): f is IgnoreFile => f !== undefined);
 }

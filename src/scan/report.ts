@@ -13,7 +13,8 @@ export function leakedKeysUrl(base: string): URL {
   } catch {
     throw InvalidRequestError.field('report', `--report needs an http(s) URL, not "${base}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw InvalidRequestError.field('report', `--report needs an http(s) URL, not "${base}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw InvalidRequestError.field('report', `--report needs an http(s) URL, not "${base}"`);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/api/v1/leaked-keys`;
   url.search = '';
   url.hash = '';
@@ -24,7 +25,11 @@ export function leakedKeysUrl(base: string): URL {
  * Sends the keys in batches of at most 100. The endpoint answers 202 whatever the items were
  * (it reveals nothing), so success means "delivered", not "these were live keys".
  */
-export async function reportLeakedKeys(url: URL, keys: readonly string[], fetchImpl: typeof fetch = fetch): Promise<ReportResult> {
+export async function reportLeakedKeys(
+  url: URL,
+  keys: readonly string[],
+  fetchImpl: typeof fetch = fetch,
+): Promise<ReportResult> {
   let requests = 0;
   for (let start = 0; start < keys.length; start += REPORT_BATCH_SIZE) {
     const batch = keys.slice(start, start + REPORT_BATCH_SIZE);
@@ -39,7 +44,10 @@ export async function reportLeakedKeys(url: URL, keys: readonly string[], fetchI
     });
     requests++;
     await response.arrayBuffer().catch(() => undefined);
-    if (!response.ok) throw new Error(`${url.origin} answered ${response.status} to the leak report (${start} of ${keys.length} keys sent before this batch)`);
+    if (!response.ok)
+      throw new Error(
+        `${url.origin} answered ${response.status} to the leak report (${start} of ${keys.length} keys sent before this batch)`,
+      );
   }
   return { sent: keys.length, requests };
 }

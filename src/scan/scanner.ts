@@ -22,7 +22,11 @@ const READS_IN_FLIGHT = 16;
 
 export type Finding = { file: string; line: number; hint: string; key: string };
 export type ScanResult = { findings: Finding[]; filesScanned: number; skipped: { binary: number; tooLarge: number } };
-export type ScanOptions = { maxFileBytes?: number; onProgress?: (filesScanned: number) => void; progressEvery?: number };
+export type ScanOptions = {
+  maxFileBytes?: number;
+  onProgress?: (filesScanned: number) => void;
+  progressEvery?: number;
+};
 
 /** Keys with a valid checksum in `text`, with 1-based line numbers. Look-alikes are not keys. */
 export function findKeysInText(text: string): Array<{ line: number; key: string }> {
@@ -41,7 +45,9 @@ export function findKeysInText(text: string): Array<{ line: number; key: string 
 
 export async function scanPaths(paths: readonly string[], options: ScanOptions = {}): Promise<ScanResult> {
   const roots = paths.length > 0 ? paths : ['.'];
-  const kinds = await Promise.all(roots.map(async (path) => ({ path, stats: await stat(path).catch(() => undefined) })));
+  const kinds = await Promise.all(
+    roots.map(async (path) => ({ path, stats: await stat(path).catch(() => undefined) })),
+  );
   const missing = kinds.find((k) => !k.stats);
   if (missing) throw InvalidRequestError.field('path', `${missing.path}: no such file or directory`);
 
@@ -62,8 +68,14 @@ export async function scanPaths(paths: readonly string[], options: ScanOptions =
       return [];
     }
     state.filesScanned++;
-    if (options.onProgress && state.filesScanned % (options.progressEvery ?? 1000) === 0) options.onProgress(state.filesScanned);
-    return findKeysInText(content.toString('utf8')).map(({ line, key }) => ({ file: shown, line, hint: hintOf(key), key }));
+    if (options.onProgress && state.filesScanned % (options.progressEvery ?? 1000) === 0)
+      options.onProgress(state.filesScanned);
+    return findKeysInText(content.toString('utf8')).map(({ line, key }) => ({
+      file: shown,
+      line,
+      hint: hintOf(key),
+      key,
+    }));
   };
 
   const walk = async (shown: string, absolute: string, stack: readonly IgnoreFile[]): Promise<void> => {
@@ -83,12 +95,14 @@ export async function scanPaths(paths: readonly string[], options: ScanOptions =
       if (entry.isSymbolicLink()) continue;
       const childAbsolute = join(absolute, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(entry.name) && !isIgnored(ignores, childAbsolute, true)) folders.push([join(shown, entry.name), childAbsolute]);
+        if (!SKIPPED_FOLDERS.has(entry.name) && !isIgnored(ignores, childAbsolute, true))
+          folders.push([join(shown, entry.name), childAbsolute]);
       } else if (entry.isFile() && !isIgnored(ignores, childAbsolute, false)) files.push(join(shown, entry.name));
     }
     // A few reads in flight hide file-system latency; the findings keep a stable order.
     for (let start = 0; start < files.length; start += READS_IN_FLIGHT) {
-      for (const found of await Promise.all(files.slice(start, start + READS_IN_FLIGHT).map(scanFile))) state.findings.push(...found);
+      for (const found of await Promise.all(files.slice(start, start + READS_IN_FLIGHT).map(scanFile)))
+        state.findings.push(...found);
     }
     for (const [childShown, childAbsolute] of folders) await walk(childShown, childAbsolute, ignores);
   };

@@ -12,11 +12,20 @@ export class SessionRepository {
 
   constructor(private readonly db: Db) {
     this.liveWithUser = db
-      .select({ csrfToken: sessions.csrfToken, user: users, tenant: { id: tenants.id, slug: tenants.slug, name: tenants.name } })
+      .select({
+        csrfToken: sessions.csrfToken,
+        user: users,
+        tenant: { id: tenants.id, slug: tenants.slug, name: tenants.name },
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .innerJoin(tenants, eq(tenants.id, users.tenantId))
-      .where(and(eq(sessions.tokenDigest, sql.placeholder('tokenDigest')), gt(sessions.expiresAt, sql`${sql.placeholder('now')}::timestamptz`)))
+      .where(
+        and(
+          eq(sessions.tokenDigest, sql.placeholder('tokenDigest')),
+          gt(sessions.expiresAt, sql`${sql.placeholder('now')}::timestamptz`),
+        ),
+      )
       .limit(1)
       .prepare('live_session_with_user');
   }
@@ -26,7 +35,10 @@ export class SessionRepository {
   }
 
   /** The live session and its user as they are now, in one round trip (every back-office request asks). */
-  async findLiveWithUser(tokenDigest: string, now: Date): Promise<{ csrfToken: string; user: UserWithTenant } | undefined> {
+  async findLiveWithUser(
+    tokenDigest: string,
+    now: Date,
+  ): Promise<{ csrfToken: string; user: UserWithTenant } | undefined> {
     const [row] = await this.liveWithUser.execute({ tokenDigest, now: now.toISOString() });
     return row ? { csrfToken: row.csrfToken, user: { ...row.user, tenant: row.tenant } } : undefined;
   }

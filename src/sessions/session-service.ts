@@ -32,11 +32,18 @@ export class SessionService {
   ) {}
 
   /** Returns the new session's cookie token with what the client may see. */
-  async signIn(email: string, password: string, client: string): Promise<SignedIn & { token: string; expiresAt: Date }> {
+  async signIn(
+    email: string,
+    password: string,
+    client: string,
+  ): Promise<SignedIn & { token: string; expiresAt: Date }> {
     const throttleKey = `${client}|${email.trim().toLowerCase()}`;
     // Per account and client: one user's typos behind an office's shared address must not lock out
     // their colleagues' accounts. Per client only past a limit no typing reaches: password spraying.
-    const retryAfter = Math.max(await this.throttle.retryAfter(throttleKey), await this.sprayThrottle.retryAfter(client));
+    const retryAfter = Math.max(
+      await this.throttle.retryAfter(throttleKey),
+      await this.sprayThrottle.retryAfter(client),
+    );
     if (retryAfter > 0) throw new TooManyRequestsError(retryAfter);
     const user = await this.users.findByEmail(email.trim());
     const valid = await verifyPassword(user?.passwordHash ?? null, password);
@@ -44,11 +51,18 @@ export class SessionService {
       await Promise.all([this.throttle.recordFailure(throttleKey), this.sprayThrottle.recordFailure(client)]);
       if (user) {
         // Whoever typed the password is unknown: no actor id, the account is the target.
-        await this.audit.record(this.db, user.tenantId, { type: 'user', id: null, email: user.email }, 'user.sign_in_failed', {
-          type: 'user',
-          id: user.id,
-          name: user.email,
-        }, { client });
+        await this.audit.record(
+          this.db,
+          user.tenantId,
+          { type: 'user', id: null, email: user.email },
+          'user.sign_in_failed',
+          {
+            type: 'user',
+            id: user.id,
+            name: user.email,
+          },
+          { client },
+        );
       }
       throw new InvalidCredentialsError();
     }
@@ -57,12 +71,25 @@ export class SessionService {
     const csrfToken = this.random(24).toString('base64url');
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-    await this.sessions.insert({ tokenDigest: sha256Hex(token), userId: user.id, csrfToken, createdAt: now, expiresAt });
-    await this.audit.record(this.db, user.tenantId, { type: 'user', id: user.id, email: user.email }, 'user.signed_in', {
-      type: 'user',
-      id: user.id,
-      name: user.email,
-    }, { client });
+    await this.sessions.insert({
+      tokenDigest: sha256Hex(token),
+      userId: user.id,
+      csrfToken,
+      createdAt: now,
+      expiresAt,
+    });
+    await this.audit.record(
+      this.db,
+      user.tenantId,
+      { type: 'user', id: user.id, email: user.email },
+      'user.signed_in',
+      {
+        type: 'user',
+        id: user.id,
+        name: user.email,
+      },
+      { client },
+    );
     return { token, expiresAt, user: toUserView(user), csrf_token: csrfToken };
   }
 

@@ -21,7 +21,14 @@ export type KeyAuthority = (typeof KEY_AUTHORITIES)[number];
 
 /** The acting user for an account as it is now (its roles decide its permissions). */
 export function userActor(user: { id: string; email: string; tenantId: string; roles: readonly string[] }): UserActor {
-  return { type: 'user', id: user.id, email: user.email, tenantId: user.tenantId, roles: user.roles, permissions: permissionsOf(user.roles) };
+  return {
+    type: 'user',
+    id: user.id,
+    email: user.email,
+    tenantId: user.tenantId,
+    roles: user.roles,
+    permissions: permissionsOf(user.roles),
+  };
 }
 
 /** The guard every service method runs itself; the system actor (CLI, jobs) holds every permission. */

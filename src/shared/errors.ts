@@ -15,7 +15,10 @@ export class InvalidRequestError extends AirkeyError {
   readonly status = 400;
   readonly code = 'invalid_request';
   readonly title = 'Invalid request';
-  constructor(readonly errors: FieldError[], detail = 'One or more fields are invalid.') {
+  constructor(
+    readonly errors: FieldError[],
+    detail = 'One or more fields are invalid.',
+  ) {
     super(detail);
   }
   static field(path: string, message: string): InvalidRequestError {
@@ -25,18 +28,22 @@ export class InvalidRequestError extends AirkeyError {
 
 /** The four rejections of a key, plus the missing and ambiguous cases, share one shape. */
 export type KeyRejection =
-  | 'api_key_missing'
-  | 'api_key_ambiguous'
-  | 'api_key_invalid'
-  | 'api_key_disabled'
-  | 'api_key_expired';
+  'api_key_missing' | 'api_key_ambiguous' | 'api_key_invalid' | 'api_key_disabled' | 'api_key_expired';
 
 const keyRejectionText: Record<KeyRejection, { status: number; title: string; detail: string }> = {
   api_key_missing: { status: 401, title: 'API key missing', detail: 'Send your API key in the X-API-Key header.' },
-  api_key_ambiguous: { status: 400, title: 'Ambiguous API key', detail: 'The request carries two different API keys; send exactly one.' },
+  api_key_ambiguous: {
+    status: 400,
+    title: 'Ambiguous API key',
+    detail: 'The request carries two different API keys; send exactly one.',
+  },
   api_key_invalid: { status: 401, title: 'Invalid API key', detail: 'The API key is malformed, unknown or deleted.' },
   api_key_disabled: { status: 401, title: 'API key disabled', detail: 'The API key is disabled.' },
-  api_key_expired: { status: 401, title: 'API key expired', detail: 'The API key has expired. Create a new key to restore access.' },
+  api_key_expired: {
+    status: 401,
+    title: 'API key expired',
+    detail: 'The API key has expired. Create a new key to restore access.',
+  },
 };
 
 export class KeyRejectedError extends AirkeyError {
@@ -72,7 +79,10 @@ export class PermissionDeniedError extends AirkeyError {
   readonly status = 403;
   readonly code = 'permission_denied';
   readonly title = 'Permission denied';
-  constructor(readonly permission: string, detail?: string) {
+  constructor(
+    readonly permission: string,
+    detail?: string,
+  ) {
     super(detail ?? `This action needs the permission ${permission}.`);
   }
 }
@@ -117,7 +127,10 @@ export type ConflictCode =
 export class ConflictError extends AirkeyError {
   readonly status = 409;
   readonly title = 'Conflict';
-  constructor(readonly code: ConflictCode, detail: string) {
+  constructor(
+    readonly code: ConflictCode,
+    detail: string,
+  ) {
     super(detail);
   }
 }

@@ -19,7 +19,11 @@ export class TenantService {
     private readonly audit: AuditService,
   ) {}
 
-  async create(input: { name: string; slug?: string | undefined; authority?: KeyAuthority | undefined }): Promise<TenantView> {
+  async create(input: {
+    name: string;
+    slug?: string | undefined;
+    authority?: KeyAuthority | undefined;
+  }): Promise<TenantView> {
     const problem = nameProblem(input.name);
     if (problem) throw InvalidRequestError.field('name', problem);
     const name = input.name.trim();
@@ -27,8 +31,11 @@ export class TenantService {
     if (!SLUG_PATTERN.test(slug)) {
       throw InvalidRequestError.field('slug', 'The slug must be 1–40 lower-case letters, digits or inner hyphens.');
     }
-    if (await this.tenants.findBySlug(slug)) throw new ConflictError('slug_taken', `A tenant with slug "${slug}" exists.`);
-    const row = await this.uow.inTransaction((tx) => this.tenants.insert(tx, { name, slug, keyAuthority: input.authority ?? 'creator' }));
+    if (await this.tenants.findBySlug(slug))
+      throw new ConflictError('slug_taken', `A tenant with slug "${slug}" exists.`);
+    const row = await this.uow.inTransaction((tx) =>
+      this.tenants.insert(tx, { name, slug, keyAuthority: input.authority ?? 'creator' }),
+    );
     return toTenantView(row);
   }
 
@@ -48,11 +55,18 @@ export class TenantService {
     await this.uow.inTransaction(async (tx, changed) => {
       await this.tenants.setAuthority(tx, tenant.id, authority);
       const disabled = authority === 'creator' ? await this.keys.disableOrphaned(tx, tenant.id, 'creator_deleted') : [];
-      await this.audit.record(tx, tenant.id, actor, 'tenant.authority_changed', { type: 'tenant', id: tenant.id, name: tenant.name }, {
-        from: tenant.keyAuthority,
-        to: authority,
-        disabled_keys: disabled.map((key) => key.id),
-      });
+      await this.audit.record(
+        tx,
+        tenant.id,
+        actor,
+        'tenant.authority_changed',
+        { type: 'tenant', id: tenant.id, name: tenant.name },
+        {
+          from: tenant.keyAuthority,
+          to: authority,
+          disabled_keys: disabled.map((key) => key.id),
+        },
+      );
       changed({ type: 'tenant', id: tenant.id });
     });
     return toTenantView({ ...tenant, keyAuthority: authority });
@@ -60,7 +74,13 @@ export class TenantService {
 }
 
 export function toTenantView(row: TenantRow): TenantView {
-  return { id: row.id, slug: row.slug, name: row.name, authority: row.keyAuthority, created_at: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    authority: row.keyAuthority,
+    created_at: row.createdAt.toISOString(),
+  };
 }
 
 function slugify(name: string): string {

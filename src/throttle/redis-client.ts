@@ -28,7 +28,9 @@ export async function connectRedis(url: string): Promise<Redis> {
 function instantiateVerbatimStringOnce(): void {
   try {
     const require = createRequire(import.meta.url);
-    const { VerbatimString } = require('ioredis/built/resp/verbatim-string.js') as { VerbatimString: new (format: string, value: string) => unknown };
+    const { VerbatimString } = require('ioredis/built/resp/verbatim-string.js') as {
+      VerbatimString: new (format: string, value: string) => unknown;
+    };
     new VerbatimString('txt', '');
   } catch {
     // Speed is not worth a failed start.

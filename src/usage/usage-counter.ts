@@ -71,7 +71,9 @@ export class UsageCounter {
     if (this.pending.size === 0) return;
     const taken = this.pending;
     this.pending = new Map();
-    const batch = [...taken.values()].flatMap((byKey) => [...byKey.values()]).filter((t) => t.ok !== 0 || t.rejected !== 0);
+    const batch = [...taken.values()]
+      .flatMap((byKey) => [...byKey.values()])
+      .filter((t) => t.ok !== 0 || t.rejected !== 0);
     if (batch.length === 0) return;
     try {
       await this.sink.add(batch);

@@ -15,7 +15,10 @@ export type UsageQuery = z.infer<typeof usageQuerySchema>;
 
 const countsShape = { ok: z.number().int(), rejected: z.number().int() };
 
-export const usageBucketSchema = z.object({ start: z.string().describe('ISO 8601 UTC start of the bucket'), ...countsShape });
+export const usageBucketSchema = z.object({
+  start: z.string().describe('ISO 8601 UTC start of the bucket'),
+  ...countsShape,
+});
 export type UsageBucket = z.infer<typeof usageBucketSchema>;
 
 export const usageSchema = z.object({

@@ -16,7 +16,8 @@ export type WindowSpan = { bucket: 'hour' | 'day'; bucketMs: number; startMs: nu
  * `endMs` is exclusive: the end of the current hour or day.
  */
 export function spanOf(window: UsageWindow, nowMs: number): WindowSpan {
-  const [bucket, bucketMs, count] = window === '24h' ? (['hour', HOUR_MS, 24] as const) : (['day', DAY_MS, window === '7d' ? 7 : 30] as const);
+  const [bucket, bucketMs, count] =
+    window === '24h' ? (['hour', HOUR_MS, 24] as const) : (['day', DAY_MS, window === '7d' ? 7 : 30] as const);
   const endMs = Math.floor(nowMs / bucketMs) * bucketMs + bucketMs;
   return { bucket, bucketMs, startMs: endMs - count * bucketMs, endMs, count };
 }
@@ -24,7 +25,10 @@ export function spanOf(window: UsageWindow, nowMs: number): WindowSpan {
 export type HourCounts = { hourMs: number; ok: number; rejected: number };
 
 /** Adds hourly rows into the window's buckets, oldest first, empty buckets included; rows outside are ignored. */
-export function seriesOf(span: WindowSpan, rows: Iterable<HourCounts>): { series: UsageBucket[]; total: { ok: number; rejected: number } } {
+export function seriesOf(
+  span: WindowSpan,
+  rows: Iterable<HourCounts>,
+): { series: UsageBucket[]; total: { ok: number; rejected: number } } {
   const series: UsageBucket[] = Array.from({ length: span.count }, (_, i) => ({
     start: new Date(span.startMs + i * span.bucketMs).toISOString(),
     ok: 0,

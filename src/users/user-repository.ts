@@ -26,7 +26,10 @@ export class UserRepository {
   }
 
   async insert(tx: Db, values: typeof users.$inferInsert): Promise<UserRow> {
-    const [row] = await tx.insert(users).values({ ...values, email: values.email.toLowerCase() }).returning();
+    const [row] = await tx
+      .insert(users)
+      .values({ ...values, email: values.email.toLowerCase() })
+      .returning();
     return row!;
   }
 

@@ -4,7 +4,13 @@ import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { KeyRepository } from '../keys/key-repository.ts';
 import type { TenantRepository } from '../tenants/tenant-repository.ts';
 import { requirePermission, SYSTEM_ACTOR, type Actor, type UserActor } from '../shared/actor.ts';
-import { ConflictError, InvalidRequestError, NotFoundError, PermissionDeniedError, type FieldError } from '../shared/errors.ts';
+import {
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  PermissionDeniedError,
+  type FieldError,
+} from '../shared/errors.ts';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from './password.ts';
 import { isRole, type Role } from '../shared/roles.ts';
 import { isValidEmail, nameProblem } from '../shared/text-rules.ts';
@@ -41,7 +47,14 @@ export class UserService {
       const tenant = await this.tenants.findById(tenantId, tx);
       if (!tenant) throw new NotFoundError('tenant');
       const user = await this.users.insert(tx, { tenantId, email, name, passwordHash, roles });
-      await this.audit.record(tx, tenantId, actor, 'user.created', { type: 'user', id: user.id, name: user.email }, { roles });
+      await this.audit.record(
+        tx,
+        tenantId,
+        actor,
+        'user.created',
+        { type: 'user', id: user.id, name: user.email },
+        { roles },
+      );
       return { ...user, tenant: { id: tenant.id, slug: tenant.slug, name: tenant.name } };
     });
     return toUserView(row);
@@ -69,16 +82,24 @@ export class UserService {
           await this.guardLastAdministrator(tx, actor, tenantId);
         }
         values.roles = roles;
-        await this.audit.record(tx, tenantId, actor, 'user.roles_changed', { type: 'user', id: user.id, name: user.email }, {
-          from: user.roles,
-          to: roles,
-        });
+        await this.audit.record(
+          tx,
+          tenantId,
+          actor,
+          'user.roles_changed',
+          { type: 'user', id: user.id, name: user.email },
+          {
+            from: user.roles,
+            to: roles,
+          },
+        );
         // The user's keys act with these roles from the very next request.
         changed({ type: 'user', id: user.id });
       }
       if (Object.keys(values).length > 0) await this.users.update(tx, user.id, values);
       // A password set by someone else ends every session the account had.
-      if (passwordHash !== undefined && !(actor.type === 'user' && actor.id === user.id)) await this.users.endSessions(tx, user.id);
+      if (passwordHash !== undefined && !(actor.type === 'user' && actor.id === user.id))
+        await this.users.endSessions(tx, user.id);
       return { ...user, ...values };
     });
     return toUserView(updated);
@@ -96,11 +117,19 @@ export class UserService {
       guardAdministratorGrant(actor, user.roles, []);
       const tenant = await this.tenants.lock(tx, tenantId);
       if (user.roles.includes('system_administrator')) await this.guardLastAdministrator(tx, actor, tenantId);
-      const disabled = tenant?.keyAuthority === 'creator' ? await this.keys.disableByCreator(tx, user.id, 'creator_deleted') : [];
+      const disabled =
+        tenant?.keyAuthority === 'creator' ? await this.keys.disableByCreator(tx, user.id, 'creator_deleted') : [];
       await this.users.delete(tx, user.id);
-      await this.audit.record(tx, tenantId, actor, 'user.deleted', { type: 'user', id: user.id, name: user.email }, {
-        disabled_keys: disabled.map((key) => key.id),
-      });
+      await this.audit.record(
+        tx,
+        tenantId,
+        actor,
+        'user.deleted',
+        { type: 'user', id: user.id, name: user.email },
+        {
+          disabled_keys: disabled.map((key) => key.id),
+        },
+      );
       changed({ type: 'user', id: user.id });
     });
   }
@@ -112,7 +141,10 @@ export class UserService {
   private async guardLastAdministrator(tx: Db, actor: Actor, tenantId: string): Promise<void> {
     if (actor.type !== 'user') return;
     if ((await this.users.countWithRole(tx, tenantId, 'system_administrator')) <= 1) {
-      throw new ConflictError('last_system_administrator', 'This is the last System Administrator of the tenant; make someone else one first.');
+      throw new ConflictError(
+        'last_system_administrator',
+        'This is the last System Administrator of the tenant; make someone else one first.',
+      );
     }
   }
 
@@ -131,7 +163,10 @@ export function toUserView(user: UserWithTenant): UserView {
 function guardAdministratorGrant(actor: Actor, before: readonly string[], after: readonly string[]): void {
   if (actor.type !== 'user' || actor.roles.includes('system_administrator')) return;
   if (before.includes('system_administrator') !== after.includes('system_administrator')) {
-    throw new PermissionDeniedError('system_administrator', 'Only a System Administrator may grant or remove the system_administrator role.');
+    throw new PermissionDeniedError(
+      'system_administrator',
+      'Only a System Administrator may grant or remove the system_administrator role.',
+    );
   }
 }
 
@@ -139,7 +174,10 @@ function guardAdministratorGrant(actor: Actor, before: readonly string[], after:
 function guardAdministratorAccount(actor: Actor, targetRoles: readonly string[]): void {
   if (actor.type !== 'user' || actor.roles.includes('system_administrator')) return;
   if (targetRoles.includes('system_administrator')) {
-    throw new PermissionDeniedError('system_administrator', "Only a System Administrator may change a System Administrator's account.");
+    throw new PermissionDeniedError(
+      'system_administrator',
+      "Only a System Administrator may change a System Administrator's account.",
+    );
   }
 }
 

@@ -24,7 +24,9 @@ describe('back office in Chromium: API keys', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/backoffice/settings/api-keys');
     await page.getByRole('heading', { name: 'No API keys yet' }).waitFor();
-    await expect.poll(() => page.getByTestId('authority-note').textContent()).toContain('act as the user who created them');
+    await expect
+      .poll(() => page.getByTestId('authority-note').textContent())
+      .toContain('act as the user who created them');
     await shot(page, 'keys-empty-1280');
     await expectAccessible(page, 'empty key list');
   });
@@ -73,7 +75,9 @@ describe('back office in Chromium: API keys', () => {
     await secretDialog.getByRole('button', { name: 'I have saved the key' }).click();
     await secretDialog.waitFor({ state: 'detached' });
     expect(await page.content()).not.toContain(secret);
-    await row('Crew roster sync').getByText(`ask_…${secret.slice(-4)}`).waitFor();
+    await row('Crew roster sync')
+      .getByText(`ask_…${secret.slice(-4)}`)
+      .waitFor();
   });
 
   it('never shows the secret again after a reload', async () => {
@@ -89,7 +93,9 @@ describe('back office in Chromium: API keys', () => {
   it('disables the key at once, and the API rejects it', async () => {
     const toggle = page.getByRole('switch', { name: 'Enabled: Crew roster sync' });
     expect(await toggle.isChecked()).toBe(true);
-    const saved = page.waitForResponse((response) => response.request().method() === 'PATCH' && response.url().includes('/api-keys/'));
+    const saved = page.waitForResponse(
+      (response) => response.request().method() === 'PATCH' && response.url().includes('/api-keys/'),
+    );
     await toggle.focus();
     await page.keyboard.press('Space');
     expect((await saved).status()).toBe(200);
@@ -110,7 +116,13 @@ describe('back office in Chromium: API keys', () => {
         ? route.fulfill({
             status: 503,
             contentType: 'application/problem+json',
-            body: JSON.stringify({ type: 'about:blank', title: 'Unavailable', status: 503, code: 'unavailable', detail: 'The database is unavailable.' }),
+            body: JSON.stringify({
+              type: 'about:blank',
+              title: 'Unavailable',
+              status: 503,
+              code: 'unavailable',
+              detail: 'The database is unavailable.',
+            }),
           })
         : route.fallback(),
     );

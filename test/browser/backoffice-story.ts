@@ -26,7 +26,14 @@ export const row = (name: string) => page.locator('tr', { has: page.getByText(na
 export function useBackOffice({ signedIn = false }: { signedIn?: boolean } = {}): void {
   beforeAll(async () => {
     ensureWebBuilt();
-    const config = { ...loadConfig({}), port: 0, dataDir: freshDataDir(), adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: false };
+    const config = {
+      ...loadConfig({}),
+      port: 0,
+      dataDir: freshDataDir(),
+      adminEmail: ADMIN.email,
+      adminPassword: ADMIN.password,
+      demo: false,
+    };
     server = await startServer(config, { overrides: { clock } });
     browser = await launchChromium();
     ({ page, problems } = await openContext(browser, server.url));
@@ -51,5 +58,10 @@ export async function adminActor() {
 /** Adds a user to the admin's tenant without the UI. */
 export async function addUser(user: { email: string; password: string }, roles: Role[]): Promise<void> {
   const { tenantId } = await server.services.users.requireByEmail(ADMIN.email);
-  await server.services.users.create(tenantId, { email: user.email, name: 'Casey Crew', password: user.password, roles });
+  await server.services.users.create(tenantId, {
+    email: user.email,
+    name: 'Casey Crew',
+    password: user.password,
+    roles,
+  });
 }

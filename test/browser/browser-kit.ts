@@ -17,7 +17,15 @@ export function ensureWebBuilt(): void {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -34,7 +42,8 @@ export async function openContext(browser: Browser, baseURL: string, viewport = 
   // A CSP violation (an inline script, a foreign connection) shows up here.
   page.on('console', (message) => {
     // Failed loads are judged below by URL; 401/403 answers are part of the story.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(message.text());
   });
   page.on('response', (response) => {
     if (response.status() === 404 || response.status() >= 500) problems.push(`${response.status()} ${response.url()}`);
@@ -57,7 +66,10 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   const results = await axe.analyze();
   const bad = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
   expect(bad, `axe on ${what}`).toEqual([]);
 }
 
@@ -67,7 +79,10 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: !dialogOpen });
 }
 
-export async function whoami(baseURL: string, key: string): Promise<{ status: number; body: { code?: string; key?: { name: string } } }> {
+export async function whoami(
+  baseURL: string,
+  key: string,
+): Promise<{ status: number; body: { code?: string; key?: { name: string } } }> {
   const request = withKey(key, `${baseURL}/api/v1/whoami`);
   const response = await fetch(request.url, { headers: request.headers });
   return { status: response.status, body: (await response.json()) as { code?: string; key?: { name: string } } };
@@ -78,7 +93,11 @@ export async function backofficeApi(page: Page) {
   const session = await page.request.get('/backoffice/api/session');
   expect(session.status()).toBe(200);
   const { csrf_token: csrf } = (await session.json()) as { csrf_token: string };
-  const call = async <T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+  const call = async <T>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }> => {
     const response = await page.request.fetch(`/backoffice/api${path}`, {
       method,
       headers: { 'x-csrf-token': csrf, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

@@ -5,7 +5,17 @@ import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { formatInstant } from '../../web/src/shared/dates.ts';
 import { freshDataDir } from '../support/databases.ts';
-import { backofficeApi, expectAccessible, ensureWebBuilt, launchChromium, openContext, PHONE, shot, signIn, whoami } from './browser-kit.ts';
+import {
+  backofficeApi,
+  expectAccessible,
+  ensureWebBuilt,
+  launchChromium,
+  openContext,
+  PHONE,
+  shot,
+  signIn,
+  whoami,
+} from './browser-kit.ts';
 
 const ADMIN = { email: 'admin@demo-air.test', password: 'correct-horse-battery-staple' };
 type ApiKey = { id: string; name: string; hint: string; retires_at: string | null };
@@ -27,7 +37,14 @@ const hintOf = (secret: string) => `ask_…${secret.slice(-4)}`;
 describe('rolling and leaked keys in Chromium', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     ensureWebBuilt();
-    const config = { ...loadConfig({}), port: 0, dataDir: freshDataDir(), adminEmail: ADMIN.email, adminPassword: ADMIN.password, demo: false };
+    const config = {
+      ...loadConfig({}),
+      port: 0,
+      dataDir: freshDataDir(),
+      adminEmail: ADMIN.email,
+      adminPassword: ADMIN.password,
+      demo: false,
+    };
     server = await startServer(config);
     browser = await launchChromium();
     ({ page, problems } = await openContext(browser, server.url));
@@ -51,7 +68,8 @@ describe('rolling and leaked keys in Chromium', { timeout: 90_000 }, () => {
     await rowOf(hintOf(oldSecret)).getByRole('button', { name: 'Roll Crew roster sync' }).click();
     const dialog = page.getByRole('dialog', { name: 'Roll API key' });
     await dialog.waitFor();
-    for (const option of ['None', '1 hour', '24 hours', '7 days']) await dialog.getByRole('radio', { name: option }).waitFor();
+    for (const option of ['None', '1 hour', '24 hours', '7 days'])
+      await dialog.getByRole('radio', { name: option }).waitFor();
     expect(await dialog.getByRole('radio', { name: '24 hours' }).isChecked()).toBe(true);
     expect(await dialog.textContent()).toContain('keeps working alongside it');
     await shot(page, 'roll-dialog-1280');
@@ -64,7 +82,9 @@ describe('rolling and leaked keys in Chromium', { timeout: 90_000 }, () => {
     await rowOf(hintOf(oldSecret)).getByRole('button', { name: 'Roll Crew roster sync' }).click();
     const dialog = page.getByRole('dialog', { name: 'Roll API key' });
     await dialog.getByRole('radio', { name: '24 hours' }).check();
-    const answer = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith('/roll'));
+    const answer = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().endsWith('/roll'),
+    );
     await dialog.getByRole('button', { name: 'Roll key' }).click();
     const response = await answer;
     expect(response.status()).toBe(201);
@@ -145,7 +165,10 @@ describe('rolling and leaked keys in Chromium', { timeout: 90_000 }, () => {
     const card = page.locator('li', { has: page.getByText(hintOf(oldSecret), { exact: true }) });
     await card.getByText('Retires in 23 h', { exact: true }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    await page.locator('li', { has: page.getByText(hintOf(newSecret), { exact: true }) }).getByRole('button', { name: 'Roll Crew roster sync' }).click();
+    await page
+      .locator('li', { has: page.getByText(hintOf(newSecret), { exact: true }) })
+      .getByRole('button', { name: 'Roll Crew roster sync' })
+      .click();
     await page.getByRole('dialog', { name: 'Roll API key' }).waitFor();
     await shot(page, 'roll-dialog-390');
     await expectAccessible(page, 'roll dialog at 390 px');

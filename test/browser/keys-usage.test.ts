@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { freshDataDir } from '../support/databases.ts';
-import { backofficeApi, expectAccessible, ensureWebBuilt, launchChromium, openContext, PHONE, shot, signIn, whoami } from './browser-kit.ts';
+import {
+  backofficeApi,
+  expectAccessible,
+  ensureWebBuilt,
+  launchChromium,
+  openContext,
+  PHONE,
+  shot,
+  signIn,
+  whoami,
+} from './browser-kit.ts';
 
 const ADMIN = { email: 'admin@demo-air.test', password: 'correct-horse-battery-staple' };
 const ACCEPTED = 7;
@@ -51,7 +61,9 @@ describe('usage charts and a key list of 1,000 in Chromium', { timeout: 90_000 }
 
   it('charts real requests: the totals the page shows are the requests made', async () => {
     const api = await backofficeApi(page);
-    const created = await api<{ api_key: { id: string }; secret: string }>('POST', '/api-keys', { name: 'Crew roster sync' });
+    const created = await api<{ api_key: { id: string }; secret: string }>('POST', '/api-keys', {
+      name: 'Crew roster sync',
+    });
     expect(created.status).toBe(201);
     keyId = created.body.api_key.id;
     const secret = created.body.secret;
@@ -72,7 +84,9 @@ describe('usage charts and a key list of 1,000 in Chromium', { timeout: 90_000 }
     expect(await page.getByTestId('busiest-keys').textContent()).toContain('Crew roster sync');
     // Screen readers get the same numbers: a summary on the chart and a table of every bucket.
     const caption = await tenant.locator('caption').textContent();
-    expect(caption).toContain(`${ACCEPTED + REJECTED} requests in the last 7 days: ${ACCEPTED} accepted, ${REJECTED} rejected.`);
+    expect(caption).toContain(
+      `${ACCEPTED + REJECTED} requests in the last 7 days: ${ACCEPTED} accepted, ${REJECTED} rejected.`,
+    );
     expect(await tenant.locator('table tbody tr').count()).toBeGreaterThanOrEqual(7);
     expect(await tenant.locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
 
@@ -136,7 +150,10 @@ describe('usage charts and a key list of 1,000 in Chromium', { timeout: 90_000 }
       const shownAt = await page.evaluate(
         () =>
           new Promise<number>((resolve) => {
-            const check = () => (document.querySelector('table[aria-label="API keys"] tbody tr') ? resolve(performance.now()) : requestAnimationFrame(check));
+            const check = () =>
+              document.querySelector('table[aria-label="API keys"] tbody tr')
+                ? resolve(performance.now())
+                : requestAnimationFrame(check);
             check();
           }),
       );
@@ -161,13 +178,18 @@ describe('usage charts and a key list of 1,000 in Chromium', { timeout: 90_000 }
     await row('Bulk key 0777').waitFor();
     await search.fill('');
 
-    const expected = (test: (g: number) => boolean) => Array.from({ length: BULK }, (_, i) => i + 1).filter(test).length;
+    const expected = (test: (g: number) => boolean) =>
+      Array.from({ length: BULK }, (_, i) => i + 1).filter(test).length;
     const status = page.getByLabel('Status');
     await status.selectOption('leaked');
-    await expect.poll(() => text('key-count')).toBe(`${expected((g) => g % 100 === 7)} of ${total.toLocaleString('en-GB')} keys match`);
+    await expect
+      .poll(() => text('key-count'))
+      .toBe(`${expected((g) => g % 100 === 7)} of ${total.toLocaleString('en-GB')} keys match`);
     await row('Bulk key 0007').getByText('Disabled — reported leaked').waitFor();
     await status.selectOption('expired');
-    await expect.poll(() => text('key-count')).toBe(`${expected((g) => g % 25 === 0)} of ${total.toLocaleString('en-GB')} keys match`);
+    await expect
+      .poll(() => text('key-count'))
+      .toBe(`${expected((g) => g % 25 === 0)} of ${total.toLocaleString('en-GB')} keys match`);
     await status.selectOption('enabled');
     await row('Bulk key 0033').getByText('Expires in 3 days', { exact: true }).waitFor();
     await shot(page, 'keys-1000-enabled-1280');

@@ -25,20 +25,36 @@ describe.each(ENGINES)('the CLI while a server runs on the same data (%s)', (eng
   let env: NodeJS.ProcessEnv;
 
   const cli = (...args: string[]) => exec('node', ['bin/airkey', ...args], { env, timeout: 60_000 });
-  const status = async (key: string, path: string) => (await fetch(server.url + path, { headers: { 'x-api-key': key } })).status;
+  const status = async (key: string, path: string) =>
+    (await fetch(server.url + path, { headers: { 'x-api-key': key } })).status;
 
   beforeAll(async () => {
     const storage = await storageFor(engine);
-    config = { ...loadConfig({}), ...storage, port: 0, demo: false, adminEmail: ADMIN, adminPassword: 'cli-admin-password', logLevel: 'warn' };
+    config = {
+      ...loadConfig({}),
+      ...storage,
+      port: 0,
+      demo: false,
+      adminEmail: ADMIN,
+      adminPassword: 'cli-admin-password',
+      logLevel: 'warn',
+    };
     server = await startServer(config);
-    env = { ...process.env, DATA_DIR: storage.dataDir, LOG_LEVEL: 'warn', ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : { DATABASE_URL: '' }) };
+    env = {
+      ...process.env,
+      DATA_DIR: storage.dataDir,
+      LOG_LEVEL: 'warn',
+      ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : { DATABASE_URL: '' }),
+    };
   });
   afterAll(async () => server?.stop());
 
   // Only a System Administrator creates keys; the key then acts with whatever roles its creator has.
   async function keyOf(email: string): Promise<string> {
     const found = await server.services.users.requireByEmail(email);
-    await server.services.users.update(SYSTEM_ACTOR, found.tenantId, found.id, { roles: ['system_administrator', 'operations'] });
+    await server.services.users.update(SYSTEM_ACTOR, found.tenantId, found.id, {
+      roles: ['system_administrator', 'operations'],
+    });
     const user = await server.services.users.requireByEmail(email);
     const { secret } = await server.services.keys.create(userActor(user), { name: `key of ${email}` });
     expect(await status(secret, '/api/v1/flights')).toBe(200); // now cached by the server
@@ -48,7 +64,21 @@ describe.each(ENGINES)('the CLI while a server runs on the same data (%s)', (eng
   it('creates a tenant and a user through the running server', async () => {
     const { stdout } = await cli('tenant', 'create', '--name', 'CLI Air', '--slug', 'cli-air', '--json');
     expect(JSON.parse(stdout)).toMatchObject({ slug: 'cli-air', authority: 'creator' });
-    const user = await cli('user', 'create', '--tenant', 'cli-air', '--email', 'ops@cli-air.test', '--name', 'Ops', '--role', 'operations', '--password', 'ops-password-123', '--json');
+    const user = await cli(
+      'user',
+      'create',
+      '--tenant',
+      'cli-air',
+      '--email',
+      'ops@cli-air.test',
+      '--name',
+      'Ops',
+      '--role',
+      'operations',
+      '--password',
+      'ops-password-123',
+      '--json',
+    );
     expect(JSON.parse(user.stdout)).toMatchObject({ email: 'ops@cli-air.test', roles: ['operations'] });
     expect(await server.services.users.requireByEmail('ops@cli-air.test')).toBeTruthy();
   });
@@ -71,7 +101,9 @@ describe.each(ENGINES)('the CLI while a server runs on the same data (%s)', (eng
   });
 
   it('reports a bad verb input in one line and a non-zero exit', async () => {
-    const failure = await cli('user', 'set-roles', '--email', 'nobody@nowhere.test', '--role', 'crew').catch((error: { code: number; stderr: string }) => error);
+    const failure = await cli('user', 'set-roles', '--email', 'nobody@nowhere.test', '--role', 'crew').catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure).toMatchObject({ code: 1 });
     expect((failure as { stderr: string }).stderr.trim().split('\n')).toHaveLength(1);
     expect((failure as { stderr: string }).stderr).toMatch(/does not exist/);

@@ -44,7 +44,8 @@ function expectOneLineFailure(run: Run, reason?: RegExp) {
 
 async function inBatches<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
-  for (let start = 0; start < items.length; start += size) results.push(...(await Promise.all(items.slice(start, start + size).map(work))));
+  for (let start = 0; start < items.length; start += size)
+    results.push(...(await Promise.all(items.slice(start, start + size).map(work))));
   return results;
 }
 
@@ -71,7 +72,8 @@ describe('the CLI without a database', () => {
     });
     // Every verb but serve prints machine-readable output on request.
     runs.forEach((run, index) => {
-      if (VERBS[index]!.length > 0 && VERBS[index]![0] !== 'serve') expect(run.stdout, VERBS[index]!.join(' ')).toContain('--json');
+      if (VERBS[index]!.length > 0 && VERBS[index]![0] !== 'serve')
+        expect(run.stdout, VERBS[index]!.join(' ')).toContain('--json');
     });
   }, 120_000);
 
@@ -82,7 +84,22 @@ describe('the CLI without a database', () => {
       [['tenant', 'create', '--name', 'X', '--authority', 'everyone'], /authority/],
       [['tenant', 'set-authority', '--tenant', 'x'], /--authority/],
       [['user', 'create', '--tenant', 't', '--email', 'e@example.test', '--name', 'N', '--role', 'crew'], /password/],
-      [['user', 'create', '--tenant', 't', '--email', 'e@example.test', '--name', 'N', '--password', 'p', '--password-stdin'], /password/],
+      [
+        [
+          'user',
+          'create',
+          '--tenant',
+          't',
+          '--email',
+          'e@example.test',
+          '--name',
+          'N',
+          '--password',
+          'p',
+          '--password-stdin',
+        ],
+        /password/,
+      ],
       [['user', 'set-roles', '--email', 'e@example.test'], /--role at least once, or --none/],
       [['user', 'set-roles', '--email', 'e@example.test', '--role', 'crew', '--none'], /--role|--none/],
       [['user', 'delete'], /--email/],
@@ -125,32 +142,147 @@ describe.each(ENGINES)('the CLI on %s with no server running', (engine) => {
   }, 120_000);
 
   it('creates a tenant and refuses a taken or malformed slug', async () => {
-    const tenant = json<{ id: string; slug: string; name: string; authority: string }>(await airkey(['tenant', 'create', '--name', 'Acme Air', '--slug', slug, '--json'], env));
+    const tenant = json<{ id: string; slug: string; name: string; authority: string }>(
+      await airkey(['tenant', 'create', '--name', 'Acme Air', '--slug', slug, '--json'], env),
+    );
     expect(tenant).toMatchObject({ slug, name: 'Acme Air', authority: 'creator', id: expect.any(String) });
-    expectOneLineFailure(await airkey(['tenant', 'create', '--name', 'Acme Again', '--slug', slug], env), new RegExp(slug));
+    expectOneLineFailure(
+      await airkey(['tenant', 'create', '--name', 'Acme Again', '--slug', slug], env),
+      new RegExp(slug),
+    );
     expectOneLineFailure(await airkey(['tenant', 'create', '--name', 'Bad', '--slug', 'Not A Slug'], env), /slug/);
   }, 120_000);
 
   it('creates a user with a password from stdin and refuses bad ones', async () => {
     const user = json<{ email: string; roles: string[]; tenant: { slug: string } }>(
-      await airkey(['user', 'create', '--tenant', slug, '--email', email, '--name', 'Ops Person', '--role', 'system_administrator', '--role', 'operations', '--password-stdin', '--json'], env, 'a-long-cli-password\n'),
+      await airkey(
+        [
+          'user',
+          'create',
+          '--tenant',
+          slug,
+          '--email',
+          email,
+          '--name',
+          'Ops Person',
+          '--role',
+          'system_administrator',
+          '--role',
+          'operations',
+          '--password-stdin',
+          '--json',
+        ],
+        env,
+        'a-long-cli-password\n',
+      ),
     );
     expect(user).toMatchObject({ email, roles: ['system_administrator', 'operations'], tenant: { slug } });
-    expectOneLineFailure(await airkey(['user', 'create', '--tenant', slug, '--email', 'x@acme.test', '--name', 'X', '--role', 'pilot', '--password', 'a-long-cli-password'], env), /role/i);
-    expectOneLineFailure(await airkey(['user', 'create', '--tenant', slug, '--email', email, '--name', 'Dup', '--role', 'crew', '--password', 'a-long-cli-password'], env), /e-mail|exists/i);
-    expectOneLineFailure(await airkey(['user', 'create', '--tenant', 'no-such-tenant', '--email', 'y@acme.test', '--name', 'Y', '--role', 'crew', '--password', 'a-long-cli-password'], env), /tenant/i);
-    expectOneLineFailure(await airkey(['user', 'create', '--tenant', slug, '--email', 'z@acme.test', '--name', 'Z', '--role', 'crew', '--password', 'short'], env), /password/i);
+    expectOneLineFailure(
+      await airkey(
+        [
+          'user',
+          'create',
+          '--tenant',
+          slug,
+          '--email',
+          'x@acme.test',
+          '--name',
+          'X',
+          '--role',
+          'pilot',
+          '--password',
+          'a-long-cli-password',
+        ],
+        env,
+      ),
+      /role/i,
+    );
+    expectOneLineFailure(
+      await airkey(
+        [
+          'user',
+          'create',
+          '--tenant',
+          slug,
+          '--email',
+          email,
+          '--name',
+          'Dup',
+          '--role',
+          'crew',
+          '--password',
+          'a-long-cli-password',
+        ],
+        env,
+      ),
+      /e-mail|exists/i,
+    );
+    expectOneLineFailure(
+      await airkey(
+        [
+          'user',
+          'create',
+          '--tenant',
+          'no-such-tenant',
+          '--email',
+          'y@acme.test',
+          '--name',
+          'Y',
+          '--role',
+          'crew',
+          '--password',
+          'a-long-cli-password',
+        ],
+        env,
+      ),
+      /tenant/i,
+    );
+    expectOneLineFailure(
+      await airkey(
+        [
+          'user',
+          'create',
+          '--tenant',
+          slug,
+          '--email',
+          'z@acme.test',
+          '--name',
+          'Z',
+          '--role',
+          'crew',
+          '--password',
+          'short',
+        ],
+        env,
+      ),
+      /password/i,
+    );
   }, 120_000);
 
   it('replaces roles, and removes them all with --none', async () => {
-    expect(json<{ roles: string[] }>(await airkey(['user', 'set-roles', '--email', email, '--role', 'crew', '--json'], env)).roles).toEqual(['crew']);
-    expect(json<{ roles: string[] }>(await airkey(['user', 'set-roles', '--email', email, '--none', '--json'], env)).roles).toEqual([]);
-    expectOneLineFailure(await airkey(['user', 'set-roles', '--email', 'ghost@acme.test', '--role', 'crew'], env), /ghost@acme\.test/);
+    expect(
+      json<{ roles: string[] }>(await airkey(['user', 'set-roles', '--email', email, '--role', 'crew', '--json'], env))
+        .roles,
+    ).toEqual(['crew']);
+    expect(
+      json<{ roles: string[] }>(await airkey(['user', 'set-roles', '--email', email, '--none', '--json'], env)).roles,
+    ).toEqual([]);
+    expectOneLineFailure(
+      await airkey(['user', 'set-roles', '--email', 'ghost@acme.test', '--role', 'crew'], env),
+      /ghost@acme\.test/,
+    );
   }, 120_000);
 
   it('seeds flights and switches the tenant authority', async () => {
-    expect(json(await airkey(['flights', 'seed', '--tenant', slug, '--count', '25', '--json'], env))).toEqual({ tenant: slug, inserted: 25 });
-    expect(json<{ authority: string }>(await airkey(['tenant', 'set-authority', '--tenant', slug, '--authority', 'system', '--json'], env)).authority).toBe('system');
+    expect(json(await airkey(['flights', 'seed', '--tenant', slug, '--count', '25', '--json'], env))).toEqual({
+      tenant: slug,
+      inserted: 25,
+    });
+    expect(
+      json<{ authority: string }>(
+        await airkey(['tenant', 'set-authority', '--tenant', slug, '--authority', 'system', '--json'], env),
+      ).authority,
+    ).toBe('system');
     const human = await airkey(['tenant', 'set-authority', '--tenant', slug, '--authority', 'creator'], env);
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('creator');
@@ -158,7 +290,10 @@ describe.each(ENGINES)('the CLI on %s with no server running', (engine) => {
 
   it('deletes a user, once', async () => {
     expect(json(await airkey(['user', 'delete', '--email', email, '--json'], env))).toEqual({ deleted: email });
-    expectOneLineFailure(await airkey(['user', 'delete', '--email', email], env), new RegExp(email.replace('.', '\\.')));
+    expectOneLineFailure(
+      await airkey(['user', 'delete', '--email', email], env),
+      new RegExp(email.replace('.', '\\.')),
+    );
   }, 120_000);
 
   describe('afterwards, the data', () => {
@@ -174,7 +309,9 @@ describe.each(ENGINES)('the CLI on %s with no server running', (engine) => {
       expect(await services.userRepository.findByEmail(email)).toBeUndefined();
       const flights = await services.flightRepository.list(tenant.id, {}, 1000);
       expect(flights).toHaveLength(25);
-      const actions = (await services.audit.list(SYSTEM_ACTOR, tenant.id, 50)).data.map((e) => [e.action, e.actor.type]).reverse();
+      const actions = (await services.audit.list(SYSTEM_ACTOR, tenant.id, 50)).data
+        .map((e) => [e.action, e.actor.type])
+        .reverse();
       expect(actions).toEqual([
         ['user.created', 'system'],
         ['user.roles_changed', 'system'],

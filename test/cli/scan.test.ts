@@ -15,7 +15,11 @@ type Run = { code: number | null; stdout: string; stderr: string };
 /** `airkey scan …` run from `cwd`, as a pre-commit hook would run it. */
 function scan(cwd: string, args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'scan', ...args], { cwd, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'scan', ...args], {
+      cwd,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -60,7 +64,16 @@ beforeAll(() => {
   put('node_modules/pkg/index.js', `export const k = '${ignored()}';\n`);
   put('.git/config', `[airkey]\n\tkey = ${ignored()}\n`);
   const lookAlike = generateSecret();
-  put('lookalikes/config.txt', [`wrong=${wrongChecksum(lookAlike)}`, `short=${lookAlike.slice(0, 67)}`, `long=${lookAlike}Z`, `glued=x${lookAlike}`, ''].join('\n'));
+  put(
+    'lookalikes/config.txt',
+    [
+      `wrong=${wrongChecksum(lookAlike)}`,
+      `short=${lookAlike.slice(0, 67)}`,
+      `long=${lookAlike}Z`,
+      `glued=x${lookAlike}`,
+      '',
+    ].join('\n'),
+  );
   for (let i = 0; i < 1000; i++) put(`many/file-${i}.txt`, `line ${i}\n`);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -69,15 +82,22 @@ describe('airkey scan', () => {
   it('finds each key with file:line and hint, never the key, and exits 1', async () => {
     const run = await scan(root, []);
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stdout.trimEnd().split('\n').sort()).toEqual([`.env:2: ${hint(inEnv)}`, `keep.log:1: ${hint(inKeptLog)}`, `sub/ok.txt:3: ${hint(inNested)}`].sort());
-    for (const key of [...everyKeyInTheTree, ...ignoredKeys]) expect(run.stdout + run.stderr).not.toContain(key.slice(4, 40));
+    expect(run.stdout.trimEnd().split('\n').sort()).toEqual(
+      [`.env:2: ${hint(inEnv)}`, `keep.log:1: ${hint(inKeptLog)}`, `sub/ok.txt:3: ${hint(inNested)}`].sort(),
+    );
+    for (const key of [...everyKeyInTheTree, ...ignoredKeys])
+      expect(run.stdout + run.stderr).not.toContain(key.slice(4, 40));
     expect(run.stderr.trimEnd().split('\n')).toEqual(['airkey: found 3 airkey keys in 1006 files scanned; roll them']);
   });
 
   it('skips gitignored files (nested, anchored, **, folders), binaries, .git and node_modules', async () => {
     const run = await scan(root, ['--json']);
     expect(run.code).toBe(1);
-    const out = JSON.parse(run.stdout) as { findings: Array<{ file: string; line: number; hint: string }>; files_scanned: number; skipped: { binary: number; too_large: number } };
+    const out = JSON.parse(run.stdout) as {
+      findings: Array<{ file: string; line: number; hint: string }>;
+      files_scanned: number;
+      skipped: { binary: number; too_large: number };
+    };
     expect(out.findings.map((f) => f.file).sort()).toEqual(['.env', 'keep.log', 'sub/ok.txt']);
     expect(out.findings.find((f) => f.file === '.env')).toEqual({ file: '.env', line: 2, hint: hint(inEnv) });
     expect(out.skipped).toEqual({ binary: 1, too_large: 0 });
@@ -158,6 +178,10 @@ describe('airkey scan --report', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const run = await scan(root, ['.env', '--report', `http://127.0.0.1:${port}`]);
-    expect(run).toEqual({ code: 1, stdout: `.env:2: ${hint(inEnv)}\n`, stderr: `airkey: could not send the leak report to http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\n` });
+    expect(run).toEqual({
+      code: 1,
+      stdout: `.env:2: ${hint(inEnv)}\n`,
+      stderr: `airkey: could not send the leak report to http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    });
   });
 });

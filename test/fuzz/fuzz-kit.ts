@@ -9,9 +9,17 @@ export const runs = (fraction: number) => Math.max(5, Math.round(FUZZ_RUNS * fra
 export type Seen = { status: number; headers: Record<string, string | string[] | number | undefined>; body: string };
 
 /** What every fuzzed request counted, by status, and the JSON-RPC errors the MCP SDK wrote. */
-export const tally = { requests: 0, refusedByClient: 0, byStatus: new Map<number, number>(), jsonRpcErrors: new Map<number, number>() };
+export const tally = {
+  requests: 0,
+  refusedByClient: 0,
+  byStatus: new Map<number, number>(),
+  jsonRpcErrors: new Map<number, number>(),
+};
 
-const STACK_OR_SQL = [/\n\s+at\s|\.ts:\d+|node_modules/, /\b(select|insert|update|delete)\b.+\b(from|into|set|where)\b/i];
+const STACK_OR_SQL = [
+  /\n\s+at\s|\.ts:\d+|node_modules/,
+  /\b(select|insert|update|delete)\b.+\b(from|into|set|where)\b/i,
+];
 
 /**
  * The contract every response keeps (docs/api.md (errors)): never a 5xx; every 4xx is problem details whose
@@ -19,7 +27,11 @@ const STACK_OR_SQL = [/\n\s+at\s|\.ts:\d+|node_modules/, /\b(select|insert|updat
  * transport answers protocol errors as JSON-RPC error objects (the MCP specification requires
  * them), which are allowed and counted. `head`: a HEAD request, answered without a body.
  */
-export function expectContract(response: Seen, context: string, options: { jsonRpc?: boolean; head?: boolean } = {}): void {
+export function expectContract(
+  response: Seen,
+  context: string,
+  options: { jsonRpc?: boolean; head?: boolean } = {},
+): void {
   tally.requests += 1;
   tally.byStatus.set(response.status, (tally.byStatus.get(response.status) ?? 0) + 1);
   const where = `${context} -> ${response.status} ${response.body.slice(0, 300)}`;
@@ -29,7 +41,10 @@ export function expectContract(response: Seen, context: string, options: { jsonR
   const type = String(response.headers['content-type'] ?? '');
   if (options.jsonRpc && type.startsWith('application/json')) {
     const body = JSON.parse(response.body) as { jsonrpc?: string; error?: { code?: unknown; message?: unknown } };
-    expect(body, where).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number), message: expect.any(String) } });
+    expect(body, where).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: expect.any(Number), message: expect.any(String) },
+    });
     tally.jsonRpcErrors.set(response.status, (tally.jsonRpcErrors.get(response.status) ?? 0) + 1);
     return;
   }
@@ -53,8 +68,30 @@ export const nasty: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ minLength: 90, maxLength: 700 }),
   fc.constantFrom(
-    '', ' ', '%', '%00', '%zz', '%E0%A4%A', '\u0000', '\uFFFF', '\uD800', '🛫', '../../etc/passwd', "' OR 1=1--", '{{7*7}}', '<script>',
-    '__proto__', 'constructor', 'null', 'undefined', 'NaN', '-0', '1e309', 'true', '[]', '{}',
+    '',
+    ' ',
+    '%',
+    '%00',
+    '%zz',
+    '%E0%A4%A',
+    '\u0000',
+    '\uFFFF',
+    '\uD800',
+    '🛫',
+    '../../etc/passwd',
+    "' OR 1=1--",
+    '{{7*7}}',
+    '<script>',
+    '__proto__',
+    'constructor',
+    'null',
+    'undefined',
+    'NaN',
+    '-0',
+    '1e309',
+    'true',
+    '[]',
+    '{}',
   ),
   fc.integer().map(String),
   fc.double().map(String),
@@ -63,13 +100,26 @@ export const nasty: fc.Arbitrary<string> = fc.oneof(
 /** Dates and near-dates: valid, impossible, out of range, odd offsets and precisions. */
 export const dateish: fc.Arbitrary<string> = fc.oneof(
   fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
-  fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2100-01-01') }).map((date) => date.toISOString().slice(0, 10)),
-  fc.tuple(fc.integer({ min: 0, max: 99999 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 })).map(
-    ([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
-  ),
+  fc
+    .date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2100-01-01') })
+    .map((date) => date.toISOString().slice(0, 10)),
+  fc
+    .tuple(fc.integer({ min: 0, max: 99999 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }))
+    .map(([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`),
   fc.constantFrom(
-    '2026-02-30', '2026-13-01', '2026-11-22T24:00:00Z', '2026-11-22T10:00', '+275760-09-13', '2026-11-22T10:00:00+25:00', '0000-00-00',
-    '2026-11-22T10:00:00.1234567890Z', '2026-11-22T10:00:00.123456789+05:30', '2026-11-22 10:00:00Z', '20261122', 'today', '1e12',
+    '2026-02-30',
+    '2026-13-01',
+    '2026-11-22T24:00:00Z',
+    '2026-11-22T10:00',
+    '+275760-09-13',
+    '2026-11-22T10:00:00+25:00',
+    '0000-00-00',
+    '2026-11-22T10:00:00.1234567890Z',
+    '2026-11-22T10:00:00.123456789+05:30',
+    '2026-11-22 10:00:00Z',
+    '20261122',
+    'today',
+    '1e12',
   ),
   nasty,
 );
@@ -79,18 +129,25 @@ export function encode(value: string): string {
   try {
     return encodeURIComponent(value);
   } catch {
-    return [...Buffer.from(value, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+    return [...Buffer.from(value, 'utf8')]
+      .map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`)
+      .join('');
   }
 }
 
 /** A query string: each value percent-encoded, or (sometimes) raw bytes the router must survive. */
 export const queryValue: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: nasty.map(encode) },
-  { weight: 1, arbitrary: fc.constantFrom('%', '%E0%A4%A', '%zz', '%00', '+', '%2B', '&', '=', '==', '%26', '#frag', ';') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('%', '%E0%A4%A', '%zz', '%00', '+', '%2B', '&', '=', '==', '%26', '#frag', ';'),
+  },
 );
 
 export function summary(): string {
-  const statuses = [...tally.byStatus.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}:${count}`);
+  const statuses = [...tally.byStatus.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([status, count]) => `${status}:${count}`);
   const jsonRpc = [...tally.jsonRpcErrors.entries()].map(([status, count]) => `${status}:${count}`);
   return `${tally.requests} fuzzed requests answered (${tally.refusedByClient} more generated but refused by inject before sending); statuses ${statuses.join(' ')}; MCP JSON-RPC errors ${jsonRpc.join(' ') || 'none'}`;
 }

@@ -27,7 +27,9 @@ describe('key authority over HTTP', () => {
       expect(whoami.acts_as).toEqual({ type: 'user', id: creator.userId, email: creator.email });
       expect(whoami.permissions).toEqual(['flights:read']);
 
-      expect((await admin.request('PATCH', `/backoffice/api/users/${creator.userId}`, { roles: ['crew'] })).statusCode).toBe(200);
+      expect(
+        (await admin.request('PATCH', `/backoffice/api/users/${creator.userId}`, { roles: ['crew'] })).statusCode,
+      ).toBe(200);
       const denied = expectProblem(await h.api(secret, '/api/v1/flights'), 403, 'permission_denied');
       expect(denied.detail).toContain(creator.email);
       expectProblem(await h.api(secret, `/api/v1/flights/${crypto.randomUUID()}`), 403, 'permission_denied');
@@ -39,16 +41,27 @@ describe('key authority over HTTP', () => {
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
     });
 
-    it('disables the creator\'s keys when the creator is deleted: 401 api_key_disabled, and enabling is 409 creator_deleted', async () => {
+    it("disables the creator's keys when the creator is deleted: 401 api_key_disabled, and enabling is 409 creator_deleted", async () => {
       const { admin, creator, secret, keyId } = await tenantWithCreator('creator');
       const own = await h.createKey(admin, { name: 'admin key' });
       expect((await h.api(secret, '/api/v1/whoami')).statusCode).toBe(200);
       expect((await admin.request('DELETE', `/backoffice/api/users/${creator.userId}`)).statusCode).toBe(204);
       expectProblem(await h.api(secret, '/api/v1/whoami'), 401, 'api_key_disabled');
       expect((await h.api(own.secret, '/api/v1/whoami')).statusCode).toBe(200);
-      const listed = (await admin.request('GET', '/backoffice/api/api-keys')).json().data.find((k: { id: string }) => k.id === keyId);
-      expect(listed).toMatchObject({ enabled: false, status: 'disabled', disabled_reason: 'creator_deleted', created_by: null });
-      expectProblem(await admin.request('PATCH', `/backoffice/api/api-keys/${keyId}`, { enabled: true }), 409, 'creator_deleted');
+      const listed = (await admin.request('GET', '/backoffice/api/api-keys'))
+        .json()
+        .data.find((k: { id: string }) => k.id === keyId);
+      expect(listed).toMatchObject({
+        enabled: false,
+        status: 'disabled',
+        disabled_reason: 'creator_deleted',
+        created_by: null,
+      });
+      expectProblem(
+        await admin.request('PATCH', `/backoffice/api/api-keys/${keyId}`, { enabled: true }),
+        409,
+        'creator_deleted',
+      );
       expectProblem(await h.api(secret, '/api/v1/whoami'), 401, 'api_key_disabled');
       expectProblem(await creator.request('GET', '/backoffice/api/session'), 401, 'not_authenticated');
     });
@@ -67,7 +80,9 @@ describe('key authority over HTTP', () => {
 
       expect((await admin.request('DELETE', `/backoffice/api/users/${creator.userId}`)).statusCode).toBe(204);
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
-      const listed = (await admin.request('GET', '/backoffice/api/api-keys')).json().data.find((k: { id: string }) => k.id === keyId);
+      const listed = (await admin.request('GET', '/backoffice/api/api-keys'))
+        .json()
+        .data.find((k: { id: string }) => k.id === keyId);
       expect(listed).toMatchObject({ enabled: true, status: 'enabled', created_by: null });
     });
 

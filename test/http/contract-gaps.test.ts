@@ -26,12 +26,25 @@ describe('contract rows without a test until now', () => {
   it('refuses to change expires_at after creation: 400 invalid_request naming the field', async () => {
     const { api_key } = await h.createKey(admin, { expires_at: '2027-01-01' });
     for (const expires_at of ['2028-01-01', null]) {
-      const body = expectProblem(await admin.request('PATCH', `/backoffice/api/api-keys/${api_key.id}`, { expires_at }), 400, 'invalid_request');
+      const body = expectProblem(
+        await admin.request('PATCH', `/backoffice/api/api-keys/${api_key.id}`, { expires_at }),
+        400,
+        'invalid_request',
+      );
       expect(JSON.stringify(body.errors ?? body.detail)).toMatch(/expires_at/);
     }
-    const both = expectProblem(await admin.request('PATCH', `/backoffice/api/api-keys/${api_key.id}`, { enabled: false, expires_at: '2028-01-01' }), 400, 'invalid_request');
+    const both = expectProblem(
+      await admin.request('PATCH', `/backoffice/api/api-keys/${api_key.id}`, {
+        enabled: false,
+        expires_at: '2028-01-01',
+      }),
+      400,
+      'invalid_request',
+    );
     expect(JSON.stringify(both.errors ?? both.detail)).toMatch(/expires_at/);
-    const listed = (await admin.request('GET', '/backoffice/api/api-keys')).json<{ data: Array<{ id: string; expires_at: string; status: string }> }>();
+    const listed = (await admin.request('GET', '/backoffice/api/api-keys')).json<{
+      data: Array<{ id: string; expires_at: string; status: string }>;
+    }>();
     expect(listed.data.find((k) => k.id === api_key.id)).toMatchObject({ expires_at: '2027-01-01', status: 'enabled' });
   });
 
@@ -41,9 +54,16 @@ describe('contract rows without a test until now', () => {
       ['/backoffice/users', '%2Fbackoffice%2Fusers'],
     ]) {
       const response = await h.app.inject({ method: 'GET', url: page });
-      expect({ status: response.statusCode, location: response.headers.location }).toEqual({ status: 302, location: `/backoffice/login?next=${next}` });
+      expect({ status: response.statusCode, location: response.headers.location }).toEqual({
+        status: 302,
+        location: `/backoffice/login?next=${next}`,
+      });
     }
-    const stale = await h.app.inject({ method: 'GET', url: '/backoffice/settings/api-keys', headers: { cookie: 'airkey_session=not-a-session' } });
+    const stale = await h.app.inject({
+      method: 'GET',
+      url: '/backoffice/settings/api-keys',
+      headers: { cookie: 'airkey_session=not-a-session' },
+    });
     expect(stale.headers.location).toBe('/backoffice/login?next=%2Fbackoffice%2Fsettings%2Fapi-keys');
   });
 
@@ -53,7 +73,9 @@ describe('contract rows without a test until now', () => {
     await h.services.flightRepository.insertMany(generateFlights(system.tenantId, 3, h.clock.now(), 7));
     const whoami = await mcp(secret, 'tools/call', { name: 'whoami', arguments: {} });
     expect(whoami.statusCode).toBe(200);
-    const who = whoami.json<{ result: { structuredContent: { acts_as: unknown; tenant: { id: string } }; isError?: boolean } }>().result;
+    const who = whoami.json<{
+      result: { structuredContent: { acts_as: unknown; tenant: { id: string } }; isError?: boolean };
+    }>().result;
     expect(who.isError ?? false).toBe(false);
     expect(who.structuredContent.acts_as).toEqual({ type: 'system' });
     expect(who.structuredContent.tenant.id).toBe(system.tenantId);

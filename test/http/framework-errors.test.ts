@@ -10,7 +10,13 @@ function expectRawProblem(response: RawResponse, status: number, code: string, s
   expect({ status: response.status, body: response.body }).toMatchObject({ status });
   expect(response.headers['content-type']).toMatch(/^application\/problem\+json(; charset=utf-8)?$/);
   const body = JSON.parse(response.body) as Record<string, unknown>;
-  expect(body).toMatchObject({ type: `https://airkey.dev/problems/${code}`, title: expect.any(String), status, detail: expect.any(String), code });
+  expect(body).toMatchObject({
+    type: `https://airkey.dev/problems/${code}`,
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    code,
+  });
   for (const fragment of sent) expect(response.body).not.toContain(fragment);
   return body;
 }
@@ -27,13 +33,23 @@ describe('errors before any route runs', () => {
 
   describe('through a socket (what inject cannot send)', () => {
     it('answers a request line with raw non-ASCII bytes with 400 invalid_request', async () => {
-      const target = Buffer.concat([Buffer.from('/api/v1/flights/'), Buffer.from([0xe9, 0xff, 0x80]), Buffer.from('zz-garbage')]);
-      const body = expectRawProblem(await rawRequest(port, getRequest(target)), 400, 'invalid_request', ['zz-garbage', '/api/v1']);
+      const target = Buffer.concat([
+        Buffer.from('/api/v1/flights/'),
+        Buffer.from([0xe9, 0xff, 0x80]),
+        Buffer.from('zz-garbage'),
+      ]);
+      const body = expectRawProblem(await rawRequest(port, getRequest(target)), 400, 'invalid_request', [
+        'zz-garbage',
+        '/api/v1',
+      ]);
       expect(body.errors).toEqual([{ path: 'request', message: expect.any(String) }]);
     });
 
     it('answers a NUL in a header value with 400 invalid_request', async () => {
-      const response = await rawRequest(port, getRequest('/api/v1/whoami', { 'X-Api-Key': 'ask_secret-looking\0zz-tail' }));
+      const response = await rawRequest(
+        port,
+        getRequest('/api/v1/whoami', { 'X-Api-Key': 'ask_secret-looking\0zz-tail' }),
+      );
       expectRawProblem(response, 400, 'invalid_request', ['secret-looking', 'zz-tail']);
     });
 
@@ -55,19 +71,32 @@ describe('errors before any route runs', () => {
 
     it('answers a path parameter over the router limit with 414 uri_too_long, without echoing the path', async () => {
       const id = 'i'.repeat(150);
-      expectRawProblem(await rawRequest(port, getRequest(`/api/v1/flights/${id}`)), 414, 'uri_too_long', ['iiii', '/api/v1']);
+      expectRawProblem(await rawRequest(port, getRequest(`/api/v1/flights/${id}`)), 414, 'uri_too_long', [
+        'iiii',
+        '/api/v1',
+      ]);
       const patch = `PATCH /backoffice/api/api-keys/${id} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
       expectRawProblem(await rawRequest(port, patch), 414, 'uri_too_long', ['iiii', 'backoffice']);
     });
 
     it('answers a path with invalid percent-encoding with 400 invalid_request naming the path', async () => {
-      const body = expectRawProblem(await rawRequest(port, getRequest('/api/v1/flights/%E0%A4%A')), 400, 'invalid_request', ['%E0', '/api/v1']);
+      const body = expectRawProblem(
+        await rawRequest(port, getRequest('/api/v1/flights/%E0%A4%A')),
+        400,
+        'invalid_request',
+        ['%E0', '/api/v1'],
+      );
       expect(body.errors).toEqual([{ path: 'path', message: expect.any(String) }]);
     });
 
     it('answers a request without Host with 400 invalid_request instead of an empty 400', async () => {
       for (const version of ['1.1', '1.0']) {
-        const body = expectRawProblem(await rawRequest(port, `GET /healthz HTTP/${version}\r\nConnection: close\r\n\r\n`), 400, 'invalid_request', ['healthz']);
+        const body = expectRawProblem(
+          await rawRequest(port, `GET /healthz HTTP/${version}\r\nConnection: close\r\n\r\n`),
+          400,
+          'invalid_request',
+          ['healthz'],
+        );
         expect(body.errors).toEqual([{ path: 'host', message: expect.any(String) }]);
       }
     });
@@ -78,7 +107,12 @@ describe('errors before any route runs', () => {
       const body = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
       for (const host of ['zz host', 'zz.example:99999', 'zz%41.example', 'zz\xe9vil']) {
         const request = `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nX-Api-Key: ${secret}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
-        const problem = expectRawProblem(await rawRequest(port, Buffer.from(request, 'latin1')), 400, 'invalid_request', ['zz', secret]);
+        const problem = expectRawProblem(
+          await rawRequest(port, Buffer.from(request, 'latin1')),
+          400,
+          'invalid_request',
+          ['zz', secret],
+        );
         expect(problem.errors).toEqual([{ path: 'host', message: expect.any(String) }]);
       }
       const good = `POST /mcp HTTP/1.1\r\nHost: My_Service:3000\r\nX-Api-Key: ${secret}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
@@ -134,7 +168,9 @@ describe('errors before any route runs', () => {
         headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf, 'content-type': 'application/json' },
         payload: '{"name": zz-garbage',
       });
-      expect(expectProblem(response, 400, 'invalid_request').errors).toEqual([{ path: 'body', message: expect.any(String) }]);
+      expect(expectProblem(response, 400, 'invalid_request').errors).toEqual([
+        { path: 'body', message: expect.any(String) },
+      ]);
       expect(response.body).not.toContain('zz-garbage');
     });
 

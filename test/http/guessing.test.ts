@@ -14,12 +14,18 @@ describe('guessing', () => {
   afterAll(async () => h.close());
 
   const signIn = (email: string, password: string, client: string) =>
-    h.app.inject({ method: 'POST', url: '/backoffice/api/session', payload: { email, password }, remoteAddress: client });
+    h.app.inject({
+      method: 'POST',
+      url: '/backoffice/api/session',
+      payload: { email, password },
+      remoteAddress: client,
+    });
 
   /** Wrong passwords until 429; the exact boundary is pinned elsewhere, here only "a few, then blocked". */
   async function guessUntilBlocked(email: string, client: string) {
     const statuses: number[] = [];
-    for (let i = 0; i < 10 && statuses.at(-1) !== 429; i++) statuses.push((await signIn(email, `wrong password ${i}`, client)).statusCode);
+    for (let i = 0; i < 10 && statuses.at(-1) !== 429; i++)
+      statuses.push((await signIn(email, `wrong password ${i}`, client)).statusCode);
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
   }
@@ -54,7 +60,10 @@ describe('guessing', () => {
     const { secret } = await h.createKey(session);
     const guesser = '10.11.2.1';
     const statuses: number[] = [];
-    for (let i = 0; i < 22; i++) statuses.push((await apiFrom(h, guesser, unknownKey(String.fromCharCode(65 + (i % 26))), '/api/v1/whoami')).statusCode);
+    for (let i = 0; i < 22; i++)
+      statuses.push(
+        (await apiFrom(h, guesser, unknownKey(String.fromCharCode(65 + (i % 26))), '/api/v1/whoami')).statusCode,
+      );
     // 20 bad keys a minute are answered 401; after that the client is throttled.
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));
     expectProblem(await apiFrom(h, guesser, unknownKey('Q'), '/api/v1/whoami'), 429, 'too_many_requests');

@@ -14,11 +14,17 @@ describe('tenant isolation and immediate revocation', () => {
     const a = await h.signedIn();
     const b = await h.signedIn();
     const { api_key, secret } = await h.createKey(b);
-    expectProblem(await a.request('PATCH', `/backoffice/api/api-keys/${api_key.id}`, { enabled: false }), 404, 'not_found');
+    expectProblem(
+      await a.request('PATCH', `/backoffice/api/api-keys/${api_key.id}`, { enabled: false }),
+      404,
+      'not_found',
+    );
     expectProblem(await a.request('DELETE', `/backoffice/api/api-keys/${api_key.id}`), 404, 'not_found');
     expect((await a.request('GET', '/backoffice/api/api-keys')).json().data).toEqual([]);
     expect((await h.api(secret, '/api/v1/whoami')).statusCode).toBe(200);
-    expect((await b.request('GET', '/backoffice/api/api-keys')).json().data).toEqual([expect.objectContaining({ id: api_key.id, enabled: true })]);
+    expect((await b.request('GET', '/backoffice/api/api-keys')).json().data).toEqual([
+      expect.objectContaining({ id: api_key.id, enabled: true }),
+    ]);
   });
 
   it("never shows another tenant's flights, by list or by id", async () => {
@@ -53,7 +59,11 @@ describe('tenant isolation and immediate revocation', () => {
       expect((await h.api(secret, '/api/v1/whoami', via)).statusCode).toBe(200);
       expect((await h.api(secret, '/api/v1/whoami', via)).statusCode).toBe(200);
       const disabled = await admin.request('PATCH', `/backoffice/api/api-keys/${api_key.id}`, { enabled: false });
-      expect(disabled.json()).toMatchObject({ enabled: false, status: 'disabled', disabled_reason: 'disabled_by_user' });
+      expect(disabled.json()).toMatchObject({
+        enabled: false,
+        status: 'disabled',
+        disabled_reason: 'disabled_by_user',
+      });
       expectProblem(await h.api(secret, '/api/v1/whoami', via), 401, 'api_key_disabled');
       const enabled = await admin.request('PATCH', `/backoffice/api/api-keys/${api_key.id}`, { enabled: true });
       expect(enabled.json()).toMatchObject({ enabled: true, status: 'enabled', disabled_reason: null });

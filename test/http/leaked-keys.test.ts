@@ -8,7 +8,13 @@ describe('reporting leaked keys over HTTP', () => {
   let h: Harness;
   let clients = 0;
   const report = (payload: unknown, client = `10.4.0.${++clients}`, headers: Record<string, string> = {}) =>
-    h.app.inject({ method: 'POST', url: '/api/v1/leaked-keys', payload: payload as Record<string, unknown>, remoteAddress: client, headers });
+    h.app.inject({
+      method: 'POST',
+      url: '/api/v1/leaked-keys',
+      payload: payload as Record<string, unknown>,
+      remoteAddress: client,
+      headers,
+    });
 
   beforeAll(async () => {
     h = await createHarness();
@@ -30,7 +36,9 @@ describe('reporting leaked keys over HTTP', () => {
       [202, { received: 1 }],
     ]);
     expectProblem(await apiFrom(h, '10.4.1.1', secret, '/api/v1/whoami'), 401, 'api_key_disabled');
-    const leaked = (await h.services.audit.list(SYSTEM_ACTOR, admin.tenantId, 50)).data.find((e) => e.action === 'api_key.leaked');
+    const leaked = (await h.services.audit.list(SYSTEM_ACTOR, admin.tenantId, 50)).data.find(
+      (e) => e.action === 'api_key.leaked',
+    );
     expect(leaked).toMatchObject({
       actor: { type: 'system' },
       target: { id: api_key.id },
@@ -86,6 +94,10 @@ describe('reporting leaked keys over HTTP', () => {
     const operation = doc.paths['/api/v1/leaked-keys'].post;
     expect(operation).toMatchObject({ operationId: 'reportLeakedKeys', summary: expect.any(String), security: [] });
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['202', '400', '429']));
-    expect(operation.requestBody.content['application/json'].schema.properties.keys).toMatchObject({ type: 'array', minItems: 1, maxItems: 100 });
+    expect(operation.requestBody.content['application/json'].schema.properties.keys).toMatchObject({
+      type: 'array',
+      minItems: 1,
+      maxItems: 100,
+    });
   });
 });

@@ -18,7 +18,10 @@ async function takeDatabaseDown(h: Harness, engine: Engine): Promise<() => Promi
   const admin = new pg.Client({ connectionString: inject('postgresUrl') });
   await admin.connect();
   await admin.query(`alter database ${name} allow_connections false`);
-  await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+  await admin.query(
+    'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+    [name],
+  );
   return async () => {
     await admin.query(`alter database ${name} allow_connections true`);
     await admin.end();
@@ -40,7 +43,10 @@ describe.each(ENGINES)('the database goes down (%s)', (engine) => {
     bringBack = await takeDatabaseDown(h, engine);
     // PostgreSQL: wait until the change-feed listener has noticed its terminated connection (PGlite
     // closed in-process, nothing to notice).
-    await waitFor(() => engine === 'pglite' || !h.services.changes.listening, { timeoutMs: 5_000, what: 'the listener to notice the outage' });
+    await waitFor(() => engine === 'pglite' || !h.services.changes.listening, {
+      timeoutMs: 5_000,
+      what: 'the listener to notice the outage',
+    });
   });
   afterAll(async () => {
     await bringBack();

@@ -25,31 +25,39 @@ describe('roles on the back-office endpoints', () => {
   describe.each(ROLES)('%s', (role) => {
     const allowed = MANAGES_KEYS.includes(role);
 
-    it(allowed ? 'lists, creates, disables and deletes keys' : 'gets 403 permission_denied on every key endpoint, listing included', async () => {
-      const { admin, user, keyId } = await tenantFor(role);
-      const list = await user.request('GET', '/backoffice/api/api-keys');
-      const create = await user.request('POST', '/backoffice/api/api-keys', { name: `by ${role}` });
-      const patch = await user.request('PATCH', `/backoffice/api/api-keys/${keyId}`, { enabled: false });
-      const audit = await user.request('GET', '/backoffice/api/audit-events');
-      if (allowed) {
-        expect(list.statusCode).toBe(200);
-        expect(list.json().data.map((k: { id: string }) => k.id)).toEqual([keyId]);
-        expect(create.statusCode).toBe(201);
-        expect(create.headers['cache-control']).toContain('no-store');
-        expect(patch.statusCode).toBe(200);
-        expect(audit.statusCode).toBe(200);
-      } else {
-        for (const response of [list, create, patch, audit]) expectProblem(response, 403, 'permission_denied');
-      }
-      const remove = await user.request('DELETE', `/backoffice/api/api-keys/${keyId}`);
-      if (allowed) expect(remove.statusCode).toBe(204);
-      else expectProblem(remove, 403, 'permission_denied');
+    it(
+      allowed
+        ? 'lists, creates, disables and deletes keys'
+        : 'gets 403 permission_denied on every key endpoint, listing included',
+      async () => {
+        const { admin, user, keyId } = await tenantFor(role);
+        const list = await user.request('GET', '/backoffice/api/api-keys');
+        const create = await user.request('POST', '/backoffice/api/api-keys', { name: `by ${role}` });
+        const patch = await user.request('PATCH', `/backoffice/api/api-keys/${keyId}`, { enabled: false });
+        const audit = await user.request('GET', '/backoffice/api/audit-events');
+        if (allowed) {
+          expect(list.statusCode).toBe(200);
+          expect(list.json().data.map((k: { id: string }) => k.id)).toEqual([keyId]);
+          expect(create.statusCode).toBe(201);
+          expect(create.headers['cache-control']).toContain('no-store');
+          expect(patch.statusCode).toBe(200);
+          expect(audit.statusCode).toBe(200);
+        } else {
+          for (const response of [list, create, patch, audit]) expectProblem(response, 403, 'permission_denied');
+        }
+        const remove = await user.request('DELETE', `/backoffice/api/api-keys/${keyId}`);
+        if (allowed) expect(remove.statusCode).toBe(204);
+        else expectProblem(remove, 403, 'permission_denied');
 
-      // What the administrator sees proves whether anything changed.
-      const after = (await admin.request('GET', '/backoffice/api/api-keys')).json().data as Array<{ id: string; enabled: boolean }>;
-      if (allowed) expect(after.map((k) => k.id)).not.toContain(keyId);
-      else expect(after).toEqual([expect.objectContaining({ id: keyId, enabled: true })]);
-    });
+        // What the administrator sees proves whether anything changed.
+        const after = (await admin.request('GET', '/backoffice/api/api-keys')).json().data as Array<{
+          id: string;
+          enabled: boolean;
+        }>;
+        if (allowed) expect(after.map((k) => k.id)).not.toContain(keyId);
+        else expect(after).toEqual([expect.objectContaining({ id: keyId, enabled: true })]);
+      },
+    );
 
     it(MANAGES_USERS.includes(role) ? 'may list users' : 'gets 403 on the users endpoints', async () => {
       const { user } = await tenantFor(role);
@@ -59,7 +67,16 @@ describe('roles on the back-office endpoints', () => {
         expect(list.json().data.map((u: { email: string }) => u.email)).toContain(user.email);
       } else {
         expectProblem(list, 403, 'permission_denied');
-        expectProblem(await user.request('POST', '/backoffice/api/users', { email: 'x@example.test', name: 'X', password: 'long-enough-pw', roles: [] }), 403, 'permission_denied');
+        expectProblem(
+          await user.request('POST', '/backoffice/api/users', {
+            email: 'x@example.test',
+            name: 'X',
+            password: 'long-enough-pw',
+            roles: [],
+          }),
+          403,
+          'permission_denied',
+        );
       }
     });
 
@@ -67,7 +84,10 @@ describe('roles on the back-office endpoints', () => {
       const { user } = await tenantFor(role);
       const session = await user.request('GET', '/backoffice/api/session');
       expect(session.statusCode).toBe(200);
-      expect(session.json()).toMatchObject({ user: { email: user.email, roles: [role], tenant: { id: user.tenantId } }, csrf_token: user.csrf });
+      expect(session.json()).toMatchObject({
+        user: { email: user.email, roles: [role], tenant: { id: user.tenantId } },
+        csrf_token: user.csrf,
+      });
     });
   });
 });

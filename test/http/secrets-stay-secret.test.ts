@@ -6,7 +6,11 @@ import { expectProblem } from '../support/problems.ts';
 
 /** The `url` of every request line logged so far. */
 function loggedUrls(h: Harness): string[] {
-  return h.logs.flatMap((line) => line.split('\n').filter(Boolean)).map((line) => JSON.parse(line) as { msg?: string; url?: string }).filter((entry) => entry.msg === 'request').map((entry) => entry.url!);
+  return h.logs
+    .flatMap((line) => line.split('\n').filter(Boolean))
+    .map((line) => JSON.parse(line) as { msg?: string; url?: string })
+    .filter((entry) => entry.msg === 'request')
+    .map((entry) => entry.url!);
 }
 
 /** docs/keys.md, §5: the secret is in the creation response and nowhere else: no log line, no row. */
@@ -48,12 +52,21 @@ describe.each(ENGINES)('a key used in the query string (%s)', (engine) => {
     const logs = h.logs.join('');
     expect(h.logs.length).toBeGreaterThan(urls.length);
     expect(logs).toContain(api_key.id); // the request lines name the key by id instead
-    for (const value of [secretBody(secret), secretBody(other.secret), malformed, admin.cookie.split('=')[1]!, admin.csrf]) {
+    for (const value of [
+      secretBody(secret),
+      secretBody(other.secret),
+      malformed,
+      admin.cookie.split('=')[1]!,
+      admin.csrf,
+    ]) {
       expect(logs.includes(value), `log contains ${value.slice(0, 12)}…`).toBe(false);
     }
     // The key parameter is dropped from the logged URL; the rest of the query stays.
     const urlsLogged = loggedUrls(h);
-    expect(urlsLogged.filter((url) => url.startsWith('/api/v1/flights?') && url.includes('limit=5'))).toEqual(['/api/v1/flights?limit=5', '/api/v1/flights?limit=5']);
+    expect(urlsLogged.filter((url) => url.startsWith('/api/v1/flights?') && url.includes('limit=5'))).toEqual([
+      '/api/v1/flights?limit=5',
+      '/api/v1/flights?limit=5',
+    ]);
     expect(urlsLogged.filter((url) => url.startsWith('/healthz'))).toEqual(['/healthz']);
     expect(urlsLogged.filter((url) => /api_key|api%5Fkey/i.test(url))).toEqual([]);
   });
@@ -64,7 +77,12 @@ describe.each(ENGINES)('a key used in the query string (%s)', (engine) => {
     const encodedName = await h.app.inject({ method: 'GET', url: `/api/v1/whoami?api%5Fkey=${secret}` });
     expect(encodedName.statusCode).toBe(200);
     expect(encodedName.json().key.id).toBe(api_key.id);
-    for (const url of [`/api/v1/whoami?API_KEY=${secret}`, `/api/v1/whoami?api_key[]=${secret}`, `/api/v1/whoami?key=${secret}`, `/api/v1/flights/${secret}`]) {
+    for (const url of [
+      `/api/v1/whoami?API_KEY=${secret}`,
+      `/api/v1/whoami?api_key[]=${secret}`,
+      `/api/v1/whoami?key=${secret}`,
+      `/api/v1/flights/${secret}`,
+    ]) {
       // Not the parameter's name: no key was sent at all.
       expectProblem(await h.app.inject({ method: 'GET', url }), 401, 'api_key_missing');
     }
@@ -76,12 +94,17 @@ describe.each(ENGINES)('a key used in the query string (%s)', (engine) => {
     const { secret } = await h.createKey(admin);
     expect((await h.api(secret, `/api/v1/whoami`, 'query')).statusCode).toBe(200);
     await h.services.usage.flush();
-    const tables = (await h.services.database.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`)) as unknown as { rows: Array<{ table_name: string }> };
+    const tables = (await h.services.database.db.execute(
+      sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+    )) as unknown as { rows: Array<{ table_name: string }> };
     let rowsSeen = 0;
     for (const { table_name } of tables.rows) {
-      const result = (await h.services.database.db.execute(sql.raw(`select t::text as row from "${table_name}" t`))) as unknown as { rows: Array<{ row: string }> };
+      const result = (await h.services.database.db.execute(
+        sql.raw(`select t::text as row from "${table_name}" t`),
+      )) as unknown as { rows: Array<{ row: string }> };
       rowsSeen += result.rows.length;
-      for (const { row } of result.rows) expect(row.includes(secretBody(secret)), `${table_name} holds the secret`).toBe(false);
+      for (const { row } of result.rows)
+        expect(row.includes(secretBody(secret)), `${table_name} holds the secret`).toBe(false);
     }
     expect(rowsSeen).toBeGreaterThan(0);
   });

@@ -18,25 +18,58 @@ describe('back-office session and audit trail', () => {
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/backoffice' });
     expect(cookie!.value.length).toBeGreaterThanOrEqual(32);
     const body = response.json();
-    expect(body).toEqual({ user: { id: user.id, email: user.email, name: 'Test User', roles: ['operations'], tenant: expect.objectContaining({ id: tenant.id }) }, csrf_token: expect.any(String) });
+    expect(body).toEqual({
+      user: {
+        id: user.id,
+        email: user.email,
+        name: 'Test User',
+        roles: ['operations'],
+        tenant: expect.objectContaining({ id: tenant.id }),
+      },
+      csrf_token: expect.any(String),
+    });
     expect(response.body).not.toContain(cookie!.value);
   });
 
   it('pages the audit trail newest first with an opaque cursor, without duplicates', async () => {
     const admin = await h.signedIn();
     for (let i = 0; i < 5; i++) await h.createKey(admin, { name: `audited ${i}` });
-    const seen: Array<{ id: string; action: string; at: string; actor: { type: string; email: string | null }; target: { name: string | null } }> = [];
+    const seen: Array<{
+      id: string;
+      action: string;
+      at: string;
+      actor: { type: string; email: string | null };
+      target: { name: string | null };
+    }> = [];
     let cursor: string | null = null;
     do {
-      const page: { statusCode: number; json(): { data: typeof seen; next_cursor: string | null } } = await admin.request('GET', `/backoffice/api/audit-events?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: { statusCode: number; json(): { data: typeof seen; next_cursor: string | null } } =
+        await admin.request(
+          'GET',
+          `/backoffice/api/audit-events?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
       expect(page.statusCode).toBe(200);
       const { data, next_cursor } = page.json();
       seen.push(...data);
       cursor = next_cursor;
     } while (cursor);
-    expect(seen.map((e) => e.action)).toEqual(['api_key.created', 'api_key.created', 'api_key.created', 'api_key.created', 'api_key.created', 'user.signed_in', 'user.created']);
+    expect(seen.map((e) => e.action)).toEqual([
+      'api_key.created',
+      'api_key.created',
+      'api_key.created',
+      'api_key.created',
+      'api_key.created',
+      'user.signed_in',
+      'user.created',
+    ]);
     expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
-    expect(seen.slice(0, 5).map((e) => e.target.name)).toEqual(['audited 4', 'audited 3', 'audited 2', 'audited 1', 'audited 0']);
+    expect(seen.slice(0, 5).map((e) => e.target.name)).toEqual([
+      'audited 4',
+      'audited 3',
+      'audited 2',
+      'audited 1',
+      'audited 0',
+    ]);
     expect(seen[0]!.actor).toMatchObject({ type: 'user', email: admin.email });
   });
 
@@ -46,8 +79,19 @@ describe('back-office session and audit trail', () => {
     for (let i = 0; i < 3; i++) await h.createKey(a, { name: `a${i}` });
     const cursor = (await a.request('GET', '/backoffice/api/audit-events?limit=1')).json().next_cursor as string;
     expect(cursor).toEqual(expect.any(String));
-    expectProblem(await a.request('GET', `/backoffice/api/audit-events?cursor=${encodeURIComponent(`${cursor.slice(0, -1)}${cursor.endsWith('A') ? 'B' : 'A'}`)}`), 400, 'invalid_request');
-    expectProblem(await b.request('GET', `/backoffice/api/audit-events?cursor=${encodeURIComponent(cursor)}`), 400, 'invalid_request');
+    expectProblem(
+      await a.request(
+        'GET',
+        `/backoffice/api/audit-events?cursor=${encodeURIComponent(`${cursor.slice(0, -1)}${cursor.endsWith('A') ? 'B' : 'A'}`)}`,
+      ),
+      400,
+      'invalid_request',
+    );
+    expectProblem(
+      await b.request('GET', `/backoffice/api/audit-events?cursor=${encodeURIComponent(cursor)}`),
+      400,
+      'invalid_request',
+    );
     expectProblem(await a.request('GET', '/backoffice/api/audit-events?limit=0'), 400, 'invalid_request');
     expectProblem(await a.request('GET', '/backoffice/api/audit-events?limit=201'), 400, 'invalid_request');
   });
@@ -55,7 +99,10 @@ describe('back-office session and audit trail', () => {
   it('lets a changed password sign in and the old one no more', async () => {
     const admin = await h.signedIn(['administrator']);
     const user = await h.user(admin.tenantId, ['crew']);
-    expect((await admin.request('PATCH', `/backoffice/api/users/${user.id}`, { password: 'a-brand-new-password' })).statusCode).toBe(200);
+    expect(
+      (await admin.request('PATCH', `/backoffice/api/users/${user.id}`, { password: 'a-brand-new-password' }))
+        .statusCode,
+    ).toBe(200);
     await expect(h.signIn(user.email)).rejects.toThrow(/401/);
     expect((await h.signIn(user.email, 'a-brand-new-password')).userId).toBe(user.id);
   });

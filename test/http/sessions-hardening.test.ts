@@ -11,8 +11,14 @@ describe('back-office sessions, hardened', () => {
   afterAll(async () => h.close());
 
   const signInWith = (email: string, cookie?: string) =>
-    h.app.inject({ method: 'POST', url: '/backoffice/api/session', payload: { email, password: TEST_PASSWORD }, headers: cookie ? { cookie } : {} });
-  const whoAmI = (cookie: string) => h.app.inject({ method: 'GET', url: '/backoffice/api/session', headers: { cookie } });
+    h.app.inject({
+      method: 'POST',
+      url: '/backoffice/api/session',
+      payload: { email, password: TEST_PASSWORD },
+      headers: cookie ? { cookie } : {},
+    });
+  const whoAmI = (cookie: string) =>
+    h.app.inject({ method: 'GET', url: '/backoffice/api/session', headers: { cookie } });
 
   it('never adopts a session cookie set before sign-in', async () => {
     const tenant = await h.tenant();
@@ -48,7 +54,11 @@ describe('back-office sessions, hardened', () => {
     // A client that kept the cookie (ignoring the clearing Set-Cookie) gets nothing with it.
     expectProblem(await whoAmI(session.cookie), 401, 'not_authenticated');
     expectProblem(await session.request('GET', '/backoffice/api/api-keys'), 401, 'not_authenticated');
-    expectProblem(await session.request('POST', '/backoffice/api/api-keys', { name: 'after logout' }), 401, 'not_authenticated');
+    expectProblem(
+      await session.request('POST', '/backoffice/api/api-keys', { name: 'after logout' }),
+      401,
+      'not_authenticated',
+    );
   });
 
   it('refuses a session once it has expired (12 hours), and not a millisecond before', async () => {
@@ -57,7 +67,10 @@ describe('back-office sessions, hardened', () => {
     expect((await whoAmI(session.cookie)).statusCode).toBe(200);
     h.clock.advance(1);
     expectProblem(await whoAmI(session.cookie), 401, 'not_authenticated');
-    expect((await h.app.inject({ method: 'GET', url: '/backoffice/settings/api-keys', headers: { cookie: session.cookie } })).statusCode).toBe(302);
+    expect(
+      (await h.app.inject({ method: 'GET', url: '/backoffice/settings/api-keys', headers: { cookie: session.cookie } }))
+        .statusCode,
+    ).toBe(302);
   });
 
   describe('on every mutating route and every route that takes an id', () => {
@@ -80,7 +93,11 @@ describe('back-office sessions, hardened', () => {
       ['PATCH', `/backoffice/api/api-keys/${keyId}`, { enabled: false }],
       ['POST', `/backoffice/api/api-keys/${keyId}/roll`, { overlap: 'none' }],
       ['DELETE', `/backoffice/api/api-keys/${keyId}`],
-      ['POST', '/backoffice/api/users', { email: 'csrf@example.test', name: 'C', password: TEST_PASSWORD, roles: ['crew'] }],
+      [
+        'POST',
+        '/backoffice/api/users',
+        { email: 'csrf@example.test', name: 'C', password: TEST_PASSWORD, roles: ['crew'] },
+      ],
       ['PATCH', `/backoffice/api/users/${admin.userId}`, { name: 'renamed' }],
       ['DELETE', `/backoffice/api/users/${admin.userId}`],
       ['DELETE', '/backoffice/api/session'],
@@ -88,7 +105,12 @@ describe('back-office sessions, hardened', () => {
 
     it('refuses a mutation without the CSRF token with 403 csrf_rejected', async () => {
       for (const [method, url, body] of mutations()) {
-        const response = await h.app.inject({ method, url, headers: { cookie: admin.cookie }, ...(body === undefined ? {} : { payload: body as object }) });
+        const response = await h.app.inject({
+          method,
+          url,
+          headers: { cookie: admin.cookie },
+          ...(body === undefined ? {} : { payload: body as object }),
+        });
         expect({ method, url, status: response.statusCode }).toEqual({ method, url, status: 403 });
         expectProblem(response, 403, 'csrf_rejected');
       }
@@ -101,7 +123,9 @@ describe('back-office sessions, hardened', () => {
         expectProblem(response, 403, 'csrf_rejected');
       }
       // Nothing happened: the key still has its name, the session still works.
-      const keys = (await admin.request('GET', '/backoffice/api/api-keys')).json<{ data: Array<{ id: string; name: string }> }>();
+      const keys = (await admin.request('GET', '/backoffice/api/api-keys')).json<{
+        data: Array<{ id: string; name: string }>;
+      }>();
       expect(keys.data.find((k) => k.id === keyId)).toMatchObject({ name: 'Test key', status: 'enabled' });
     });
 
@@ -120,9 +144,15 @@ describe('back-office sessions, hardened', () => {
         expectProblem(response, 404, 'not_found');
       }
       // Untouched in their tenant.
-      const theirs = (await other.request('GET', '/backoffice/api/api-keys')).json<{ data: Array<{ id: string; name: string; status: string }> }>();
+      const theirs = (await other.request('GET', '/backoffice/api/api-keys')).json<{
+        data: Array<{ id: string; name: string; status: string }>;
+      }>();
       expect(theirs.data.find((k) => k.id === otherKeyId)).toMatchObject({ name: 'theirs', status: 'enabled' });
-      expect((await other.request('GET', '/backoffice/api/users')).json<{ data: Array<{ id: string }> }>().data.map((u) => u.id)).toContain(otherUserId);
+      expect(
+        (await other.request('GET', '/backoffice/api/users'))
+          .json<{ data: Array<{ id: string }> }>()
+          .data.map((u) => u.id),
+      ).toContain(otherUserId);
     });
   });
 });

@@ -18,7 +18,8 @@ describe('throttle limits over HTTP', () => {
   it('answers 20 bad keys in a minute with 401 api_key_invalid and the 21st with 429 and Retry-After', async () => {
     const client = '10.20.0.1';
     const bad = (i: number) => unknownKey(String.fromCharCode(65 + i));
-    for (let i = 0; i < 20; i++) expectProblem(await apiFrom(h, client, bad(i), '/api/v1/whoami'), 401, 'api_key_invalid');
+    for (let i = 0; i < 20; i++)
+      expectProblem(await apiFrom(h, client, bad(i), '/api/v1/whoami'), 401, 'api_key_invalid');
     const blocked = await apiFrom(h, client, bad(20), '/api/v1/whoami');
     expectProblem(blocked, 429, 'too_many_requests');
     expect(blocked.headers['retry-after']).toBe('60');
@@ -28,7 +29,8 @@ describe('throttle limits over HTTP', () => {
     const tenant = await h.tenant();
     const user = await h.user(tenant.id, ['system_administrator']);
     const client = '10.20.1.1';
-    for (let i = 0; i < 5; i++) expectProblem(await h.signInAttempt(user.email, `wrong password ${i}`, client), 401, 'invalid_credentials');
+    for (let i = 0; i < 5; i++)
+      expectProblem(await h.signInAttempt(user.email, `wrong password ${i}`, client), 401, 'invalid_credentials');
     const blocked = await h.signInAttempt(user.email, TEST_PASSWORD, client);
     expectProblem(blocked, 429, 'too_many_requests');
     expect(blocked.headers['retry-after']).toBe('300');

@@ -38,10 +38,16 @@ describe('usage endpoints', () => {
     expect(dayUsage.series).toHaveLength(24);
     expect(dayUsage.series.at(-1)).toEqual({ start: '2026-11-22T12:00:00.000Z', ok: 3, rejected: 0 });
 
-    const quietWeek = (await admin.request('GET', `/backoffice/api/api-keys/${quiet.api_key.id}/usage?window=7d`)).json<Usage>();
+    const quietWeek = (
+      await admin.request('GET', `/backoffice/api/api-keys/${quiet.api_key.id}/usage?window=7d`)
+    ).json<Usage>();
     expect(quietWeek).toMatchObject({ window: '7d', bucket: 'day', total: { ok: 1, rejected: 2 } });
-    expect(quietWeek.series.map((b) => b.start.slice(0, 10))).toEqual(['16', '17', '18', '19', '20', '21', '22'].map((d) => `2026-11-${d}`));
-    const demotedUsage = (await admin.request('GET', `/backoffice/api/api-keys/${demoted.api_key.id}/usage`)).json<Usage>();
+    expect(quietWeek.series.map((b) => b.start.slice(0, 10))).toEqual(
+      ['16', '17', '18', '19', '20', '21', '22'].map((d) => `2026-11-${d}`),
+    );
+    const demotedUsage = (
+      await admin.request('GET', `/backoffice/api/api-keys/${demoted.api_key.id}/usage`)
+    ).json<Usage>();
     expect(demotedUsage).toMatchObject({ window: '24h', total: { ok: 0, rejected: 1 } });
 
     const tenant = await admin.request('GET', '/backoffice/api/usage?window=30d');
@@ -55,13 +61,20 @@ describe('usage endpoints', () => {
       { id: quiet.api_key.id, name: 'quiet', hint: quiet.api_key.hint, ok: 1, rejected: 2 },
       { id: demoted.api_key.id, name: 'demoted', hint: demoted.api_key.hint, ok: 0, rejected: 1 },
     ]);
-    expect((await admin.request('GET', '/backoffice/api/usage')).json<TenantUsage>()).toMatchObject({ window: '24h', bucket: 'hour' });
+    expect((await admin.request('GET', '/backoffice/api/usage')).json<TenantUsage>()).toMatchObject({
+      window: '24h',
+      bucket: 'hour',
+    });
   });
 
   it('rejects any other window with 400 invalid_request naming the field', async () => {
     const admin = await h.signedIn();
     const { api_key } = await h.createKey(admin);
-    for (const url of ['/backoffice/api/usage?window=1h', `/backoffice/api/api-keys/${api_key.id}/usage?window=30D`, '/backoffice/api/usage?window=']) {
+    for (const url of [
+      '/backoffice/api/usage?window=1h',
+      `/backoffice/api/api-keys/${api_key.id}/usage?window=30D`,
+      '/backoffice/api/usage?window=',
+    ]) {
       const body = expectProblem(await admin.request('GET', url), 400, 'invalid_request');
       expect(body.errors).toEqual([expect.objectContaining({ path: 'window' })]);
     }
@@ -76,7 +89,9 @@ describe('usage endpoints', () => {
     for (const id of [foreign.api_key.id, deleted.api_key.id, 'not-a-uuid']) {
       expectProblem(await admin.request('GET', `/backoffice/api/api-keys/${id}/usage?window=24h`), 404, 'not_found');
     }
-    expect((await stranger.request('GET', `/backoffice/api/api-keys/${foreign.api_key.id}/usage`)).statusCode).toBe(200);
+    expect((await stranger.request('GET', `/backoffice/api/api-keys/${foreign.api_key.id}/usage`)).statusCode).toBe(
+      200,
+    );
   });
 
   it.each<Role>(['administrator', 'operations', 'crew'])('refuses %s with 403 permission_denied', async (role) => {
@@ -84,7 +99,11 @@ describe('usage endpoints', () => {
     const { api_key } = await h.createKey(admin);
     const user: Session = await h.signIn((await h.user(admin.tenantId, [role])).email);
     expectProblem(await user.request('GET', '/backoffice/api/usage?window=24h'), 403, 'permission_denied');
-    expectProblem(await user.request('GET', `/backoffice/api/api-keys/${api_key.id}/usage?window=24h`), 403, 'permission_denied');
+    expectProblem(
+      await user.request('GET', `/backoffice/api/api-keys/${api_key.id}/usage?window=24h`),
+      403,
+      'permission_denied',
+    );
   });
 
   it('needs a session', async () => {

@@ -26,11 +26,18 @@ function post(kit: McpTestServer, headers: Record<string, string>, body: unknown
 /** A raw POST with chosen Host and Origin headers (fetch would not let a test set Host). */
 function postAs(kit: McpTestServer, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(kit.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as unknown }));
-    });
+    const request = httpRequest(
+      kit.mcpUrl,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as unknown }));
+      },
+    );
     request.on('error', reject);
     request.end(JSON.stringify(INITIALIZE));
   });
@@ -70,7 +77,11 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
   });
 
   it('checks the key before parsing the body: a keyless malformed request is still 401', async () => {
-    const response = await fetch(kit.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
+    const response = await fetch(kit.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{not json',
+    });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ code: 'api_key_missing' });
   });
@@ -89,7 +100,11 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
   it('refuses a foreign Origin with 403 origin_rejected before the key check, and accepts its own loopback origin', async () => {
     const { secret } = await kit.key();
     // A DNS-rebinding page: Host and Origin agree with each other, on a name that is not the server's.
-    const rebinding = await postAs(kit, { 'x-api-key': secret, host: 'evil.example.com', origin: 'http://evil.example.com' });
+    const rebinding = await postAs(kit, {
+      'x-api-key': secret,
+      host: 'evil.example.com',
+      origin: 'http://evil.example.com',
+    });
     expect(rebinding).toMatchObject({ status: 403, body: { status: 403, code: 'origin_rejected' } });
     const foreign = await post(kit, { 'x-api-key': secret, origin: 'http://evil.example.com' });
     expect(foreign.status).toBe(403);
@@ -102,14 +117,21 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
 
     const own = await post(kit, { 'x-api-key': secret, origin: new URL(kit.server.url).origin });
     expect(own.status).toBe(200);
-    const localhost = await postAs(kit, { 'x-api-key': secret, host: `localhost:${kit.mcpUrl.port}`, origin: `http://localhost:${kit.mcpUrl.port}` });
+    const localhost = await postAs(kit, {
+      'x-api-key': secret,
+      host: `localhost:${kit.mcpUrl.port}`,
+      origin: `http://localhost:${kit.mcpUrl.port}`,
+    });
     expect(localhost.status).toBe(200);
   });
 
   it('answers GET and DELETE /mcp with 405 for a valid key and 401 without one', async () => {
     const { secret } = await kit.key();
     for (const method of ['GET', 'DELETE']) {
-      const withKey = await fetch(kit.mcpUrl, { method, headers: { 'x-api-key': secret, accept: 'text/event-stream' } });
+      const withKey = await fetch(kit.mcpUrl, {
+        method,
+        headers: { 'x-api-key': secret, accept: 'text/event-stream' },
+      });
       expect(withKey.status, method).toBe(405);
       expect(withKey.headers.get('allow')).toBe('POST');
       expect(await withKey.json()).toMatchObject({ code: 'method_not_allowed' });
@@ -126,7 +148,10 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
     const flightId = (before.structuredContent as { data: Array<{ id: string }> }).data[0]!.id;
 
     await kit.services.users.update(await admin(), kit.demoTenantId, creator.id, { roles: ['crew'] });
-    for (const [name, args] of [['list_flights', {}], ['get_flight', { id: flightId }]] as const) {
+    for (const [name, args] of [
+      ['list_flights', {}],
+      ['get_flight', { id: flightId }],
+    ] as const) {
       const refused = await client.callTool({ name, arguments: args });
       expect(refused.isError, name).toBe(true);
       expect(refused.structuredContent, name).toBeUndefined();
@@ -179,7 +204,10 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
 describe('MCP origins from configuration', () => {
   let kit: McpTestServer;
   beforeAll(async () => {
-    kit = await startMcpTestServer('pglite', { publicUrl: 'https://airkey.example.com', mcpAllowedOrigins: ['https://agent.example.org'] });
+    kit = await startMcpTestServer('pglite', {
+      publicUrl: 'https://airkey.example.com',
+      mcpAllowedOrigins: ['https://agent.example.org'],
+    });
   });
   afterAll(async () => kit?.stop());
 

@@ -41,9 +41,16 @@ describe('MCP tools over Streamable HTTP', () => {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
     }
     const list = tools.find((tool) => tool.name === 'list_flights')!;
-    expect(Object.keys(list.inputSchema.properties ?? {}).sort()).toEqual(
-      ['cursor', 'destination', 'flight_number', 'from', 'limit', 'origin', 'status', 'to'],
-    );
+    expect(Object.keys(list.inputSchema.properties ?? {}).sort()).toEqual([
+      'cursor',
+      'destination',
+      'flight_number',
+      'from',
+      'limit',
+      'origin',
+      'status',
+      'to',
+    ]);
     const status = (list.inputSchema.properties as Record<string, { enum?: string[]; description?: string }>).status!;
     expect(status.enum).toEqual(['scheduled', 'boarding', 'departed', 'arrived', 'delayed', 'cancelled']);
     expect(status.description).toMatch(/cancelled/);
@@ -84,12 +91,15 @@ describe('MCP tools over Streamable HTTP', () => {
   });
 
   it('returns exactly what GET /api/v1/flights returns for the same filters and cursor', async () => {
-    const rest = (query: string) => fetch(`${kit.server.url}/api/v1/flights?${query}`, { headers: { 'x-api-key': secret } }).then((r) => r.json());
+    const rest = (query: string) =>
+      fetch(`${kit.server.url}/api/v1/flights?${query}`, { headers: { 'x-api-key': secret } }).then((r) => r.json());
     const first = await listFlights({ limit: 4, status: 'scheduled' });
     expect(first.structuredContent).toEqual(await rest('limit=4&status=scheduled'));
     const cursor = first.structuredContent.next_cursor!;
     const second = await listFlights({ limit: 4, status: 'scheduled', cursor });
-    expect(second.structuredContent).toEqual(await rest(`limit=4&status=scheduled&cursor=${encodeURIComponent(cursor)}`));
+    expect(second.structuredContent).toEqual(
+      await rest(`limit=4&status=scheduled&cursor=${encodeURIComponent(cursor)}`),
+    );
   });
 
   it('returns the structured content as JSON text too, for clients that read only text', async () => {
@@ -109,17 +119,27 @@ describe('MCP tools over Streamable HTTP', () => {
     const byOrigin = await listFlights({ origin: sample.origin.toLowerCase(), limit: 500 });
     expect(byOrigin.structuredContent.data.length).toBeGreaterThan(0);
     expect(byOrigin.structuredContent.data.every((flight) => flight.origin === sample.origin)).toBe(true);
-    expect(byOrigin.structuredContent.data.length).toBe(all.data.filter((flight) => flight.origin === sample.origin).length);
+    expect(byOrigin.structuredContent.data.length).toBe(
+      all.data.filter((flight) => flight.origin === sample.origin).length,
+    );
 
     const byStatus = await listFlights({ status: sample.status, limit: 500 });
     expect(byStatus.structuredContent.data.map((flight) => flight.id)).toEqual(
       all.data.filter((flight) => flight.status === sample.status).map((flight) => flight.id),
     );
 
-    const window = await listFlights({ from: sample.scheduled_departure, to: all.data[8]!.scheduled_departure, limit: 500 });
+    const window = await listFlights({
+      from: sample.scheduled_departure,
+      to: all.data[8]!.scheduled_departure,
+      limit: 500,
+    });
     expect(window.structuredContent.data.map((flight) => flight.id)).toEqual(
       all.data
-        .filter((flight) => flight.scheduled_departure >= sample.scheduled_departure && flight.scheduled_departure < all.data[8]!.scheduled_departure)
+        .filter(
+          (flight) =>
+            flight.scheduled_departure >= sample.scheduled_departure &&
+            flight.scheduled_departure < all.data[8]!.scheduled_departure,
+        )
         .map((flight) => flight.id),
     );
   });
@@ -141,7 +161,10 @@ describe('MCP tools over Streamable HTTP', () => {
 
   it('rejects a cursor issued for other filters', async () => {
     const { structuredContent: page } = await listFlights({ limit: 2 });
-    const result = await client.callTool({ name: 'list_flights', arguments: { limit: 2, cursor: page.next_cursor, status: 'cancelled' } });
+    const result = await client.callTool({
+      name: 'list_flights',
+      arguments: { limit: 2, cursor: page.next_cursor, status: 'cancelled' },
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^invalid_request: /);
   });

@@ -3,7 +3,11 @@ import { userActor } from '../../src/shared/actor.ts';
 import { ADMIN_EMAIL, startMcpTestServer, type McpTestServer } from './mcp-kit.ts';
 
 /** One stateless MCP request: a tools/call. */
-async function callTool(kit: McpTestServer, secret: string, name: string): Promise<{ isError?: boolean; content: Array<{ text: string }> }> {
+async function callTool(
+  kit: McpTestServer,
+  secret: string,
+  name: string,
+): Promise<{ isError?: boolean; content: Array<{ text: string }> }> {
   const response = await fetch(kit.mcpUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': secret },

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
  * failure of the audit fails the test.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const NETWORK = /^(ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ERR_SOCKET_TIMEOUT|EPROXY\w*)$/;
+const NETWORK =
+  /^(ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ERR_SOCKET_TIMEOUT|EPROXY\w*)$/;
 
 type Audit = {
   metadata?: { vulnerabilities: Record<'info' | 'low' | 'moderate' | 'high' | 'critical', number> };
@@ -32,8 +33,13 @@ describe('production dependencies', () => {
     if (!audit.metadata) {
       const code = audit.code ?? audit.error?.code ?? '';
       const registryRefused = typeof audit.statusCode === 'number' || NETWORK.test(code);
-      expect(registryRefused, `npm audit failed for a reason other than the registry: ${run.stdout.slice(0, 500)}`).toBe(true);
-      console.warn(`DEPENDENCY AUDIT NOT RUN: the registry did not answer npm audit (${audit.statusCode ?? code}: ${audit.message ?? audit.error?.summary ?? ''}).`);
+      expect(
+        registryRefused,
+        `npm audit failed for a reason other than the registry: ${run.stdout.slice(0, 500)}`,
+      ).toBe(true);
+      console.warn(
+        `DEPENDENCY AUDIT NOT RUN: the registry did not answer npm audit (${audit.statusCode ?? code}: ${audit.message ?? audit.error?.summary ?? ''}).`,
+      );
       return;
     }
     const serious = Object.entries(audit.vulnerabilities ?? {})

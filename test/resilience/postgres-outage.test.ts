@@ -22,7 +22,8 @@ describe('PostgreSQL goes away under two running instances', () => {
   const unknown = generateSecret();
   let clients = 0;
   const client = () => `10.12.${Math.floor(++clients / 250)}.${clients % 250}`;
-  const status = async (h: Harness, key: string, path = '/api/v1/whoami') => (await apiFrom(h, client(), key, path)).statusCode;
+  const status = async (h: Harness, key: string, path = '/api/v1/whoami') =>
+    (await apiFrom(h, client(), key, path)).statusCode;
 
   beforeAll(async () => {
     db = await stoppablePostgres();
@@ -56,15 +57,23 @@ describe('PostgreSQL goes away under two running instances', () => {
 
   async function expectRecovered() {
     for (const h of [a, b]) {
-      await waitFor(async () => (await h.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200, { timeoutMs: 30_000, what: 'ready again' });
+      await waitFor(async () => (await h.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200, {
+        timeoutMs: 30_000,
+        what: 'ready again',
+      });
     }
     expect([await status(a, uncached), await status(b, uncached)]).toEqual([200, 200]);
     // A change made after recovery reaches both instances: a new key works on B, a disabled one stops on B.
     const fresh = await a.createKey(admin, { name: `after recovery ${clients}` });
     await waitFor(async () => (await status(b, fresh.secret)) === 200, { timeoutMs: 10_000, what: 'new key on B' });
-    expect((await admin.request('PATCH', `/backoffice/api/api-keys/${fresh.api_key.id}`, { enabled: false })).statusCode).toBe(200);
+    expect(
+      (await admin.request('PATCH', `/backoffice/api/api-keys/${fresh.api_key.id}`, { enabled: false })).statusCode,
+    ).toBe(200);
     expectProblem(await apiFrom(a, client(), fresh.secret, '/api/v1/whoami'), 401, 'api_key_disabled');
-    await waitFor(async () => (await status(b, fresh.secret)) === 401, { timeoutMs: 10_000, what: 'disabled key refused on B' });
+    await waitFor(async () => (await status(b, fresh.secret)) === 401, {
+      timeoutMs: 10_000,
+      what: 'disabled key refused on B',
+    });
   }
 
   it('stopped with -m immediate mid-load: valid keys 200 or 503 (never 401), the rest 503, and it recovers by itself', async () => {
@@ -72,16 +81,25 @@ describe('PostgreSQL goes away under two running instances', () => {
     await waitFor(async () => traffic.seen.size > 0, { timeoutMs: 10_000, what: 'traffic' });
     await db.stopImmediately();
     for (const h of [a, b]) {
-      await waitFor(async () => (await h.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 503, { timeoutMs: 10_000, what: 'not ready' });
+      await waitFor(async () => (await h.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 503, {
+        timeoutMs: 10_000,
+        what: 'not ready',
+      });
       const ready = await h.app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.json()).toMatchObject({ status: 'unavailable', checks: { database: false } });
       expect([200, 503]).toContain(await status(h, cached.secret));
-      expect(expectProblem(await apiFrom(h, client(), uncached, '/api/v1/whoami'), 503, 'unavailable').detail).not.toMatch(/ECONN|terminat|pg_|select/i);
+      expect(
+        expectProblem(await apiFrom(h, client(), uncached, '/api/v1/whoami'), 503, 'unavailable').detail,
+      ).not.toMatch(/ECONN|terminat|pg_|select/i);
       expectProblem(await apiFrom(h, client(), unknown, '/api/v1/whoami', 'bearer'), 503, 'unavailable');
       expectProblem(await apiFrom(h, client(), uncached, '/api/v1/flights', 'query'), 503, 'unavailable');
     }
     expectProblem(await admin.request('GET', '/backoffice/api/api-keys'), 503, 'unavailable');
-    expectProblem(await admin.request('POST', '/backoffice/api/api-keys', { name: 'during outage' }), 503, 'unavailable');
+    expectProblem(
+      await admin.request('POST', '/backoffice/api/api-keys', { name: 'during outage' }),
+      503,
+      'unavailable',
+    );
     await db.start();
     await expectRecovered();
     await traffic.stop();
@@ -94,7 +112,10 @@ describe('PostgreSQL goes away under two running instances', () => {
     await waitFor(async () => traffic.seen.size > 0, { timeoutMs: 10_000, what: 'traffic' });
     const killer = new pg.Client({ connectionString: db.url });
     await killer.connect();
-    const { rows } = await killer.query('select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where pid <> pg_backend_pid() and backend_type = $1) t', ['client backend']);
+    const { rows } = await killer.query(
+      'select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where pid <> pg_backend_pid() and backend_type = $1) t',
+      ['client backend'],
+    );
     await killer.end();
     expect(rows[0].n).toBeGreaterThan(0);
     expect([200, 503]).toContain(await status(a, uncached));

@@ -64,24 +64,28 @@ describe('throttling through Redis on two instances', () => {
     expectProblem(await apiFrom(b, newClient(), generateSecret(), WHOAMI), 401, 'api_key_invalid');
   });
 
-  it('falls back to per-instance counting while Redis is down, never blocking a valid key, and shares again when it returns', { timeout: 90_000 }, async () => {
-    await proxy.off();
-    const client = newClient();
-    expect((await apiFrom(a, client, valid, WHOAMI)).statusCode).toBe(200);
-    await fail(a, client, POINTS);
-    // A still throttles from memory...
-    expectProblem(await apiFrom(a, client, generateSecret(), WHOAMI), 429, 'too_many_requests');
-    // ...B has not heard of it: the count is per instance now.
-    await fail(b, client, 1);
-    // A valid key passes on both, from the client A blocked and from a new one.
-    for (const h of [a, b]) {
-      expect((await apiFrom(h, client, valid, WHOAMI, 'bearer')).statusCode).toBe(200);
-      expect((await apiFrom(h, newClient(), valid, WHOAMI, 'query')).statusCode).toBe(200);
-    }
-    expect(await shared()).toBe(false);
+  it(
+    'falls back to per-instance counting while Redis is down, never blocking a valid key, and shares again when it returns',
+    { timeout: 90_000 },
+    async () => {
+      await proxy.off();
+      const client = newClient();
+      expect((await apiFrom(a, client, valid, WHOAMI)).statusCode).toBe(200);
+      await fail(a, client, POINTS);
+      // A still throttles from memory...
+      expectProblem(await apiFrom(a, client, generateSecret(), WHOAMI), 429, 'too_many_requests');
+      // ...B has not heard of it: the count is per instance now.
+      await fail(b, client, 1);
+      // A valid key passes on both, from the client A blocked and from a new one.
+      for (const h of [a, b]) {
+        expect((await apiFrom(h, client, valid, WHOAMI, 'bearer')).statusCode).toBe(200);
+        expect((await apiFrom(h, newClient(), valid, WHOAMI, 'query')).statusCode).toBe(200);
+      }
+      expect(await shared()).toBe(false);
 
-    await proxy.on();
-    await waitFor(shared, { timeoutMs: 30_000, what: 'shared counting after Redis returned', everyMs: 200 });
-    expect((await apiFrom(b, newClient(), valid, WHOAMI)).statusCode).toBe(200);
-  });
+      await proxy.on();
+      await waitFor(shared, { timeoutMs: 30_000, what: 'shared counting after Redis returned', everyMs: 200 });
+      expect((await apiFrom(b, newClient(), valid, WHOAMI)).statusCode).toBe(200);
+    },
+  );
 });

@@ -34,7 +34,13 @@ describe.each(ENGINES)('no key leaks anywhere (%s)', (engine: Engine) => {
       let server = await start('before-crash');
       let session = await signIn(server, ADMIN.email);
       const use = async (secret: string) => {
-        for (const path of ['/api/v1/whoami', '/api/v1/flights?limit=0', `/api/v1/flights/${crypto.randomUUID()}`, '/api/v1/flights/not-an-id', '/api/v1/nowhere']) {
+        for (const path of [
+          '/api/v1/whoami',
+          '/api/v1/flights?limit=0',
+          `/api/v1/flights/${crypto.randomUUID()}`,
+          '/api/v1/flights/not-an-id',
+          '/api/v1/nowhere',
+        ]) {
           for (const via of ['header', 'bearer', 'query'] as const) {
             const headers: Record<string, string> = { 'x-forwarded-for': clientAddress() };
             if (via === 'header') headers['x-api-key'] = secret;
@@ -46,9 +52,11 @@ describe.each(ENGINES)('no key leaks anywhere (%s)', (engine: Engine) => {
         }
       };
       for (let i = 0; i < 3; i++) minted.push((await createKey(session, server, `leak probe ${i}`)).secret);
-      const disabled = (await createKey(session, server, 'disabled probe'));
+      const disabled = await createKey(session, server, 'disabled probe');
       minted.push(disabled.secret);
-      expect((await session.request(server, 'PATCH', `/backoffice/api/api-keys/${disabled.id}`, { enabled: false })).status).toBe(200);
+      expect(
+        (await session.request(server, 'PATCH', `/backoffice/api/api-keys/${disabled.id}`, { enabled: false })).status,
+      ).toBe(200);
       // A key that fails validation: one character changed, so its checksum no longer matches.
       const typo = `${minted[0]!.slice(0, -1)}${minted[0]!.endsWith('A') ? 'B' : 'A'}`;
       for (const secret of [...minted, typo]) await use(secret);
@@ -82,7 +90,9 @@ describe.each(ENGINES)('no key leaks anywhere (%s)', (engine: Engine) => {
         ...(text.match(KEY) ?? []).filter((k) => secrets.includes(k)).map((k) => `${place}: ${k.slice(0, 10)}…`),
         ...secrets.filter((s) => text.includes(s.slice(4))).map((s) => `${place} (body): ${s.slice(0, 10)}…`),
       ]);
-      console.info(`secrets (${engine}): ${secrets.length} keys, ${bodies.length} responses, ${Object.values(places).reduce((n, t) => n + t.length, 0)} characters searched`);
+      console.info(
+        `secrets (${engine}): ${secrets.length} keys, ${bodies.length} responses, ${Object.values(places).reduce((n, t) => n + t.length, 0)} characters searched`,
+      );
       expect(found).toEqual([]);
     } finally {
       await release();

@@ -1,6 +1,12 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
-type Link = { listener: boolean; frozen: boolean; buffering: boolean; held: Array<[Socket, Buffer]>; sockets: Socket[] };
+type Link = {
+  listener: boolean;
+  frozen: boolean;
+  buffering: boolean;
+  held: Array<[Socket, Buffer]>;
+  sockets: Socket[];
+};
 
 /**
  * A TCP relay in front of PostgreSQL that can go silent, as in a network partition: no FIN, no
@@ -8,7 +14,9 @@ type Link = { listener: boolean; frozen: boolean; buffering: boolean; held: Arra
  * application_name in their startup packet) and drops what they send; `partition` silences every
  * connection, new ones too, and holds the bytes as TCP would, so `heal` delivers them late.
  */
-export async function freezingProxy(target: string): Promise<{ url: string; freezeListeners(): void; partition(): void; heal(): void; close(): Promise<void> }> {
+export async function freezingProxy(
+  target: string,
+): Promise<{ url: string; freezeListeners(): void; partition(): void; heal(): void; close(): Promise<void> }> {
   const upstreamUrl = new URL(target);
   const links: Link[] = [];
   let partitioned = false;
@@ -18,7 +26,13 @@ export async function freezingProxy(target: string): Promise<{ url: string; free
   };
   const server: Server = createServer((client) => {
     const upstream = connect(Number(upstreamUrl.port || 5432), upstreamUrl.hostname);
-    const link: Link = { listener: false, frozen: false, buffering: partitioned, held: [], sockets: [client, upstream] };
+    const link: Link = {
+      listener: false,
+      frozen: false,
+      buffering: partitioned,
+      held: [],
+      sockets: [client, upstream],
+    };
     links.push(link);
     let first = true;
     client.on('data', (chunk: Buffer) => {

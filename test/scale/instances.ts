@@ -52,9 +52,18 @@ export function airkeyEnv(databaseUrl: string | undefined, extra: Record<string,
 }
 
 /** Spawns `node bin/airkey <args>` as a long-running process; resolves once /readyz says 200. */
-export async function startInstance(name: string, databaseUrl: string | undefined, extra: Record<string, string> = {}, args = ['serve']): Promise<Instance> {
+export async function startInstance(
+  name: string,
+  databaseUrl: string | undefined,
+  extra: Record<string, string> = {},
+  args = ['serve'],
+): Promise<Instance> {
   const port = extra.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, ['bin/airkey', ...args], { cwd: ROOT, env: airkeyEnv(databaseUrl, { ...extra, PORT: port }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/airkey', ...args], {
+    cwd: ROOT,
+    env: airkeyEnv(databaseUrl, { ...extra, PORT: port }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let printed = '';
   child.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
@@ -72,10 +81,14 @@ export async function startInstance(name: string, databaseUrl: string | undefine
       return exited;
     },
   };
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}) before it was ready:\n${printed}`);
-    return (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200;
-  }, { timeoutMs: 60_000, what: `${name} ready` });
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null)
+        throw new Error(`${name} exited (${child.exitCode}) before it was ready:\n${printed}`);
+      return (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200;
+    },
+    { timeoutMs: 60_000, what: `${name} ready` },
+  );
   return instance;
 }
 
@@ -113,12 +126,16 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): CliRun {
   let stderr = '';
   const printed = new Promise<number>((resolve, reject) => {
     child.stdout.once('data', () => resolve(performance.now()));
-    child.once('exit', (code) => reject(new Error(`airkey ${args.join(' ')} printed nothing (exit ${code}): ${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`airkey ${args.join(' ')} printed nothing (exit ${code}): ${stderr}`)),
+    );
   });
   printed.catch(() => {});
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, stdout, stderr })),
+  );
   return { printed, done };
 }
 
@@ -148,12 +165,19 @@ export async function signIn(on: Instance, email: string, password = ADMIN.passw
   });
   if (response.status !== 200) throw new Error(`sign-in on ${on.name}: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { csrf_token: string; user: { id: string; tenant: { id: string } } };
-  const cookie = response.headers.getSetCookie().find((c) => c.startsWith('airkey_session='))!.split(';')[0]!;
+  const cookie = response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('airkey_session='))!
+    .split(';')[0]!;
   const send = (target: Instance, method: string, path: string, payload?: unknown) => {
     const headers: Record<string, string> = { cookie };
     if (method !== 'GET') headers['x-csrf-token'] = body.csrf_token;
     if (payload !== undefined) headers['content-type'] = 'application/json';
-    return fetch(`${target.url}${path}`, { method, headers, ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
+    return fetch(`${target.url}${path}`, {
+      method,
+      headers,
+      ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+    });
   };
   return {
     userId: body.user.id,
@@ -167,7 +191,11 @@ export async function signIn(on: Instance, email: string, password = ADMIN.passw
   };
 }
 
-export async function createKey(session: Session, on: Instance, name = 'scale key'): Promise<{ id: string; secret: string }> {
+export async function createKey(
+  session: Session,
+  on: Instance,
+  name = 'scale key',
+): Promise<{ id: string; secret: string }> {
   const reply = await session.request(on, 'POST', '/backoffice/api/api-keys', { name });
   if (reply.status !== 201) throw new Error(`create key on ${on.name}: ${reply.status} ${JSON.stringify(reply.body)}`);
   return { id: reply.body.api_key.id, secret: reply.body.secret };

@@ -13,7 +13,10 @@ export class Latencies {
   }
 
   p99(label: string): number {
-    return quantile([...(this.samples.get(label) ?? [0])].sort((a, b) => a - b), 0.99);
+    return quantile(
+      [...(this.samples.get(label) ?? [0])].sort((a, b) => a - b),
+      0.99,
+    );
   }
 
   table(title: string): string {
@@ -21,7 +24,9 @@ export class Latencies {
     for (const [label, list] of this.samples) {
       const sorted = [...list].sort((a, b) => a - b);
       const cell = (value: number) => value.toFixed(1).padStart(7);
-      lines.push(`${label.padEnd(64)} ${String(sorted.length).padStart(4)} ${cell(quantile(sorted, 0.5))} ${cell(quantile(sorted, 0.99))} ${cell(sorted.at(-1)!)}`);
+      lines.push(
+        `${label.padEnd(64)} ${String(sorted.length).padStart(4)} ${cell(quantile(sorted, 0.5))} ${cell(quantile(sorted, 0.99))} ${cell(sorted.at(-1)!)}`,
+      );
     }
     return lines.join('\n');
   }

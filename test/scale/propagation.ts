@@ -12,19 +12,34 @@ const GIVE_UP_MS = 5_000;
  * output) until every one of `watchers` answers `key` with a status `seen` accepts. Each watcher
  * is polled on its own, every ~5 ms, as a client of its own so failures are not throttled.
  */
-export async function propagation(watchers: Instance[], key: string, path: string, seen: (status: number) => boolean, changedAt: number): Promise<number> {
+export async function propagation(
+  watchers: Instance[],
+  key: string,
+  path: string,
+  seen: (status: number) => boolean,
+  changedAt: number,
+): Promise<number> {
   const lags = await Promise.all(watchers.map((watcher) => firstSeen(watcher, key, path, seen, changedAt)));
   return Math.max(...lags);
 }
 
-async function firstSeen(watcher: Instance, key: string, path: string, seen: (status: number) => boolean, changedAt: number): Promise<number> {
+async function firstSeen(
+  watcher: Instance,
+  key: string,
+  path: string,
+  seen: (status: number) => boolean,
+  changedAt: number,
+): Promise<number> {
   const request = withKey(key, `${watcher.url}${path}`, 'header', { 'x-forwarded-for': clientAddress() });
   for (;;) {
     const response = await fetch(request.url, { headers: request.headers });
     const at = performance.now();
     await response.arrayBuffer();
     if (seen(response.status)) return Math.max(0, at - changedAt);
-    if (at - changedAt > GIVE_UP_MS) throw new Error(`${watcher.name} still answers ${response.status} ${Math.round(at - changedAt)} ms after the change`);
+    if (at - changedAt > GIVE_UP_MS)
+      throw new Error(
+        `${watcher.name} still answers ${response.status} ${Math.round(at - changedAt)} ms after the change`,
+      );
     await sleep(POLL_MS);
   }
 }
@@ -68,8 +83,13 @@ export class Figures {
     for (const [change, list] of this.samples) {
       const sorted = [...list].sort((a, b) => a - b);
       const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-      const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-      lines.push(`${change.padEnd(72)} ${String(sorted.length).padStart(3)} ${median.toFixed(1).padStart(8)} ${at(0.9).toFixed(1).padStart(6)} ${sorted.at(-1)!.toFixed(1).padStart(7)}`);
+      const median =
+        sorted.length % 2
+          ? sorted[(sorted.length - 1) / 2]!
+          : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+      lines.push(
+        `${change.padEnd(72)} ${String(sorted.length).padStart(3)} ${median.toFixed(1).padStart(8)} ${at(0.9).toFixed(1).padStart(6)} ${sorted.at(-1)!.toFixed(1).padStart(7)}`,
+      );
     }
     return lines.join('\n');
   }

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresUrl } from '../support/databases.ts';
 import { freezingProxy } from './freezing-proxy.ts';
-import { ADMIN, apiStatus, createKey, signIn, startInstance, takeTurn, waitFor, type Instance, type Session } from './instances.ts';
+import {
+  ADMIN,
+  apiStatus,
+  createKey,
+  signIn,
+  startInstance,
+  takeTurn,
+  waitFor,
+  type Instance,
+  type Session,
+} from './instances.ts';
 import { Latencies } from './latencies.ts';
 
 /**
@@ -42,7 +52,10 @@ describe('an instance that cannot confirm a revocation', () => {
 
   /** A key accepted on every instance, cached on C, with C holding its lease again. */
   async function keyCachedOnC(): Promise<{ id: string; secret: string }> {
-    await waitFor(async () => (await (await fetch(`${c.url}/readyz`)).json()).checks.lease === true, { timeoutMs: 20_000, what: 'C to hold its lease' });
+    await waitFor(async () => (await (await fetch(`${c.url}/readyz`)).json()).checks.lease === true, {
+      timeoutMs: 20_000,
+      what: 'C to hold its lease',
+    });
     const key = await createKey(admin, a);
     for (const instance of [a, b, c]) expect(await apiStatus(instance, key.secret, WHOAMI)).toBe(200);
     return key;
@@ -70,9 +83,17 @@ describe('an instance that cannot confirm a revocation', () => {
       expect([401, 503]).toContain(await onC);
       expect([401, 503]).toContain(await apiStatus(c, secret, WHOAMI));
       proxy.heal();
-      await waitFor(async () => (await apiStatus(c, secret, WHOAMI)) === 401, { timeoutMs: 20_000, what: 'C to answer from the database again', everyMs: 100 });
+      await waitFor(async () => (await apiStatus(c, secret, WHOAMI)) === 401, {
+        timeoutMs: 20_000,
+        what: 'C to answer from the database again',
+        everyMs: 100,
+      });
       const fresh = await createKey(admin, a);
-      await waitFor(async () => (await apiStatus(c, fresh.secret, WHOAMI)) === 200, { timeoutMs: 20_000, what: 'C to accept a new key again', everyMs: 100 });
+      await waitFor(async () => (await apiStatus(c, fresh.secret, WHOAMI)) === 200, {
+        timeoutMs: 20_000,
+        what: 'C to accept a new key again',
+        everyMs: 100,
+      });
     }
     expect(latencies.max('C partitioned')).toBeLessThan(REVOCATION_WAIT_MS + MARGIN_MS);
   }, 180_000);

@@ -5,7 +5,20 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { createServices } from '../../src/app/services.ts';
 import { loadConfig } from '../../src/config.ts';
 import { freshPostgresUrl } from '../support/databases.ts';
-import { ADMIN, airkeyEnv, apiStatus, cli, createKey, runCli, signIn, startInstance, takeTurn, waitFor, type Instance, type Session } from './instances.ts';
+import {
+  ADMIN,
+  airkeyEnv,
+  apiStatus,
+  cli,
+  createKey,
+  runCli,
+  signIn,
+  startInstance,
+  takeTurn,
+  waitFor,
+  type Instance,
+  type Session,
+} from './instances.ts';
 import { Latencies } from './latencies.ts';
 import { propagation } from './propagation.ts';
 
@@ -44,14 +57,20 @@ describe('three instances on one PostgreSQL', () => {
     release = await takeTurn();
     databaseUrl = await freshPostgresUrl();
     // Started together: migrations and first-start data must still happen once.
-    [a, b, c] = await Promise.all([startInstance('A', databaseUrl), startInstance('B', databaseUrl), startInstance('C', databaseUrl)]);
+    [a, b, c] = await Promise.all([
+      startInstance('A', databaseUrl),
+      startInstance('B', databaseUrl),
+      startInstance('C', databaseUrl),
+    ]);
     sql = new pg.Client({ connectionString: databaseUrl });
     await sql.connect();
     admin = await signIn(a, ADMIN.email);
   });
 
   afterAll(async () => {
-    console.log(`\n${latencies.table(`revoking response on A (ms), ${TRIALS} trials per change`)}\n${healthyWaits.table('every wait for healthy instances (ms)')}\n`);
+    console.log(
+      `\n${latencies.table(`revoking response on A (ms), ${TRIALS} trials per change`)}\n${healthyWaits.table('every wait for healthy instances (ms)')}\n`,
+    );
     await sql?.end();
     const codes = await Promise.all([a, b, c].map((instance) => instance?.stop()));
     await release?.();
@@ -68,7 +87,15 @@ describe('three instances on one PostgreSQL', () => {
    * Sends a revoking request on A and, in the tick its response head arrives, fires `key` at every
    * other instance. Returns what they answered; records A's response time under `label`.
    */
-  async function revokeOnA(label: string, method: 'PATCH' | 'DELETE', path: string, body: unknown, expectedStatus: number, key: string, keyPath: string): Promise<number[]> {
+  async function revokeOnA(
+    label: string,
+    method: 'PATCH' | 'DELETE',
+    path: string,
+    body: unknown,
+    expectedStatus: number,
+    key: string,
+    keyPath: string,
+  ): Promise<number[]> {
     const started = performance.now();
     const response = await admin.send(a, method, path, body);
     const answers = Promise.all(others().map((instance) => apiStatus(instance, key, keyPath)));
@@ -85,7 +112,14 @@ describe('three instances on one PostgreSQL', () => {
   /** What A's last write waited for the other instances' acknowledgements, from its /metrics. */
   async function lastWaitOnA(): Promise<number> {
     const text = await (await fetch(`${a.url}/metrics`)).text();
-    return Number(text.split('\n').find((line) => line.startsWith('airkey_revocation_wait_seconds '))!.split(' ')[1]) * 1000;
+    return (
+      Number(
+        text
+          .split('\n')
+          .find((line) => line.startsWith('airkey_revocation_wait_seconds '))!
+          .split(' ')[1],
+      ) * 1000
+    );
   }
 
   /** Runs a CLI verb and, in the tick it prints its result, fires `key` at every instance. */
@@ -99,7 +133,12 @@ describe('three instances on one PostgreSQL', () => {
 
   async function newUser(roles: string[]): Promise<{ id: string; email: string }> {
     const email = `u-${randomBytes(4).toString('hex')}@scale.test`;
-    const reply = await admin.request(a, 'POST', '/backoffice/api/users', { email, name: 'Scale User', password: ADMIN.password, roles });
+    const reply = await admin.request(a, 'POST', '/backoffice/api/users', {
+      email,
+      name: 'Scale User',
+      password: ADMIN.password,
+      roles,
+    });
     expect(reply.status).toBe(201);
     return { id: reply.body.id, email };
   }
@@ -131,7 +170,17 @@ describe('three instances on one PostgreSQL', () => {
     for (let trial = 0; trial < TRIALS; trial++) {
       expect((await admin.request(a, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: true })).status).toBe(200);
       await warm(secret, WHOAMI, 200);
-      answers.push(...(await revokeOnA('disable (3 instances)', 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false }, 200, secret, WHOAMI)));
+      answers.push(
+        ...(await revokeOnA(
+          'disable (3 instances)',
+          'PATCH',
+          `/backoffice/api/api-keys/${id}`,
+          { enabled: false },
+          200,
+          secret,
+          WHOAMI,
+        )),
+      );
     }
     expect(answers.filter((status) => status !== 401)).toEqual([]);
   }, 120_000);
@@ -141,7 +190,17 @@ describe('three instances on one PostgreSQL', () => {
     for (let trial = 0; trial < TRIALS; trial++) {
       const { id, secret } = await createKey(admin, a);
       await warm(secret, WHOAMI, 200);
-      answers.push(...(await revokeOnA('delete (3 instances)', 'DELETE', `/backoffice/api/api-keys/${id}`, undefined, 204, secret, WHOAMI)));
+      answers.push(
+        ...(await revokeOnA(
+          'delete (3 instances)',
+          'DELETE',
+          `/backoffice/api/api-keys/${id}`,
+          undefined,
+          204,
+          secret,
+          WHOAMI,
+        )),
+      );
     }
     expect(answers.filter((status) => status !== 401)).toEqual([]);
   }, 120_000);
@@ -150,9 +209,21 @@ describe('three instances on one PostgreSQL', () => {
     const user = await userWithKey();
     const answers: number[] = [];
     for (let trial = 0; trial < TRIALS; trial++) {
-      expect((await admin.request(a, 'PATCH', `/backoffice/api/users/${user.id}`, { roles: ['operations'] })).status).toBe(200);
+      expect(
+        (await admin.request(a, 'PATCH', `/backoffice/api/users/${user.id}`, { roles: ['operations'] })).status,
+      ).toBe(200);
       await warm(user.key, FLIGHTS, 200);
-      answers.push(...(await revokeOnA('creator loses flights:read (3 instances)', 'PATCH', `/backoffice/api/users/${user.id}`, { roles: ['crew'] }, 200, user.key, FLIGHTS)));
+      answers.push(
+        ...(await revokeOnA(
+          'creator loses flights:read (3 instances)',
+          'PATCH',
+          `/backoffice/api/users/${user.id}`,
+          { roles: ['crew'] },
+          200,
+          user.key,
+          FLIGHTS,
+        )),
+      );
     }
     expect(answers.filter((status) => status !== 403)).toEqual([]);
   }, 120_000);
@@ -162,7 +233,17 @@ describe('three instances on one PostgreSQL', () => {
     const answers: number[] = [];
     for (const user of users) {
       await warm(user.key, WHOAMI, 200);
-      answers.push(...(await revokeOnA('creator deleted (3 instances)', 'DELETE', `/backoffice/api/users/${user.id}`, undefined, 204, user.key, WHOAMI)));
+      answers.push(
+        ...(await revokeOnA(
+          'creator deleted (3 instances)',
+          'DELETE',
+          `/backoffice/api/users/${user.id}`,
+          undefined,
+          204,
+          user.key,
+          WHOAMI,
+        )),
+      );
     }
     expect(answers.filter((status) => status !== 401)).toEqual([]);
   }, 180_000);
@@ -174,7 +255,23 @@ describe('three instances on one PostgreSQL', () => {
     const slug = `auth-${randomBytes(3).toString('hex')}`;
     const email = `v-${slug}@scale.test`;
     await cli(['tenant', 'create', '--name', 'Authority Air', '--slug', slug, '--authority', 'system'], env);
-    await cli(['user', 'create', '--tenant', slug, '--email', email, '--name', 'V', '--role', 'system_administrator', '--password', ADMIN.password], env);
+    await cli(
+      [
+        'user',
+        'create',
+        '--tenant',
+        slug,
+        '--email',
+        email,
+        '--name',
+        'V',
+        '--role',
+        'system_administrator',
+        '--password',
+        ADMIN.password,
+      ],
+      env,
+    );
     const key = (await createKey(await signIn(a, email), a)).secret;
     await cli(['user', 'set-roles', '--email', email, '--role', 'crew'], env); // the creator alone may not read flights
     const answers: number[] = [];
@@ -182,7 +279,9 @@ describe('three instances on one PostgreSQL', () => {
       // Restored through the same services the CLI uses, in this process, to keep the suite short.
       await writer.tenants.setAuthority(slug, 'system');
       await propagation([a, b, c], key, FLIGHTS, is(200), performance.now());
-      answers.push(...(await revokeWithCli(['tenant', 'set-authority', '--tenant', slug, '--authority', 'creator'], key, FLIGHTS)));
+      answers.push(
+        ...(await revokeWithCli(['tenant', 'set-authority', '--tenant', slug, '--authority', 'creator'], key, FLIGHTS)),
+      );
     }
     expect(answers.filter((status) => status !== 403)).toEqual([]);
   }, 180_000);
@@ -191,10 +290,18 @@ describe('three instances on one PostgreSQL', () => {
     const narrowed = await userWithKey();
     const narrowedAnswers: number[] = [];
     for (let trial = 0; trial < CLI_TRIALS; trial++) {
-      expect((await admin.request(a, 'PATCH', `/backoffice/api/users/${narrowed.id}`, { roles: ['operations'] })).status).toBe(200);
+      expect(
+        (await admin.request(a, 'PATCH', `/backoffice/api/users/${narrowed.id}`, { roles: ['operations'] })).status,
+      ).toBe(200);
       await warm(narrowed.key, FLIGHTS, 200);
       expect(await apiStatus(a, narrowed.key, FLIGHTS)).toBe(200);
-      narrowedAnswers.push(...(await revokeWithCli(['user', 'set-roles', '--email', narrowed.email, '--role', 'crew'], narrowed.key, FLIGHTS)));
+      narrowedAnswers.push(
+        ...(await revokeWithCli(
+          ['user', 'set-roles', '--email', narrowed.email, '--role', 'crew'],
+          narrowed.key,
+          FLIGHTS,
+        )),
+      );
     }
     expect(narrowedAnswers.filter((status) => status !== 403)).toEqual([]);
     const users = await Promise.all(Array.from({ length: CLI_TRIALS }, () => userWithKey()));
@@ -210,7 +317,10 @@ describe('three instances on one PostgreSQL', () => {
   it('does not accept on an instance whose listener was killed a key disabled meanwhile: the writer waits out its lease', async () => {
     const { id, secret } = await createKey(admin, a);
     await warm(secret, WHOAMI, 200);
-    const killed = await sql.query('select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = $1', [`airkey-listener-${b.pid}`]);
+    const killed = await sql.query(
+      'select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = $1',
+      [`airkey-listener-${b.pid}`],
+    );
     expect(killed.rows).toEqual([{ killed: true }]);
     // Disabled at once, before B re-subscribes: B never hears of it, so A waits for B's lease.
     const started = performance.now();
@@ -221,12 +331,25 @@ describe('three instances on one PostgreSQL', () => {
     expect(await onB).toBe(401);
     console.log(`listener of B killed: A's disable answered in ${Math.round(waitedMs)} ms`);
     expect(waitedMs).toBeLessThan(2_000);
-    await waitFor(async () => (await fetch(`${b.url}/readyz`)).status === 200, { timeoutMs: 10_000, what: 'B to listen again' });
+    await waitFor(async () => (await fetch(`${b.url}/readyz`)).status === 200, {
+      timeoutMs: 10_000,
+      what: 'B to listen again',
+    });
     expect(await apiStatus(b, secret, WHOAMI)).toBe(401);
     // Back on the feed, B hears changes again and acknowledges them.
     expect((await admin.request(a, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: true })).status).toBe(200);
     await warm(secret, WHOAMI, 200);
-    expect(await revokeOnA('disable after B re-subscribed', 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false }, 200, secret, WHOAMI)).toEqual([401, 401]);
+    expect(
+      await revokeOnA(
+        'disable after B re-subscribed',
+        'PATCH',
+        `/backoffice/api/api-keys/${id}`,
+        { enabled: false },
+        200,
+        secret,
+        WHOAMI,
+      ),
+    ).toEqual([401, 401]);
     expect(latencies.max(waitOf('disable after B re-subscribed'))).toBeLessThan(HEALTHY_P99_MS * 4);
   });
 
@@ -244,7 +367,13 @@ describe('three instances on one PostgreSQL', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await response.text();
-    const value = (series: string) => Number(text.split('\n').find((line) => line.startsWith(`${series} `))?.split(' ')[1]);
+    const value = (series: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((line) => line.startsWith(`${series} `))
+          ?.split(' ')[1],
+      );
     expect(value('airkey_key_checks_total{outcome="ok"}')).toBeGreaterThan(0);
     expect(value('airkey_key_checks_total{outcome="api_key_disabled"}')).toBeGreaterThan(0);
     expect(value('airkey_key_check_duration_seconds_count')).toBeGreaterThan(0);
@@ -277,7 +406,17 @@ describe('three instances on one PostgreSQL', () => {
         expect((await admin.request(a, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: true })).status).toBe(200);
         await warm(secret, WHOAMI, 200);
         expect(await apiStatus(a, secret, WHOAMI)).toBe(200);
-        answers.push(...(await revokeOnA(label, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false }, 200, secret, WHOAMI)));
+        answers.push(
+          ...(await revokeOnA(
+            label,
+            'PATCH',
+            `/backoffice/api/api-keys/${id}`,
+            { enabled: false },
+            200,
+            secret,
+            WHOAMI,
+          )),
+        );
         answers.push(await apiStatus(a, secret, WHOAMI));
       }
       expect(answers.filter((status) => status !== 401)).toEqual([]);

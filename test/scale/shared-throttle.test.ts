@@ -3,7 +3,19 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresUrl } from '../support/databases.ts';
 import { withKey } from '../support/keys.ts';
-import { ADMIN, apiStatus, clientAddress, createKey, freePort, signIn, startInstance, takeTurn, TURN_TIMEOUT_MS, waitFor, type Instance } from './instances.ts';
+import {
+  ADMIN,
+  apiStatus,
+  clientAddress,
+  createKey,
+  freePort,
+  signIn,
+  startInstance,
+  takeTurn,
+  TURN_TIMEOUT_MS,
+  waitFor,
+  type Instance,
+} from './instances.ts';
 
 /**
  * Failed key attempts are counted per client across instances through Redis. Which Redis:
@@ -24,18 +36,32 @@ type TestRedis = { url: string; how: string; stop?: () => Promise<void> };
 async function findRedis(): Promise<TestRedis | undefined> {
   if (spawnSync('redis-server', ['--version']).status === 0) {
     const port = await freePort();
-    const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const server = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     const url = `redis://127.0.0.1:${port}`;
     await waitFor(() => answers(url), { timeoutMs: 10_000, what: 'redis-server' });
     const exited = new Promise((resolve) => server.once('exit', resolve));
-    return { url, how: `private redis-server on port ${port}`, stop: async () => void (server.kill('SIGKILL'), await exited) };
+    return {
+      url,
+      how: `private redis-server on port ${port}`,
+      stop: async () => void (server.kill('SIGKILL'), await exited),
+    };
   }
-  if (await answers('redis://127.0.0.1:6379')) return { url: 'redis://127.0.0.1:6379', how: 'the Redis at 127.0.0.1:6379' };
+  if (await answers('redis://127.0.0.1:6379'))
+    return { url: 'redis://127.0.0.1:6379', how: 'the Redis at 127.0.0.1:6379' };
   return undefined;
 }
 
 async function answers(url: string): Promise<boolean> {
-  const probe = new Redis(url, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 500,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   probe.on('error', () => {});
   try {
     await probe.connect();
@@ -62,11 +88,17 @@ describe('failed-attempt throttling across two instances', () => {
   beforeAll(async () => {
     release = await takeTurn();
     redis = await findRedis();
-    if (!redis) throw new Error('No Redis to test shared throttling against: install redis-server (Debian: apt-get install redis-server).');
+    if (!redis)
+      throw new Error(
+        'No Redis to test shared throttling against: install redis-server (Debian: apt-get install redis-server).',
+      );
     console.log(`throttle tests use ${redis.how}`);
     const redisUrl = redis.url;
     const databaseUrl = await freshPostgresUrl();
-    [a, b] = await Promise.all([startInstance('A', databaseUrl, { REDIS_URL: redisUrl }), startInstance('B', databaseUrl, { REDIS_URL: redisUrl })]);
+    [a, b] = await Promise.all([
+      startInstance('A', databaseUrl, { REDIS_URL: redisUrl }),
+      startInstance('B', databaseUrl, { REDIS_URL: redisUrl }),
+    ]);
     key = (await createKey(await signIn(a, ADMIN.email), a)).secret;
   }, TURN_TIMEOUT_MS);
 
@@ -109,7 +141,10 @@ describe('failed-attempt throttling across two instances', () => {
       // Not ours to stop: two more instances with an unreachable Redis show the same fallback.
       const databaseUrl = await freshPostgresUrl();
       const unreachable = `redis://127.0.0.1:${await freePort()}`;
-      const pair = await Promise.all([startInstance('A2', databaseUrl, { REDIS_URL: unreachable }), startInstance('B2', databaseUrl, { REDIS_URL: unreachable })]);
+      const pair = await Promise.all([
+        startInstance('A2', databaseUrl, { REDIS_URL: unreachable }),
+        startInstance('B2', databaseUrl, { REDIS_URL: unreachable }),
+      ]);
       const [oldA, oldB, oldKey] = [a, b, key];
       try {
         [a, b] = pair;

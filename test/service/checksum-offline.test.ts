@@ -37,7 +37,10 @@ async function takeDatabaseDown(services: Services, config: Config, engine: Engi
   const admin = new pg.Client({ connectionString: inject('postgresUrl') });
   await admin.connect();
   await admin.query(`alter database ${name} allow_connections false`);
-  await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+  await admin.query(
+    'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+    [name],
+  );
   await new Promise((resolve) => setTimeout(resolve, 300)); // let the pool notice
   return async () => {
     await admin.query(`alter database ${name} allow_connections true`);
@@ -57,13 +60,25 @@ describe.each(ENGINES)('a wrong checksum, with and without keys minted before ch
     config = { ...loadConfig({}), ...(await storageFor(engine)), usageFlushMs: 60_000 };
     services = await createServices(config, { clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
     const tenant = await services.tenants.create({ name: 'Old Tenant', slug: `t-${randomBytes(4).toString('hex')}` });
-    const user = await services.users.create(tenant.id, { email: `${randomBytes(4).toString('hex')}@example.test`, name: 'Old User', password: TEST_PASSWORD, roles: ['system_administrator'] });
+    const user = await services.users.create(tenant.id, {
+      email: `${randomBytes(4).toString('hex')}@example.test`,
+      name: 'Old User',
+      password: TEST_PASSWORD,
+      roles: ['system_administrator'],
+    });
     actor = userActor((await services.userRepository.findById(user.id))!);
     // A key from before checksums exists when the services start.
     const secret = legacySecret();
     const [row] = await services.database.db
       .insert(apiKeys)
-      .values({ tenantId: tenant.id, name: 'legacy', hint: hintOf(secret), secretDigest: digestSecret(secret), createdBy: user.id, hasChecksum: false })
+      .values({
+        tenantId: tenant.id,
+        name: 'legacy',
+        hint: hintOf(secret),
+        secretDigest: digestSecret(secret),
+        createdBy: user.id,
+        hasChecksum: false,
+      })
       .returning();
     legacy = { id: row!.id, secret };
     await services.start();
@@ -84,7 +99,10 @@ describe.each(ENGINES)('a wrong checksum, with and without keys minted before ch
   it('looks a wrong checksum up while a key without a checksum remains', async () => {
     const lookups = vi.spyOn(KeyRepository.prototype, 'findFactsByDigest');
     try {
-      expect(await services.keyCheck.check(withWrongChecksum(current), '10.7.0.2')).toEqual({ ok: false, reason: 'api_key_invalid' });
+      expect(await services.keyCheck.check(withWrongChecksum(current), '10.7.0.2')).toEqual({
+        ok: false,
+        reason: 'api_key_invalid',
+      });
       expect(lookups).toHaveBeenCalledTimes(1);
     } finally {
       lookups.mockRestore();
@@ -112,13 +130,23 @@ describe.each(ENGINES)('a wrong checksum, with and without keys minted before ch
 
   it('counts an offline refusal as a failed attempt of the client', async () => {
     const client = '10.7.0.4';
-    for (let i = 0; i < 20; i++) expect(await services.keyCheck.check(withWrongChecksum(current), client)).toEqual({ ok: false, reason: 'api_key_invalid' });
-    expect(await services.keyCheck.check(withWrongChecksum(current), client)).toMatchObject({ ok: false, reason: 'throttled' });
+    for (let i = 0; i < 20; i++)
+      expect(await services.keyCheck.check(withWrongChecksum(current), client)).toEqual({
+        ok: false,
+        reason: 'api_key_invalid',
+      });
+    expect(await services.keyCheck.check(withWrongChecksum(current), client)).toMatchObject({
+      ok: false,
+      reason: 'throttled',
+    });
   });
 
   it('refuses a wrong checksum as invalid while the database is down, yet an unknown key with a valid checksum stays a fault', async () => {
     bringBack = await takeDatabaseDown(services, config, engine);
-    expect(await services.keyCheck.check(withWrongChecksum(current), '10.7.0.5')).toEqual({ ok: false, reason: 'api_key_invalid' });
+    expect(await services.keyCheck.check(withWrongChecksum(current), '10.7.0.5')).toEqual({
+      ok: false,
+      reason: 'api_key_invalid',
+    });
     expect(await services.keyCheck.check(legacy.secret, '10.7.0.5')).toEqual({ ok: false, reason: 'api_key_invalid' });
     await expect(Promise.resolve(services.keyCheck.check(generateSecret(), '10.7.0.5'))).rejects.toThrow();
   });

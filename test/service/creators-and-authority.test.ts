@@ -17,7 +17,10 @@ describe.each(ENGINES)('creators, roles and authority (%s)', (engine) => {
     const { tenant, actor } = await tenantWithUser(h);
     const { secret } = await h.services.keys.create(actor, { name: 'narrowing' });
     const before = await check(secret);
-    expect(before).toMatchObject({ ok: true, principal: { acts_as: { type: 'user', id: actor.id, email: actor.email }, permissions: ['flights:read'] } });
+    expect(before).toMatchObject({
+      ok: true,
+      principal: { acts_as: { type: 'user', id: actor.id, email: actor.email }, permissions: ['flights:read'] },
+    });
     await h.services.users.update({ type: 'system' }, tenant.id, actor.id, { roles: ['crew'] });
     expect(await check(secret)).toMatchObject({ ok: true, principal: { permissions: [] } });
     await h.services.users.update({ type: 'system' }, tenant.id, actor.id, { roles: ['operations'] });
@@ -41,12 +44,21 @@ describe.each(ENGINES)('creators, roles and authority (%s)', (engine) => {
     expect(await check(mine.secret)).toEqual({ ok: false, reason: 'api_key_disabled' });
     expect((await check(theirs.secret)).ok).toBe(true);
     const listed = (await h.services.keys.list(admin)).data.find((k) => k.id === mine.api_key.id);
-    expect(listed).toMatchObject({ enabled: false, status: 'disabled', disabled_reason: 'creator_deleted', created_by: null });
+    expect(listed).toMatchObject({
+      enabled: false,
+      status: 'disabled',
+      disabled_reason: 'creator_deleted',
+      created_by: null,
+    });
     const conflict = await h.services.keys.setEnabled(admin, mine.api_key.id, true).catch((e: unknown) => e);
     expect(conflict).toBeInstanceOf(ConflictError);
     expect((conflict as ConflictError).code).toBe('creator_deleted');
     const deleted = (await auditActions(h, tenant.id)).find((e) => e.action === 'user.deleted');
-    expect(deleted).toMatchObject({ actor: { type: 'user', id: admin.id }, target: { id: creator.id }, detail: { disabled_keys: [mine.api_key.id] } });
+    expect(deleted).toMatchObject({
+      actor: { type: 'user', id: admin.id },
+      target: { id: creator.id },
+      detail: { disabled_keys: [mine.api_key.id] },
+    });
   });
 
   it('lets a creator_deleted key be enabled under system authority, and disables it again when authority returns to creator', async () => {
@@ -57,13 +69,24 @@ describe.each(ENGINES)('creators, roles and authority (%s)', (engine) => {
 
     await h.services.tenants.setAuthority(tenant.slug, 'system');
     expect(await check(secret)).toEqual({ ok: false, reason: 'api_key_disabled' });
-    expect(await h.services.keys.setEnabled(admin, api_key.id, true)).toMatchObject({ enabled: true, disabled_reason: null });
-    expect(await check(secret)).toMatchObject({ ok: true, principal: { acts_as: { type: 'system' }, permissions: ['flights:read'] } });
+    expect(await h.services.keys.setEnabled(admin, api_key.id, true)).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+    });
+    expect(await check(secret)).toMatchObject({
+      ok: true,
+      principal: { acts_as: { type: 'system' }, permissions: ['flights:read'] },
+    });
 
     await h.services.tenants.setAuthority(tenant.slug, 'creator');
     expect(await check(secret)).toEqual({ ok: false, reason: 'api_key_disabled' });
-    expect((await h.services.keys.list(admin)).data[0]).toMatchObject({ enabled: false, disabled_reason: 'creator_deleted' });
-    const changes = (await auditActions(h, tenant.id)).filter((e) => e.action === 'tenant.authority_changed').map((e) => e.detail);
+    expect((await h.services.keys.list(admin)).data[0]).toMatchObject({
+      enabled: false,
+      disabled_reason: 'creator_deleted',
+    });
+    const changes = (await auditActions(h, tenant.id))
+      .filter((e) => e.action === 'tenant.authority_changed')
+      .map((e) => e.detail);
     // Switching back to creator re-disables the orphaned key, and the trail says which.
     expect(changes).toEqual([
       { from: 'creator', to: 'system', disabled_keys: [] },
@@ -75,13 +98,23 @@ describe.each(ENGINES)('creators, roles and authority (%s)', (engine) => {
     const { tenant, actor: admin } = await tenantWithUser(h, ['system_administrator'], 'system');
     const creator = await actorIn(h, tenant.id, ['system_administrator']);
     const { api_key, secret } = await h.services.keys.create(creator, { name: 'system key' });
-    expect(await check(secret)).toMatchObject({ ok: true, principal: { acts_as: { type: 'system' }, permissions: ['flights:read'] } });
+    expect(await check(secret)).toMatchObject({
+      ok: true,
+      principal: { acts_as: { type: 'system' }, permissions: ['flights:read'] },
+    });
     await h.services.users.update(admin, tenant.id, creator.id, { roles: ['crew'] });
     expect(await check(secret)).toMatchObject({ ok: true, principal: { permissions: ['flights:read'] } });
     await h.services.users.delete(admin, tenant.id, creator.id);
     expect(await check(secret)).toMatchObject({ ok: true, principal: { acts_as: { type: 'system' } } });
-    expect((await h.services.keys.list(admin)).data[0]).toMatchObject({ id: api_key.id, enabled: true, disabled_reason: null, created_by: null });
-    expect((await auditActions(h, tenant.id)).find((e) => e.action === 'user.deleted')?.detail).toEqual({ disabled_keys: [] });
+    expect((await h.services.keys.list(admin)).data[0]).toMatchObject({
+      id: api_key.id,
+      enabled: true,
+      disabled_reason: null,
+      created_by: null,
+    });
+    expect((await auditActions(h, tenant.id)).find((e) => e.action === 'user.deleted')?.detail).toEqual({
+      disabled_keys: [],
+    });
   });
 
   it('switches what a cached key acts as on the next check when the authority changes', async () => {

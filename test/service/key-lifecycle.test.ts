@@ -5,7 +5,6 @@ import { createHarness, type Harness } from '../support/harness.ts';
 import { START } from '../support/manual-clock.ts';
 import { auditActions, tenantWithUser } from '../support/actors.ts';
 
-
 async function rejects<T extends Error>(promise: Promise<unknown>, type: new (...args: never[]) => T): Promise<T> {
   const error = await promise.then(
     () => undefined,
@@ -25,7 +24,10 @@ describe.each(ENGINES)('key lifecycle (%s)', (engine) => {
 
   it('creates an enabled key with a hint, its creator and an audit event, and returns the secret once', async () => {
     const { tenant, actor } = await tenantWithUser(h);
-    const { api_key, secret } = await h.services.keys.create(actor, { name: '  Nightly export ', expires_at: '2026-12-01' });
+    const { api_key, secret } = await h.services.keys.create(actor, {
+      name: '  Nightly export ',
+      expires_at: '2026-12-01',
+    });
     expect(secret).toMatch(/^ask_[A-Za-z0-9]{64}$/);
     expect(api_key).toMatchObject({
       name: 'Nightly export',
@@ -45,7 +47,11 @@ describe.each(ENGINES)('key lifecycle (%s)', (engine) => {
     expect(JSON.stringify(listed)).not.toContain(secret.slice(4));
     const events = await auditActions(h, tenant.id);
     expect(events.map((e) => e.action)).toEqual(['user.created', 'api_key.created']);
-    expect(events[1]).toMatchObject({ actor: { type: 'user', id: actor.id }, target: { id: api_key.id, name: 'Nightly export' }, detail: { hint: api_key.hint, expires_at: '2026-12-01' } });
+    expect(events[1]).toMatchObject({
+      actor: { type: 'user', id: actor.id },
+      target: { id: api_key.id, name: 'Nightly export' },
+      detail: { hint: api_key.hint, expires_at: '2026-12-01' },
+    });
   });
 
   it('lists keys newest first', async () => {
@@ -58,9 +64,17 @@ describe.each(ENGINES)('key lifecycle (%s)', (engine) => {
 
   it('refuses an invalid name or expiry date with 400s on the field', async () => {
     const { actor } = await tenantWithUser(h);
-    expect((await rejects(h.services.keys.create(actor, { name: ' ' }), InvalidRequestError)).errors[0]!.path).toBe('name');
-    expect((await rejects(h.services.keys.create(actor, { name: 'k', expires_at: '2026-11-22' }), InvalidRequestError)).errors[0]!.path).toBe('expires_at');
-    expect((await rejects(h.services.keys.create(actor, { name: 'k', expires_at: '2026-02-30' }), InvalidRequestError)).errors[0]!.path).toBe('expires_at');
+    expect((await rejects(h.services.keys.create(actor, { name: ' ' }), InvalidRequestError)).errors[0]!.path).toBe(
+      'name',
+    );
+    expect(
+      (await rejects(h.services.keys.create(actor, { name: 'k', expires_at: '2026-11-22' }), InvalidRequestError))
+        .errors[0]!.path,
+    ).toBe('expires_at');
+    expect(
+      (await rejects(h.services.keys.create(actor, { name: 'k', expires_at: '2026-02-30' }), InvalidRequestError))
+        .errors[0]!.path,
+    ).toBe('expires_at');
     expect((await h.services.keys.list(actor)).data).toEqual([]);
   });
 
@@ -69,7 +83,10 @@ describe.each(ENGINES)('key lifecycle (%s)', (engine) => {
     const { api_key } = await h.services.keys.create(actor, { name: 'toggle' });
     const disabled = await h.services.keys.setEnabled(actor, api_key.id, false);
     expect(disabled).toMatchObject({ enabled: false, status: 'disabled', disabled_reason: 'disabled_by_user' });
-    expect(await h.services.keys.setEnabled(actor, api_key.id, false)).toMatchObject({ enabled: false, status: 'disabled' });
+    expect(await h.services.keys.setEnabled(actor, api_key.id, false)).toMatchObject({
+      enabled: false,
+      status: 'disabled',
+    });
     const enabled = await h.services.keys.setEnabled(actor, api_key.id, true);
     expect(enabled).toMatchObject({ enabled: true, status: 'enabled', disabled_reason: null });
     await h.services.keys.setEnabled(actor, api_key.id, true);
@@ -87,11 +104,15 @@ describe.each(ENGINES)('key lifecycle (%s)', (engine) => {
     h.clock.set('2026-11-23T00:00:00.000Z');
     for (const key of [enabled, disabled]) {
       for (const want of [true, false]) {
-        expect((await rejects(h.services.keys.setEnabled(actor, key.api_key.id, want), ConflictError)).code).toBe('api_key_expired');
+        expect((await rejects(h.services.keys.setEnabled(actor, key.api_key.id, want), ConflictError)).code).toBe(
+          'api_key_expired',
+        );
       }
     }
     const listed = (await h.services.keys.list(actor)).data;
-    expect(listed.map((k) => [k.name, k.status, k.enabled]).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+    expect(
+      listed.map((k) => [k.name, k.status, k.enabled]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    ).toEqual([
       ['expires', 'expired', true],
       ['expires too', 'expired', false],
     ]);
@@ -120,8 +141,11 @@ describe.each(ENGINES)('key lifecycle (%s)', (engine) => {
   it('refuses the key after MAX_KEYS_PER_TENANT with 409 api_key_limit_reached, per tenant', async () => {
     const { actor } = await tenantWithUser(h);
     const made = [];
-    for (let i = 0; i < h.config.maxKeysPerTenant; i++) made.push(await h.services.keys.create(actor, { name: `k${i}` }));
-    expect((await rejects(h.services.keys.create(actor, { name: 'one too many' }), ConflictError)).code).toBe('api_key_limit_reached');
+    for (let i = 0; i < h.config.maxKeysPerTenant; i++)
+      made.push(await h.services.keys.create(actor, { name: `k${i}` }));
+    expect((await rejects(h.services.keys.create(actor, { name: 'one too many' }), ConflictError)).code).toBe(
+      'api_key_limit_reached',
+    );
     const other = await tenantWithUser(h);
     await h.services.keys.create(other.actor, { name: 'other tenant is unaffected' });
     await h.services.keys.delete(actor, made[0]!.api_key.id);
@@ -130,7 +154,9 @@ describe.each(ENGINES)('key lifecycle (%s)', (engine) => {
 
   it('holds the limit under concurrent creates', async () => {
     const { actor } = await tenantWithUser(h);
-    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => h.services.keys.create(actor, { name: `race ${i}` })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => h.services.keys.create(actor, { name: `race ${i}` })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(h.config.maxKeysPerTenant);
     expect((await h.services.keys.list(actor)).data).toHaveLength(h.config.maxKeysPerTenant);
   });

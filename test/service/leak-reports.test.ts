@@ -34,7 +34,12 @@ describe.each(ENGINES)('leak reports (%s)', (engine) => {
     const from = reporter();
     expect(await h.services.leaks.report({ keys: [` ${secret}\n`] }, from)).toEqual({ received: 1 });
     expect(await h.services.keyCheck.check(secret, '10.8.1.1')).toEqual({ ok: false, reason: 'api_key_disabled' });
-    expect((await h.services.keys.list(b.actor)).data[0]).toMatchObject({ id: api_key.id, enabled: false, status: 'disabled', disabled_reason: 'leaked' });
+    expect((await h.services.keys.list(b.actor)).data[0]).toMatchObject({
+      id: api_key.id,
+      enabled: false,
+      status: 'disabled',
+      disabled_reason: 'leaked',
+    });
     const leaked = (await auditActions(h, b.tenant.id)).filter((e) => e.action === 'api_key.leaked');
     expect(leaked).toEqual([
       expect.objectContaining({
@@ -50,7 +55,9 @@ describe.each(ENGINES)('leak reports (%s)', (engine) => {
     const { actor } = await tenantWithUser(h);
     const { secret } = await h.services.keys.create(actor, { name: 'real' });
     expect(await h.services.leaks.report({ keys: ['hello', ''] }, reporter())).toEqual({ received: 2 });
-    expect(await h.services.leaks.report({ keys: [unknownKey(), secret, secret] }, reporter())).toEqual({ received: 3 });
+    expect(await h.services.leaks.report({ keys: [unknownKey(), secret, secret] }, reporter())).toEqual({
+      received: 3,
+    });
     expect((await h.services.keys.list(actor)).data[0]).toMatchObject({ disabled_reason: 'leaked' });
   });
 
@@ -61,10 +68,13 @@ describe.each(ENGINES)('leak reports (%s)', (engine) => {
     const error = await rejection(h.services.keys.setEnabled(actor, api_key.id, true));
     expect(error).toBeInstanceOf(ConflictError);
     expect((error as ConflictError).code).toBe('api_key_leaked');
-    expect(await h.services.keys.setEnabled(actor, api_key.id, false)).toMatchObject({ enabled: false, disabled_reason: 'leaked' });
+    expect(await h.services.keys.setEnabled(actor, api_key.id, false)).toMatchObject({
+      enabled: false,
+      disabled_reason: 'leaked',
+    });
   });
 
-  it("marks a key a user had disabled as leaked, so it cannot be enabled later; a second report records nothing", async () => {
+  it('marks a key a user had disabled as leaked, so it cannot be enabled later; a second report records nothing', async () => {
     const { tenant, actor } = await tenantWithUser(h);
     const { api_key, secret } = await h.services.keys.create(actor, { name: 'off' });
     await h.services.keys.setEnabled(actor, api_key.id, false);
@@ -72,7 +82,9 @@ describe.each(ENGINES)('leak reports (%s)', (engine) => {
     await h.services.leaks.report({ keys: [secret] }, reporter());
     expect((await h.services.keys.list(actor)).data[0]).toMatchObject({ disabled_reason: 'leaked' });
     expect((await auditActions(h, tenant.id)).filter((e) => e.action === 'api_key.leaked')).toHaveLength(1);
-    expect(((await rejection(h.services.keys.setEnabled(actor, api_key.id, true))) as ConflictError).code).toBe('api_key_leaked');
+    expect(((await rejection(h.services.keys.setEnabled(actor, api_key.id, true))) as ConflictError).code).toBe(
+      'api_key_leaked',
+    );
   });
 
   it('leaves an expired key alone: it works for no one already', async () => {
@@ -80,7 +92,11 @@ describe.each(ENGINES)('leak reports (%s)', (engine) => {
     const { secret } = await h.services.keys.create(actor, { name: 'old', expires_at: '2026-11-23' });
     h.clock.set('2026-11-23T00:00:00Z');
     await h.services.leaks.report({ keys: [secret] }, reporter());
-    expect((await h.services.keys.list(actor)).data[0]).toMatchObject({ status: 'expired', enabled: true, disabled_reason: null });
+    expect((await h.services.keys.list(actor)).data[0]).toMatchObject({
+      status: 'expired',
+      enabled: true,
+      disabled_reason: null,
+    });
     expect((await auditActions(h, tenant.id)).map((e) => e.action)).not.toContain('api_key.leaked');
   });
 
@@ -94,7 +110,8 @@ describe.each(ENGINES)('leak reports (%s)', (engine) => {
 
   it('spends one point of a per-client budget per report, whatever it held: the 21st in a minute is refused', async () => {
     const from = reporter();
-    for (let i = 0; i < 20; i++) expect(await h.services.leaks.report({ keys: ['junk'] }, from)).toEqual({ received: 1 });
+    for (let i = 0; i < 20; i++)
+      expect(await h.services.leaks.report({ keys: ['junk'] }, from)).toEqual({ received: 1 });
     const error = await rejection(h.services.leaks.report({ keys: ['junk'] }, from));
     expect(error).toBeInstanceOf(TooManyRequestsError);
     expect((error as TooManyRequestsError).retryAfterSeconds).toBeGreaterThan(0);

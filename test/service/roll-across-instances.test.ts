@@ -13,7 +13,9 @@ const HOUR = 3_600_000;
  * the roll's, so these tests wait for the notification rather than assume it.
  */
 function heardOn(services: Services, keyId: string): Promise<void> {
-  return new Promise((resolve) => services.changes.onChange((change) => change.type === 'key' && change.id === keyId && resolve()));
+  return new Promise((resolve) =>
+    services.changes.onChange((change) => change.type === 'key' && change.id === keyId && resolve()),
+  );
 }
 
 /** Two instances on one PostgreSQL: a roll on A is honoured by B, which had the old key cached. */

@@ -29,39 +29,53 @@ describe.each(ENGINES)('rolling a key (%s)', (engine) => {
   afterAll(async () => h.close());
   afterEach(() => h.clock.set(START));
 
-  it.each(OVERLAPS)('with overlap %s keeps the old key until 1 ms before retires_at and refuses it from that instant', async (overlap, ms) => {
-    const { tenant, actor: creator } = await tenantWithUser(h);
-    const roller = await actorIn(h, tenant.id, ['system_administrator']);
-    const old = await h.services.keys.create(creator, { name: 'Nightly export', expires_at: '2027-01-01' });
-    expect(await check(old.secret)).toMatchObject({ ok: true }); // cached before the roll
-    h.clock.advance(5000);
-    const rolledAt = h.clock.now().getTime();
-    const rolled = await h.services.keyRolls.roll(roller, old.api_key.id, overlap);
-    const retiresAt = new Date(rolledAt + ms).toISOString();
-    expect(rolled.api_key).toMatchObject({
-      name: 'Nightly export',
-      expires_at: '2027-01-01',
-      enabled: true,
-      status: 'enabled',
-      created_by: { id: roller.id, email: roller.email },
-      retires_at: null,
-      hint: `ask_…${rolled.secret.slice(-4)}`,
-    });
-    expect(rolled.secret).toMatch(/^ask_[A-Za-z0-9]{64}$/);
-    expect(rolled.previous).toMatchObject({ id: old.api_key.id, retires_at: retiresAt, status: 'enabled', enabled: true });
-    expect(await check(rolled.secret)).toMatchObject({ ok: true, keyId: rolled.api_key.id });
-    h.clock.set(new Date(rolledAt + ms - 1));
-    expect(await check(old.secret)).toMatchObject({ ok: true, keyId: old.api_key.id });
-    h.clock.set(retiresAt);
-    expect(await check(old.secret)).toEqual({ ok: false, reason: 'api_key_invalid' });
-    expect(await check(rolled.secret)).toMatchObject({ ok: true });
-    const rolledEvent = (await auditActions(h, tenant.id)).find((e) => e.action === 'api_key.rolled');
-    expect(rolledEvent).toMatchObject({
-      actor: { type: 'user', id: roller.id },
-      target: { id: old.api_key.id, name: 'Nightly export' },
-      detail: { hint: old.api_key.hint, new_key_id: rolled.api_key.id, new_hint: rolled.api_key.hint, overlap, retires_at: retiresAt },
-    });
-  });
+  it.each(OVERLAPS)(
+    'with overlap %s keeps the old key until 1 ms before retires_at and refuses it from that instant',
+    async (overlap, ms) => {
+      const { tenant, actor: creator } = await tenantWithUser(h);
+      const roller = await actorIn(h, tenant.id, ['system_administrator']);
+      const old = await h.services.keys.create(creator, { name: 'Nightly export', expires_at: '2027-01-01' });
+      expect(await check(old.secret)).toMatchObject({ ok: true }); // cached before the roll
+      h.clock.advance(5000);
+      const rolledAt = h.clock.now().getTime();
+      const rolled = await h.services.keyRolls.roll(roller, old.api_key.id, overlap);
+      const retiresAt = new Date(rolledAt + ms).toISOString();
+      expect(rolled.api_key).toMatchObject({
+        name: 'Nightly export',
+        expires_at: '2027-01-01',
+        enabled: true,
+        status: 'enabled',
+        created_by: { id: roller.id, email: roller.email },
+        retires_at: null,
+        hint: `ask_…${rolled.secret.slice(-4)}`,
+      });
+      expect(rolled.secret).toMatch(/^ask_[A-Za-z0-9]{64}$/);
+      expect(rolled.previous).toMatchObject({
+        id: old.api_key.id,
+        retires_at: retiresAt,
+        status: 'enabled',
+        enabled: true,
+      });
+      expect(await check(rolled.secret)).toMatchObject({ ok: true, keyId: rolled.api_key.id });
+      h.clock.set(new Date(rolledAt + ms - 1));
+      expect(await check(old.secret)).toMatchObject({ ok: true, keyId: old.api_key.id });
+      h.clock.set(retiresAt);
+      expect(await check(old.secret)).toEqual({ ok: false, reason: 'api_key_invalid' });
+      expect(await check(rolled.secret)).toMatchObject({ ok: true });
+      const rolledEvent = (await auditActions(h, tenant.id)).find((e) => e.action === 'api_key.rolled');
+      expect(rolledEvent).toMatchObject({
+        actor: { type: 'user', id: roller.id },
+        target: { id: old.api_key.id, name: 'Nightly export' },
+        detail: {
+          hint: old.api_key.hint,
+          new_key_id: rolled.api_key.id,
+          new_hint: rolled.api_key.hint,
+          overlap,
+          retires_at: retiresAt,
+        },
+      });
+    },
+  );
 
   it('with overlap none refuses the old key at once and deletes it in the same transaction', async () => {
     const { tenant, actor } = await tenantWithUser(h);
@@ -71,7 +85,9 @@ describe.each(ENGINES)('rolling a key (%s)', (engine) => {
     expect(rolled.previous).toBeNull();
     expect(await check(old.secret)).toEqual({ ok: false, reason: 'api_key_invalid' });
     expect((await h.services.keys.list(actor)).data.map((k) => k.id)).toEqual([rolled.api_key.id]);
-    const events = (await auditActions(h, tenant.id)).filter((e) => e.target.id === old.api_key.id).map((e) => e.action);
+    const events = (await auditActions(h, tenant.id))
+      .filter((e) => e.target.id === old.api_key.id)
+      .map((e) => e.action);
     expect(events).toEqual(['api_key.created', 'api_key.rolled', 'api_key.deleted']);
   });
 
@@ -85,7 +101,9 @@ describe.each(ENGINES)('rolling a key (%s)', (engine) => {
     h.clock.advance(1);
     expect(await h.services.keyRolls.deleteRetired()).toBeGreaterThanOrEqual(1);
     expect((await h.services.keys.list(actor)).data.map((k) => k.id)).not.toContain(old.api_key.id);
-    const deleted = (await auditActions(h, tenant.id)).find((e) => e.action === 'api_key.deleted' && e.target.id === old.api_key.id);
+    const deleted = (await auditActions(h, tenant.id)).find(
+      (e) => e.action === 'api_key.deleted' && e.target.id === old.api_key.id,
+    );
     expect(deleted).toMatchObject({ actor: { type: 'system', id: null }, detail: { hint: old.api_key.hint } });
   });
 
@@ -116,7 +134,9 @@ describe.each(ENGINES)('rolling a key (%s)', (engine) => {
     await h.services.keys.create(actor, { name: 'two' });
     const rolled = await h.services.keyRolls.roll(actor, first.api_key.id, '1h');
     expect((await h.services.keys.list(actor)).data).toHaveLength(3);
-    expect(((await rejection(h.services.keys.create(actor, { name: 'three' }))) as ConflictError).code).toBe('api_key_limit_reached');
+    expect(((await rejection(h.services.keys.create(actor, { name: 'three' }))) as ConflictError).code).toBe(
+      'api_key_limit_reached',
+    );
     expect(rolled.api_key.name).toBe('one');
   });
 
@@ -125,10 +145,14 @@ describe.each(ENGINES)('rolling a key (%s)', (engine) => {
     const key = await h.services.keys.create(actor, { name: 'guarded' });
     for (const role of ['administrator', 'operations', 'crew'] as const) {
       const other = await actorIn(h, tenant.id, [role]);
-      expect(await rejection(h.services.keyRolls.roll(other, key.api_key.id, 'none'))).toBeInstanceOf(PermissionDeniedError);
+      expect(await rejection(h.services.keyRolls.roll(other, key.api_key.id, 'none'))).toBeInstanceOf(
+        PermissionDeniedError,
+      );
     }
     const stranger = await tenantWithUser(h);
-    expect(await rejection(h.services.keyRolls.roll(stranger.actor, key.api_key.id, 'none'))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(h.services.keyRolls.roll(stranger.actor, key.api_key.id, 'none'))).toBeInstanceOf(
+      NotFoundError,
+    );
     expect((await h.services.keys.list(actor)).data).toMatchObject([{ id: key.api_key.id, retires_at: null }]);
     expect(await check(key.secret)).toMatchObject({ ok: true });
   });

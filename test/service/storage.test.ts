@@ -7,7 +7,6 @@ import { START } from '../support/manual-clock.ts';
 import { auditActions, tenantWithUser } from '../support/actors.ts';
 import type { ApiKeyView } from '../../src/keys/key-schemas.ts';
 
-
 async function rows(h: Harness, query: ReturnType<typeof sql>): Promise<Array<Record<string, unknown>>> {
   const result = (await h.services.database.db.execute(query)) as unknown as { rows: Array<Record<string, unknown>> };
   return result.rows;
@@ -15,10 +14,14 @@ async function rows(h: Harness, query: ReturnType<typeof sql>): Promise<Array<Re
 
 /** Every row of every table, as text. */
 async function everyRowAsText(h: Harness): Promise<string[]> {
-  const tables = await rows(h, sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`);
+  const tables = await rows(
+    h,
+    sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+  );
   const text: string[] = [];
   for (const { table_name } of tables) {
-    for (const row of await rows(h, sql.raw(`select t::text as row from "${String(table_name)}" t`))) text.push(String(row.row));
+    for (const row of await rows(h, sql.raw(`select t::text as row from "${String(table_name)}" t`)))
+      text.push(String(row.row));
   }
   return text;
 }
@@ -51,7 +54,10 @@ describe.each(ENGINES)('what the database keeps (%s)', (engine) => {
     expect((await h.services.keyCheck.check(secret, 'usage')).ok).toBe(true);
     expect((await h.services.keys.list(actor)).data[0]!.last_used_at).toBeNull();
     await h.services.usage.flush();
-    expect((await h.services.keys.list(actor)).data[0]).toMatchObject({ id: api_key.id, last_used_at: '2026-11-22T13:05:00.000Z' });
+    expect((await h.services.keys.list(actor)).data[0]).toMatchObject({
+      id: api_key.id,
+      last_used_at: '2026-11-22T13:05:00.000Z',
+    });
   });
 
   it('never moves last use backwards', async () => {
@@ -101,17 +107,33 @@ describe.each(ENGINES)('what the database keeps (%s)', (engine) => {
   it('lists every instant exactly as created, to the millisecond, whatever its fraction', async () => {
     const { actor } = await tenantWithUser(h);
     const created: ApiKeyView[] = [];
-    for (const at of ['2026-11-22T13:00:00.000Z', '2026-11-22T13:00:01.100Z', '2026-11-22T13:00:02.120Z', '2026-11-22T13:00:03.123Z']) {
+    for (const at of [
+      '2026-11-22T13:00:00.000Z',
+      '2026-11-22T13:00:01.100Z',
+      '2026-11-22T13:00:02.120Z',
+      '2026-11-22T13:00:03.123Z',
+    ]) {
       h.clock.set(at);
       created.push((await h.services.keys.create(actor, { name: `at ${at}`, expires_at: '2027-01-31' })).api_key);
     }
     const listed = (await h.services.keys.list(actor)).data;
-    expect(listed.map((key) => key.created_at).sort()).toEqual(['2026-11-22T13:00:00.000Z', '2026-11-22T13:00:01.100Z', '2026-11-22T13:00:02.120Z', '2026-11-22T13:00:03.123Z']);
+    expect(listed.map((key) => key.created_at).sort()).toEqual([
+      '2026-11-22T13:00:00.000Z',
+      '2026-11-22T13:00:01.100Z',
+      '2026-11-22T13:00:02.120Z',
+      '2026-11-22T13:00:03.123Z',
+    ]);
     // The list reads its instants as strings from SQL; creation answers from Dates: the same view.
     expect(listed.slice().sort((a, b) => a.created_at.localeCompare(b.created_at))).toEqual(created);
-    expect(listed[0]).toMatchObject({ expires_at: '2027-01-31', expires_at_time: '2027-01-31T00:00:00.000Z', status: 'enabled' });
+    expect(listed[0]).toMatchObject({
+      expires_at: '2027-01-31',
+      expires_at_time: '2027-01-31T00:00:00.000Z',
+      status: 'enabled',
+    });
     // PostgreSQL keeps microseconds; the API shows milliseconds, cut as a Date would.
-    await h.services.database.db.execute(sql`update api_keys set last_used_at = '2026-11-22 14:00:00.123456+00' where id = ${created[0]!.id}`);
+    await h.services.database.db.execute(
+      sql`update api_keys set last_used_at = '2026-11-22 14:00:00.123456+00' where id = ${created[0]!.id}`,
+    );
     const used = (await h.services.keys.list(actor)).data.find((key) => key.id === created[0]!.id);
     expect(used?.last_used_at).toBe('2026-11-22T14:00:00.123Z');
   });

@@ -32,7 +32,9 @@ describe.each(ENGINES)('usage counting (%s)', (engine) => {
         ? (second = await createServices(h.config, { clock: h.clock })).usageCounter
         : new UsageCounter(new UsageRepository(h.services.database.db), 60_000);
     const otherCount = async () =>
-      second ? expect((await second.keyCheck.check(secret, 'other')).ok).toBe(true) : otherCounter.ok(api_key.id, actor.tenantId, h.clock.now().getTime());
+      second
+        ? expect((await second.keyCheck.check(secret, 'other')).ok).toBe(true)
+        : otherCounter.ok(api_key.id, actor.tenantId, h.clock.now().getTime());
     for (let round = 0; round < 3; round++) {
       for (let i = 0; i < 40; i++) await check(h, secret);
       for (let i = 0; i < 25; i++) await otherCount();
@@ -67,7 +69,11 @@ describe.each(ENGINES)('usage counting (%s)', (engine) => {
     const repository = new UsageRepository(h.services.database.db);
     let down = true;
     const errors: unknown[] = [];
-    const counter = new UsageCounter({ add: async (batch) => (down ? Promise.reject(new Error('connection refused')) : repository.add(batch)) }, 60_000, (e) => errors.push(e));
+    const counter = new UsageCounter(
+      { add: async (batch) => (down ? Promise.reject(new Error('connection refused')) : repository.add(batch)) },
+      60_000,
+      (e) => errors.push(e),
+    );
     const now = h.clock.now().getTime();
     for (let i = 0; i < 4; i++) counter.ok(api_key.id, actor.tenantId, now);
     await counter.flush();
@@ -94,7 +100,9 @@ describe.each(ENGINES)('usage counting (%s)', (engine) => {
     expect(await usageRows(h, 'key_usage', 'key_id', gone.api_key.id)).toBe(0);
     expect(await keyTotal(h, actor, kept.api_key.id)).toEqual({ ok: 1, rejected: 0 });
     expect(await tenantTotal(h, actor)).toEqual({ ok: 5, rejected: 0 });
-    expect((await h.services.usageReports.forTenant(actor, '24h')).top_keys.map((k) => k.id)).toEqual([kept.api_key.id]);
+    expect((await h.services.usageReports.forTenant(actor, '24h')).top_keys.map((k) => k.id)).toEqual([
+      kept.api_key.id,
+    ]);
   });
 
   it('counts refusals of a known key as rejected: disabled, expired, permission denied', async () => {

@@ -18,7 +18,12 @@ export async function tenantTotal(h: Harness, actor: UserActor, window: UsageWin
 }
 
 /** Rows of a usage table, straight from the database. */
-export async function usageRows(h: Harness, table: 'key_usage' | 'tenant_usage', column: 'key_id' | 'tenant_id', id: string): Promise<number> {
+export async function usageRows(
+  h: Harness,
+  table: 'key_usage' | 'tenant_usage',
+  column: 'key_id' | 'tenant_id',
+  id: string,
+): Promise<number> {
   const result = (await h.services.database.db.execute(
     sql`select count(*)::int as n from ${sql.identifier(table)} where ${sql.identifier(column)} = ${id}`,
   )) as unknown as { rows: Array<{ n: number }> };

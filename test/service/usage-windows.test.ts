@@ -37,7 +37,13 @@ describe.each(ENGINES)('usage windows (%s)', (engine) => {
     const days = await h.services.usageReports.forKey(actor, api_key.id, '7d');
     expect(days).toMatchObject({ window: '7d', bucket: 'day' });
     expect(days.series.map((b) => [b.start.slice(0, 10), b.ok])).toEqual([
-      ['2026-11-17', 0], ['2026-11-18', 0], ['2026-11-19', 0], ['2026-11-20', 0], ['2026-11-21', 0], ['2026-11-22', 1], ['2026-11-23', 2],
+      ['2026-11-17', 0],
+      ['2026-11-18', 0],
+      ['2026-11-19', 0],
+      ['2026-11-20', 0],
+      ['2026-11-21', 0],
+      ['2026-11-22', 1],
+      ['2026-11-23', 2],
     ]);
     const tenant = await h.services.usageReports.forTenant(actor, '30d');
     expect(tenant.series).toHaveLength(30);
@@ -54,7 +60,10 @@ describe.each(ENGINES)('usage windows (%s)', (engine) => {
     await check(h, secret);
     await h.services.usageCounter.flush();
     const now = await h.services.usageReports.forKey(actor, api_key.id, '24h');
-    expect(now.series.slice(-2).map((b) => [b.start, b.ok])).toEqual([['2026-11-22T12:00:00.000Z', 1], ['2026-11-22T13:00:00.000Z', 1]]);
+    expect(now.series.slice(-2).map((b) => [b.start, b.ok])).toEqual([
+      ['2026-11-22T12:00:00.000Z', 1],
+      ['2026-11-22T13:00:00.000Z', 1],
+    ]);
     h.clock.set('2026-11-23T12:59:59.999Z');
     expect((await h.services.usageReports.forKey(actor, api_key.id, '24h')).total.ok).toBe(1);
     expect((await h.services.usageReports.forKey(actor, api_key.id, '7d')).total.ok).toBe(2);
@@ -106,12 +115,16 @@ describe.each(ENGINES)('usage windows (%s)', (engine) => {
     const { actor } = await tenantWithUser(h);
     const { actor: stranger } = await tenantWithUser(h);
     const foreign = await h.services.keys.create(stranger, { name: 'foreign' });
-    await expect(h.services.usageReports.forKey(actor, foreign.api_key.id, '24h')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(h.services.usageReports.forKey(actor, foreign.api_key.id, '24h')).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     await expect(h.services.usageReports.forKey(actor, 'not-a-uuid', '24h')).rejects.toBeInstanceOf(NotFoundError);
     for (const role of ['administrator', 'operations', 'crew'] as const) {
       const other = await actorIn(h, actor.tenantId, [role]);
       await expect(h.services.usageReports.forTenant(other, '24h')).rejects.toBeInstanceOf(PermissionDeniedError);
-      await expect(h.services.usageReports.forKey(other, foreign.api_key.id, '24h')).rejects.toBeInstanceOf(PermissionDeniedError);
+      await expect(h.services.usageReports.forKey(other, foreign.api_key.id, '24h')).rejects.toBeInstanceOf(
+        PermissionDeniedError,
+      );
     }
   });
 });

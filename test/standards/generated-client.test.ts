@@ -53,7 +53,10 @@ describe('a client generated from the served OpenAPI document', () => {
     expect(documented, `${operation!.operationId}: status ${response.status} is not documented`).toBeDefined();
     const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
     const media = documented!.content?.[mediaType];
-    expect(media, `${operation!.operationId} ${response.status}: content type ${mediaType} is not documented`).toBeDefined();
+    expect(
+      media,
+      `${operation!.operationId} ${response.status}: content type ${mediaType} is not documented`,
+    ).toBeDefined();
     const validate = ajv.compile(media!.schema);
     expect(validate(body) ? [] : validate.errors, `${operation!.operationId} ${response.status}`).toEqual([]);
   }
@@ -81,22 +84,47 @@ export async function use(): Promise<string[]> {
     writeFileSync(
       join(OUT, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true, lib: ['ES2023', 'DOM'], types: [] },
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          allowImportingTsExtensions: true,
+          skipLibCheck: true,
+          lib: ['ES2023', 'DOM'],
+          types: [],
+        },
         files: ['client.ts'],
       }),
     );
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(OUT, 'tsconfig.json')], { encoding: 'utf8' });
+    const tsc = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(OUT, 'tsconfig.json')],
+      { encoding: 'utf8' },
+    );
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   });
 
   it('gets documented answers from every operation, errors included', async () => {
     const as = (key?: string, extra: Record<string, string> = {}) =>
-      createClient<never>({ baseUrl: kit.server.url, headers: { ...(key ? { 'X-API-Key': key } : {}), ...extra } }) as unknown as {
-        GET(path: string, init?: { params?: { query?: Record<string, unknown>; path?: Record<string, string> } }): Promise<{ data?: unknown; error?: unknown; response: Response }>;
+      createClient<never>({
+        baseUrl: kit.server.url,
+        headers: { ...(key ? { 'X-API-Key': key } : {}), ...extra },
+      }) as unknown as {
+        GET(
+          path: string,
+          init?: { params?: { query?: Record<string, unknown>; path?: Record<string, string> } },
+        ): Promise<{ data?: unknown; error?: unknown; response: Response }>;
         POST(path: string, init: { body: unknown }): Promise<{ data?: unknown; error?: unknown; response: Response }>;
       };
-    const call = async (client: ReturnType<typeof as>, path: string, params?: { query?: Record<string, unknown>; path?: Record<string, string> }, status?: number) => {
+    const call = async (
+      client: ReturnType<typeof as>,
+      path: string,
+      params?: { query?: Record<string, unknown>; path?: Record<string, string> },
+      status?: number,
+    ) => {
       const { data, error, response } = await client.GET(path, params ? { params } : undefined);
       if (status !== undefined) expect(response.status, `${path} ${JSON.stringify(params)}`).toBe(status);
       expectDocumented(path, response, data ?? error);
@@ -104,7 +132,10 @@ export async function use(): Promise<string[]> {
     };
     const valid = as(validKey);
 
-    const page = (await call(valid, '/api/v1/flights', { query: { limit: 2 } }, 200)) as { data: Array<{ id: string }>; next_cursor: string | null };
+    const page = (await call(valid, '/api/v1/flights', { query: { limit: 2 } }, 200)) as {
+      data: Array<{ id: string }>;
+      next_cursor: string | null;
+    };
     flightId = page.data[0]!.id;
     await call(valid, '/api/v1/flights', { query: { limit: 2, cursor: page.next_cursor } }, 200);
     await call(valid, '/api/v1/flights', { query: { limit: 0 } }, 400);
@@ -133,7 +164,9 @@ export async function use(): Promise<string[]> {
     await report({ keys: ['not a key', `ask_${'Q'.repeat(64)}`] }, 202);
     await report({ keys: [] }, 400);
 
-    const operations = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
+    const operations = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).map((operation) => operation.operationId),
+    );
     expect([...called].sort()).toEqual(operations.sort());
   });
 });

@@ -45,7 +45,9 @@ describe('the official MCP conformance suite, server mode', () => {
   const outputs: string[] = [];
 
   beforeAll(async () => {
-    node = execFileSync(process.execPath, [join(import.meta.dirname, '../../scripts/node24.mjs')], { encoding: 'utf8' }).trim();
+    node = execFileSync(process.execPath, [join(import.meta.dirname, '../../scripts/node24.mjs')], {
+      encoding: 'utf8',
+    }).trim();
     kit = await startMcpTestServer();
     await kit.seedFlights(kit.demoTenantId, 3);
     const { secret } = await kit.key();
@@ -60,20 +62,24 @@ describe('the official MCP conformance suite, server mode', () => {
     if (process.env.CONFORMANCE_VERBOSE) console.log(outputs.join('\n'));
   });
 
-  it.each(SCENARIOS)('passes every check of %s', async (scenario) => {
-    const dir = mkdtempSync(join(tmpdir(), 'airkey-conformance-'));
-    try {
-      const { code, output } = await run(node, ['server', '--url', url, '--scenario', scenario, '--output-dir', dir]);
-      outputs.push(output);
-      const checks = checksIn(dir);
-      expect(checks.length, output).toBeGreaterThan(0);
-      const failed = checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
-      expect(failed, output).toEqual([]);
-      expect(code, output).toBe(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
+  it.each(SCENARIOS)(
+    'passes every check of %s',
+    async (scenario) => {
+      const dir = mkdtempSync(join(tmpdir(), 'airkey-conformance-'));
+      try {
+        const { code, output } = await run(node, ['server', '--url', url, '--scenario', scenario, '--output-dir', dir]);
+        outputs.push(output);
+        const checks = checksIn(dir);
+        expect(checks.length, output).toBeGreaterThan(0);
+        const failed = checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
+        expect(failed, output).toEqual([]);
+        expect(code, output).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 
   it('runs the suite on Node 24', () => {
     expect(execFileSync(node, ['--version'], { encoding: 'utf8' })).toMatch(/^v24\./);

@@ -7,7 +7,10 @@ import { startMcpTestServer, type McpTestServer } from '../mcp/mcp-kit.ts';
 
 const REDOCLY = join(import.meta.dirname, '../../node_modules/@redocly/cli/bin/cli.js');
 
-type LintReport = { totals: { errors: number; warnings: number; ignored: number }; problems: Array<{ ruleId: string; message: string }> };
+type LintReport = {
+  totals: { errors: number; warnings: number; ignored: number };
+  problems: Array<{ ruleId: string; message: string }>;
+};
 
 /** Redocly's recommended ruleset on the document a running server serves, not on a checked-in copy. */
 describe('the served OpenAPI document under Redocly lint (recommended rules)', () => {
@@ -27,11 +30,15 @@ describe('the served OpenAPI document under Redocly lint (recommended rules)', (
     expect(response.status).toBe(200);
     writeFileSync(join(dir, 'openapi.json'), await response.text());
     writeFileSync(join(dir, 'redocly.yaml'), 'extends:\n  - recommended\n');
-    const lint = spawnSync(process.execPath, [REDOCLY, 'lint', 'openapi.json', '--config', 'redocly.yaml', '--format', 'json'], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    });
+    const lint = spawnSync(
+      process.execPath,
+      [REDOCLY, 'lint', 'openapi.json', '--config', 'redocly.yaml', '--format', 'json'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    );
     const report = JSON.parse(lint.stdout.slice(lint.stdout.indexOf('{'))) as LintReport;
     expect(report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
@@ -47,13 +54,20 @@ describe('the served OpenAPI document under Redocly lint (recommended rules)', (
     expect(document.servers.map((server) => server.url)).toEqual(['https://airkey.demo-airways.test']);
     expect(document.info.license?.name).toBeTruthy();
     const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
-    expect(operations.map((operation) => operation.operationId).sort()).toEqual(['getFlight', 'listFlights', 'reportLeakedKeys', 'whoami']);
+    expect(operations.map((operation) => operation.operationId).sort()).toEqual([
+      'getFlight',
+      'listFlights',
+      'reportLeakedKeys',
+      'whoami',
+    ]);
     expect(operations.every((operation) => operation.summary)).toBe(true);
   });
 
   it('configures the docs page with X-API-Key preselected and without the hosted-service buttons', async () => {
     const page = await (await fetch(new URL('/docs/', kit.server.url))).text();
-    const configuration = JSON.parse(/createApiReference\('#app', (\{[\s\S]*?\})\)\s*<\/script>/.exec(page)?.[1] ?? '{}') as Record<string, unknown>;
+    const configuration = JSON.parse(
+      /createApiReference\('#app', (\{[\s\S]*?\})\)\s*<\/script>/.exec(page)?.[1] ?? '{}',
+    ) as Record<string, unknown>;
     expect(configuration).toMatchObject({
       url: '/api/v1/openapi.json',
       authentication: { preferredSecurityScheme: 'ApiKeyHeader' },

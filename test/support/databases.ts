@@ -31,5 +31,7 @@ export function freshDataDir(): string {
 
 /** Environment-style settings for one engine: DATABASE_URL for PostgreSQL, DATA_DIR for PGlite. */
 export async function storageFor(engine: Engine): Promise<{ databaseUrl?: string; dataDir: string }> {
-  return engine === 'postgres' ? { databaseUrl: await freshPostgresUrl(), dataDir: freshDataDir() } : { dataDir: freshDataDir() };
+  return engine === 'postgres'
+    ? { databaseUrl: await freshPostgresUrl(), dataDir: freshDataDir() }
+    : { dataDir: freshDataDir() };
 }

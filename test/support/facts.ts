@@ -17,7 +17,10 @@ export function factsOf(overrides: Partial<KeyFacts> = {}): KeyFacts {
     principal: {
       tenant: { id: tenantId, slug: 'acme', name: 'Acme' },
       key: { id: keyId, name: 'Key', hint: 'ask_…abcd', expires_at: null },
-      acts_as: authority === 'creator' && creatorId ? { type: 'user', id: creatorId, email: 'creator@example.test' } : { type: 'system' },
+      acts_as:
+        authority === 'creator' && creatorId
+          ? { type: 'user', id: creatorId, email: 'creator@example.test' }
+          : { type: 'system' },
       permissions: ['flights:read'],
     },
     ...overrides,

@@ -40,14 +40,23 @@ export default async function setup(project: TestProject): Promise<() => Promise
 async function startRedis(): Promise<{ url: string; problem: string; stop?: () => Promise<void> }> {
   if (process.env.TEST_REDIS_URL) return { url: process.env.TEST_REDIS_URL, problem: '' };
   if (spawnSync('redis-server', ['--version']).status !== 0) {
-    return { url: '', problem: 'No Redis for the tests: install redis-server (Debian: apt-get install -y redis-server) or set TEST_REDIS_URL.' };
+    return {
+      url: '',
+      problem:
+        'No Redis for the tests: install redis-server (Debian: apt-get install -y redis-server) or set TEST_REDIS_URL.',
+    };
   }
   const port = await freePort();
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const server = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const exited = new Promise((resolve) => server.once('exit', resolve));
   const deadline = Date.now() + 20_000;
   while (!(await listening(port))) {
-    if (Date.now() > deadline || server.exitCode !== null) return { url: '', problem: `redis-server did not start on port ${port}` };
+    if (Date.now() > deadline || server.exitCode !== null)
+      return { url: '', problem: `redis-server did not start on port ${port}` };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {

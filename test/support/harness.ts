@@ -21,7 +21,12 @@ export type Session = {
   cookie: string;
   csrf: string;
   /** A back-office request with this session (cookie and CSRF token set for mutations). */
-  request(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  request(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
 };
 
 export type { KeyVia };
@@ -81,39 +86,74 @@ export async function createHarness(options: HarnessOptions = {}) {
           app.inject({
             method,
             url,
-            headers: { cookie: cookieHeader, ...(method === 'GET' ? {} : { 'x-csrf-token': body.csrf_token }), ...headers },
+            headers: {
+              cookie: cookieHeader,
+              ...(method === 'GET' ? {} : { 'x-csrf-token': body.csrf_token }),
+              ...headers,
+            },
             ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
           }),
       };
     },
 
     /** A new tenant with a signed-in user holding `roles` (System Administrator by default). */
-    async signedIn(roles: Role[] = ['system_administrator'], authority: 'creator' | 'system' = 'creator'): Promise<Session> {
+    async signedIn(
+      roles: Role[] = ['system_administrator'],
+      authority: 'creator' | 'system' = 'creator',
+    ): Promise<Session> {
       const tenant = await harness.tenant(authority);
       const user = await harness.user(tenant.id, roles);
       return harness.signIn(user.email);
     },
 
-    async createKey(session: Session, body: { name?: string; expires_at?: string | null } = {}): Promise<{ api_key: ApiKeyView; secret: string }> {
+    async createKey(
+      session: Session,
+      body: { name?: string; expires_at?: string | null } = {},
+    ): Promise<{ api_key: ApiKeyView; secret: string }> {
       const response = await session.request('POST', '/backoffice/api/api-keys', { name: 'Test key', ...body });
       if (response.statusCode !== 201) throw new Error(`create key failed: ${response.statusCode} ${response.body}`);
       return response.json();
     },
 
     /** A public-API request carrying `key` the chosen way (header by default). */
-    api(key: string | undefined, url: string, via: KeyVia = 'header', extraHeaders: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    api(
+      key: string | undefined,
+      url: string,
+      via: KeyVia = 'header',
+      extraHeaders: Record<string, string> = {},
+    ): Promise<LightMyRequestResponse> {
       return harness.apiWith(key, url, { via, headers: extraHeaders });
     },
 
     /** The one public-API request helper: `key` sent the chosen way, from a chosen client address. */
-    apiWith(key: string | undefined, url: string, { via = 'header', headers = {}, client }: ApiOptions = {}): Promise<LightMyRequestResponse> {
+    apiWith(
+      key: string | undefined,
+      url: string,
+      { via = 'header', headers = {}, client }: ApiOptions = {},
+    ): Promise<LightMyRequestResponse> {
       const request = withKey(key, url, via, headers);
-      return app.inject({ method: 'GET', url: request.url, headers: request.headers, ...(client === undefined ? {} : { remoteAddress: client }) });
+      return app.inject({
+        method: 'GET',
+        url: request.url,
+        headers: request.headers,
+        ...(client === undefined ? {} : { remoteAddress: client }),
+      });
     },
 
     /** A sign-in attempt that may fail (signIn throws unless it succeeds), from a chosen client. */
-    signInAttempt(email: string, password: string, client?: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-      return app.inject({ method: 'POST', url: '/backoffice/api/session', payload: { email, password }, headers, ...(client === undefined ? {} : { remoteAddress: client }) });
+    signInAttempt(
+      email: string,
+      password: string,
+      client?: string,
+      headers: Record<string, string> = {},
+    ): Promise<LightMyRequestResponse> {
+      return app.inject({
+        method: 'POST',
+        url: '/backoffice/api/session',
+        payload: { email, password },
+        headers,
+        ...(client === undefined ? {} : { remoteAddress: client }),
+      });
     },
 
     async close() {

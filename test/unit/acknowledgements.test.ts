@@ -10,7 +10,14 @@ describe('Acknowledgements', () => {
     acks.record('c1', 'B');
     acks.record('c2', 'B');
     acks.record('c1', 'C');
-    const waiting = acks.confirm(['c1', 'c2'], [{ id: 'B', remainingMs: 5_000 }, { id: 'C', remainingMs: 5_000 }], 5_000);
+    const waiting = acks.confirm(
+      ['c1', 'c2'],
+      [
+        { id: 'B', remainingMs: 5_000 },
+        { id: 'C', remainingMs: 5_000 },
+      ],
+      5_000,
+    );
     setTimeout(() => acks.record('c2', 'C'), 20);
     const confirmation = await waiting;
     expect(confirmation).toMatchObject({ confirmed: 2, lapsed: [] });
@@ -21,7 +28,14 @@ describe('Acknowledgements', () => {
     const acks = new Acknowledgements();
     acks.track('c1');
     acks.record('c1', 'B');
-    const confirmation = await acks.confirm(['c1'], [{ id: 'B', remainingMs: 1_000 }, { id: 'C', remainingMs: 120 }], 2_000);
+    const confirmation = await acks.confirm(
+      ['c1'],
+      [
+        { id: 'B', remainingMs: 1_000 },
+        { id: 'C', remainingMs: 120 },
+      ],
+      2_000,
+    );
     expect(confirmation).toMatchObject({ confirmed: 1, lapsed: ['C'] });
     expect(confirmation.waitedMs).toBeGreaterThanOrEqual(119);
     expect(confirmation.waitedMs).toBeLessThan(900);

@@ -4,7 +4,15 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 describe('loadConfig', () => {
   it('reads the documented defaults from an empty environment', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, demo: true, maxKeysPerTenant: 1000, trustProxyHops: 0, revocationWaitMs: 2000 });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      demo: true,
+      maxKeysPerTenant: 1000,
+      trustProxyHops: 0,
+      revocationWaitMs: 2000,
+    });
     expect(config.dataDir).toMatch(/data$/);
   });
 
@@ -21,6 +29,9 @@ describe('loadConfig', () => {
       expect(() => loadConfig(env)).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(reason);
     }
-    expect(loadConfig({ AIRKEY_ADMIN_EMAIL: 'Ops@Example.test', AIRKEY_ADMIN_PASSWORD: 'long-enough-1', AIRKEY_DEMO: '0' }).demo).toBe(false);
+    expect(
+      loadConfig({ AIRKEY_ADMIN_EMAIL: 'Ops@Example.test', AIRKEY_ADMIN_PASSWORD: 'long-enough-1', AIRKEY_DEMO: '0' })
+        .demo,
+    ).toBe(false);
   });
 });

@@ -5,7 +5,10 @@ import { InvalidRequestError } from '../../src/shared/errors.ts';
 
 type Position = { d: number; i: string };
 const isPosition = (value: unknown): value is Position =>
-  typeof value === 'object' && value !== null && typeof (value as Position).d === 'number' && typeof (value as Position).i === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Position).d === 'number' &&
+  typeof (value as Position).i === 'string';
 
 const codec = new CursorCodec('test-secret');
 

@@ -24,17 +24,29 @@ describe('decide: the verdict for one request', () => {
   });
 
   it('reports expired whatever enabled says', () => {
-    expect(decide(factsOf({ expiresAtMs: NOW - 1, enabled: false }), NOW)).toEqual({ ok: false, reason: 'api_key_expired' });
-    expect(decide(factsOf({ expiresAtMs: NOW - 1, enabled: true }), NOW)).toEqual({ ok: false, reason: 'api_key_expired' });
+    expect(decide(factsOf({ expiresAtMs: NOW - 1, enabled: false }), NOW)).toEqual({
+      ok: false,
+      reason: 'api_key_expired',
+    });
+    expect(decide(factsOf({ expiresAtMs: NOW - 1, enabled: true }), NOW)).toEqual({
+      ok: false,
+      reason: 'api_key_expired',
+    });
   });
 
   it('rejects a disabled key as disabled', () => {
     expect(decide(factsOf({ enabled: false }), NOW)).toEqual({ ok: false, reason: 'api_key_disabled' });
-    expect(decide(factsOf({ enabled: false, authority: 'system' }), NOW)).toEqual({ ok: false, reason: 'api_key_disabled' });
+    expect(decide(factsOf({ enabled: false, authority: 'system' }), NOW)).toEqual({
+      ok: false,
+      reason: 'api_key_disabled',
+    });
   });
 
   it('rejects, under creator authority, a key whose creator is gone even if the row still says enabled', () => {
-    expect(decide(factsOf({ creatorId: null, authority: 'creator' }), NOW)).toEqual({ ok: false, reason: 'api_key_disabled' });
+    expect(decide(factsOf({ creatorId: null, authority: 'creator' }), NOW)).toEqual({
+      ok: false,
+      reason: 'api_key_disabled',
+    });
   });
 
   it('accepts, under system authority, a key whose creator is gone', () => {
@@ -57,11 +69,20 @@ describe('decide: the verdict for one request', () => {
   });
 
   it('refuses a retired key as invalid even when it is also disabled or expired, like a deleted one', () => {
-    expect(decide(factsOf({ retiresAtMs: NOW, enabled: false }), NOW)).toEqual({ ok: false, reason: 'api_key_invalid' });
-    expect(decide(factsOf({ retiresAtMs: NOW, expiresAtMs: NOW - 1 }), NOW)).toEqual({ ok: false, reason: 'api_key_invalid' });
+    expect(decide(factsOf({ retiresAtMs: NOW, enabled: false }), NOW)).toEqual({
+      ok: false,
+      reason: 'api_key_invalid',
+    });
+    expect(decide(factsOf({ retiresAtMs: NOW, expiresAtMs: NOW - 1 }), NOW)).toEqual({
+      ok: false,
+      reason: 'api_key_invalid',
+    });
   });
 
   it('still reports a retiring disabled key as disabled before its retires_at', () => {
-    expect(decide(factsOf({ retiresAtMs: NOW + 1, enabled: false }), NOW)).toEqual({ ok: false, reason: 'api_key_disabled' });
+    expect(decide(factsOf({ retiresAtMs: NOW + 1, enabled: false }), NOW)).toEqual({
+      ok: false,
+      reason: 'api_key_disabled',
+    });
   });
 });

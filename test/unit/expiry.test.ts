@@ -28,8 +28,12 @@ describe('expires_at around midnight UTC', () => {
   });
 
   it('accepts tomorrow, even one millisecond before midnight', () => {
-    expect(expiryInstantOf('2026-11-23', at('2026-11-22T23:59:59.999Z')).toISOString()).toBe('2026-11-23T00:00:00.000Z');
-    expect(expiryInstantOf('2026-11-23', at('2026-11-22T00:00:00.000Z')).toISOString()).toBe('2026-11-23T00:00:00.000Z');
+    expect(expiryInstantOf('2026-11-23', at('2026-11-22T23:59:59.999Z')).toISOString()).toBe(
+      '2026-11-23T00:00:00.000Z',
+    );
+    expect(expiryInstantOf('2026-11-23', at('2026-11-22T00:00:00.000Z')).toISOString()).toBe(
+      '2026-11-23T00:00:00.000Z',
+    );
   });
 
   it('judges "today" in UTC, not in a local offset', () => {
@@ -46,7 +50,15 @@ describe('expires_at around midnight UTC', () => {
 
   it('rejects impossible calendar dates', () => {
     const now = at('2026-01-01T00:00:00Z');
-    for (const date of ['2027-02-29', '2027-04-31', '2027-13-01', '2027-00-10', '2027-01-00', '2027-01-32', '0099-01-01']) {
+    for (const date of [
+      '2027-02-29',
+      '2027-04-31',
+      '2027-13-01',
+      '2027-00-10',
+      '2027-01-00',
+      '2027-01-32',
+      '0099-01-01',
+    ]) {
       expect(rejection(date, now).errors[0]!.path, date).toBe('expires_at');
     }
     expect(expiryInstantOf('2028-02-29', now).toISOString()).toBe('2028-02-29T00:00:00.000Z');
@@ -76,10 +88,23 @@ describe('expires_at properties', () => {
         fc.oneof(
           fc.string(),
           fc.string({ unit: 'binary' }),
-          fc.constantFrom('2030-01-01T00:00:00Z', ' 2030-01-01', '2030-01-01 ', '2030-1-01', '30-01-01', '2030/01/01', '+02030-01-01', '２０３０-01-01'),
-          fc.tuple(fc.integer({ min: 0, max: 99999 }), fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 999 })).map(
-            ([y, m, d]) => `${y}-${m}-${d}`,
+          fc.constantFrom(
+            '2030-01-01T00:00:00Z',
+            ' 2030-01-01',
+            '2030-01-01 ',
+            '2030-1-01',
+            '30-01-01',
+            '2030/01/01',
+            '+02030-01-01',
+            '２０３０-01-01',
           ),
+          fc
+            .tuple(
+              fc.integer({ min: 0, max: 99999 }),
+              fc.integer({ min: 0, max: 999 }),
+              fc.integer({ min: 0, max: 999 }),
+            )
+            .map(([y, m, d]) => `${y}-${m}-${d}`),
         ),
         (input) => {
           fc.pre(!strictDate.test(input));

@@ -16,18 +16,25 @@ describe('extractPresentedKey', () => {
   it('reports no key when nothing is sent, when values are empty, or when Authorization is not Bearer', () => {
     expect(extractPresentedKey(none)).toEqual({ kind: 'none' });
     expect(extractPresentedKey({ xApiKey: '', authorization: 'Bearer ', queryKey: [''] })).toEqual({ kind: 'none' });
-    expect(extractPresentedKey({ ...none, authorization: `Basic ${Buffer.from('a:b').toString('base64')}` })).toEqual({ kind: 'none' });
+    expect(extractPresentedKey({ ...none, authorization: `Basic ${Buffer.from('a:b').toString('base64')}` })).toEqual({
+      kind: 'none',
+    });
   });
 
   it('accepts the same key sent several ways', () => {
-    expect(extractPresentedKey({ xApiKey: A, authorization: `Bearer ${A}`, queryKey: [A] })).toEqual({ kind: 'one', secret: A });
+    expect(extractPresentedKey({ xApiKey: A, authorization: `Bearer ${A}`, queryKey: [A] })).toEqual({
+      kind: 'one',
+      secret: A,
+    });
     expect(extractPresentedKey({ ...none, queryKey: [A, A] })).toEqual({ kind: 'one', secret: A });
   });
 
   it('refuses two different keys, whichever places they come from', () => {
     expect(extractPresentedKey({ ...none, xApiKey: A, authorization: `Bearer ${B}` })).toEqual({ kind: 'ambiguous' });
     expect(extractPresentedKey({ ...none, xApiKey: A, queryKey: [B] })).toEqual({ kind: 'ambiguous' });
-    expect(extractPresentedKey({ ...none, authorization: `Bearer ${A}`, queryKey: [B] })).toEqual({ kind: 'ambiguous' });
+    expect(extractPresentedKey({ ...none, authorization: `Bearer ${A}`, queryKey: [B] })).toEqual({
+      kind: 'ambiguous',
+    });
     expect(extractPresentedKey({ ...none, queryKey: [A, B] })).toEqual({ kind: 'ambiguous' });
     expect(extractPresentedKey({ ...none, xApiKey: [A, B] })).toEqual({ kind: 'ambiguous' });
   });

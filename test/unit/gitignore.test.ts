@@ -7,7 +7,8 @@ import { isIgnored, parseGitignore } from '../../src/scan/gitignore.ts';
 import { scanPaths } from '../../src/scan/scanner.ts';
 
 const BASE = '/repo';
-const ignored = (patterns: string, path: string, isDirectory = false) => isIgnored([parseGitignore(BASE, patterns)], `${BASE}/${path}`, isDirectory);
+const ignored = (patterns: string, path: string, isDirectory = false) =>
+  isIgnored([parseGitignore(BASE, patterns)], `${BASE}/${path}`, isDirectory);
 
 describe('the .gitignore matcher', () => {
   it('matches a bare name at any depth, files and folders alike', () => {

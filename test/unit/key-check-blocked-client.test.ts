@@ -52,7 +52,8 @@ describe('KeyCheck: a blocked client', () => {
     expect(await kit.check(secretNo(3, 'v'), 'c')).toMatchObject({ ok: true, keyId: 'valid-3' });
     for (let i = 0; i < FAILURES + 1 + BUDGET + 2; i++) await kit.check(secretNo(400 + i, 'g'), 'c');
     const lookups = kit.repository.lookups;
-    for (let i = 0; i < 5; i++) expect(await kit.check(secretNo(3, 'v'), 'c')).toMatchObject({ ok: true, keyId: 'valid-3' });
+    for (let i = 0; i < 5; i++)
+      expect(await kit.check(secretNo(3, 'v'), 'c')).toMatchObject({ ok: true, keyId: 'valid-3' });
     expect(kit.repository.lookups).toBe(lookups);
   });
 

@@ -2,7 +2,13 @@ import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { TalliedCounter, TalliedHistogram } from '../../src/metrics/tallies.ts';
 
-const series = (text: string) => Object.fromEntries(text.split('\n').filter((line) => line && !line.startsWith('#')).map((line) => [line.slice(0, line.lastIndexOf(' ')), Number(line.slice(line.lastIndexOf(' ') + 1))]));
+const series = (text: string) =>
+  Object.fromEntries(
+    text
+      .split('\n')
+      .filter((line) => line && !line.startsWith('#'))
+      .map((line) => [line.slice(0, line.lastIndexOf(' ')), Number(line.slice(line.lastIndexOf(' ') + 1))]),
+  );
 
 describe('metrics counted on the request path, reported at scrape time', () => {
   it('reports each label set’s count exactly, scrape after scrape', async () => {
@@ -17,7 +23,12 @@ describe('metrics counted on the request path, reported at scrape time', () => {
 
   it('reports a histogram as cumulative buckets with sum and count, in the Prometheus text format', async () => {
     const registry = new Registry();
-    const histogram = new TalliedHistogram({ name: 'd_seconds', help: 'h', buckets: [0.001, 0.01], registers: [registry] });
+    const histogram = new TalliedHistogram({
+      name: 'd_seconds',
+      help: 'h',
+      buckets: [0.001, 0.01],
+      registers: [registry],
+    });
     for (const seconds of [0.0005, 0.001, 0.002, 0.5]) histogram.observe(seconds);
     const text = await registry.metrics();
     expect(text).toContain('# TYPE d_seconds histogram');

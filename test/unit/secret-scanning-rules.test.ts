@@ -29,7 +29,8 @@ describe('the gitleaks rule (.gitleaks.toml)', () => {
     const { regex, keywords } = gitleaksRule();
     const key = generateSecret();
     expect(keywords).toEqual(['ask_']);
-    for (const text of [key, `AIRKEY_KEY=${key}`, `"x-api-key": "${key}",`]) expect(regex.exec(text)?.[0], text).toBe(key);
+    for (const text of [key, `AIRKEY_KEY=${key}`, `"x-api-key": "${key}",`])
+      expect(regex.exec(text)?.[0], text).toBe(key);
   });
 
   it('does not match a 67-character string, a 69-character alphanumeric run or a key glued to a word', () => {
@@ -72,6 +73,10 @@ describe('the secretlint rule (tools/secretlint-rule-airkey)', () => {
     const message = JSON.stringify(reports[0]!.message);
     expect(message).toContain(`ask_…${key.slice(-4)}`);
     expect(message).not.toContain(key.slice(4, 20));
-    expect(creator.meta).toMatchObject({ id: 'secretlint-rule-airkey', type: 'scanner', supportedContentTypes: ['text'] });
+    expect(creator.meta).toMatchObject({
+      id: 'secretlint-rule-airkey',
+      type: 'scanner',
+      supportedContentTypes: ['text'],
+    });
   });
 });

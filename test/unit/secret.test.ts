@@ -55,7 +55,9 @@ describe('generateSecret', () => {
   });
 
   it('accepts 247, the highest unbiased byte', () => {
-    expect(generateSecret(scripted([new Array<number>(58).fill(247)], 0))).toBe(keyOf(KEY_ALPHABET[247 % 62]!.repeat(58)));
+    expect(generateSecret(scripted([new Array<number>(58).fill(247)], 0))).toBe(
+      keyOf(KEY_ALPHABET[247 % 62]!.repeat(58)),
+    );
   });
 
   it('spreads the 58 random characters of real keys evenly over the alphabet (chi-square)', () => {

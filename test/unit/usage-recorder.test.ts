@@ -14,7 +14,12 @@ describe('UsageRecorder', () => {
     for (let i = 0; i < 100; i++) usage.touch('k1', 1_000 + i);
     usage.touch('k2', 5_000);
     await usage.flush();
-    expect(repository.usageWrites).toEqual([new Map([['k1', 1_099], ['k2', 5_000]])]);
+    expect(repository.usageWrites).toEqual([
+      new Map([
+        ['k1', 1_099],
+        ['k2', 5_000],
+      ]),
+    ]);
   });
 
   it('writes the newest use of a key: the last touch wins', async () => {
@@ -48,7 +53,12 @@ describe('UsageRecorder', () => {
     usage.touch('k1', 2_000); // newer than the failed one
     repository.failUsageWrites = false;
     await usage.flush();
-    expect(repository.usageWrites).toEqual([new Map([['k1', 2_000], ['k2', 9_000]])]);
+    expect(repository.usageWrites).toEqual([
+      new Map([
+        ['k1', 2_000],
+        ['k2', 9_000],
+      ]),
+    ]);
   });
 
   it('does not let a failed batch overwrite a newer timestamp touched while it was being written', async () => {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { HOUR_MS, hourOf, seriesOf, spanOf } from '../../src/usage/usage-series.ts';
 
 const ms = (iso: string) => new Date(iso).getTime();
-const starts = (window: '24h' | '7d' | '30d', now: string) => seriesOf(spanOf(window, ms(now)), []).series.map((b) => b.start);
+const starts = (window: '24h' | '7d' | '30d', now: string) =>
+  seriesOf(spanOf(window, ms(now)), []).series.map((b) => b.start);
 
 describe('usage buckets', () => {
   it('puts 23:59:59.999 and 00:00:00.000 UTC in different hours', () => {
@@ -35,21 +36,37 @@ describe('usage buckets', () => {
       { hourMs: ms('2026-11-15T23:00:00Z'), ok: 100, rejected: 100 },
       { hourMs: ms('2026-11-23T00:00:00Z'), ok: 100, rejected: 100 },
     ]);
-    expect(series.map((b) => [b.ok, b.rejected])).toEqual([[0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [5, 4], [5, 1]]);
+    expect(series.map((b) => [b.ok, b.rejected])).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [5, 4],
+      [5, 1],
+    ]);
     expect(total).toEqual({ ok: 10, rejected: 5 });
   });
 
   it('counts every hour of the window exactly once, whatever the time', () => {
     fc.assert(
-      fc.property(fc.integer({ min: ms('2000-01-01T00:00:00Z'), max: ms('2100-01-01T00:00:00Z') }), fc.constantFrom('24h' as const, '7d' as const, '30d' as const), (now, window) => {
-        const span = spanOf(window, now);
-        const hours = Array.from({ length: (span.endMs - span.startMs) / HOUR_MS }, (_, i) => ({ hourMs: span.startMs + i * HOUR_MS, ok: 1, rejected: 0 }));
-        const { series, total } = seriesOf(span, hours);
-        expect(total.ok).toBe(span.count * (span.bucketMs / HOUR_MS));
-        expect(series.every((b) => b.ok === span.bucketMs / HOUR_MS)).toBe(true);
-        expect(now).toBeGreaterThanOrEqual(span.endMs - span.bucketMs);
-        expect(now).toBeLessThan(span.endMs);
-      }),
+      fc.property(
+        fc.integer({ min: ms('2000-01-01T00:00:00Z'), max: ms('2100-01-01T00:00:00Z') }),
+        fc.constantFrom('24h' as const, '7d' as const, '30d' as const),
+        (now, window) => {
+          const span = spanOf(window, now);
+          const hours = Array.from({ length: (span.endMs - span.startMs) / HOUR_MS }, (_, i) => ({
+            hourMs: span.startMs + i * HOUR_MS,
+            ok: 1,
+            rejected: 0,
+          }));
+          const { series, total } = seriesOf(span, hours);
+          expect(total.ok).toBe(span.count * (span.bucketMs / HOUR_MS));
+          expect(series.every((b) => b.ok === span.bucketMs / HOUR_MS)).toBe(true);
+          expect(now).toBeGreaterThanOrEqual(span.endMs - span.bucketMs);
+          expect(now).toBeLessThan(span.endMs);
+        },
+      ),
     );
   });
 });

@@ -23,7 +23,20 @@ describe('validName', () => {
   });
 
   it('rejects a missing, blank, too long or control-character name on the name field', () => {
-    for (const bad of [undefined, null, 42, '', '   ', '\t\n', 'a'.repeat(101), 'a\u0000b', 'tab\there', 'bell\u0007', 'del\u007f', 'c1\u0085x']) {
+    for (const bad of [
+      undefined,
+      null,
+      42,
+      '',
+      '   ',
+      '\t\n',
+      'a'.repeat(101),
+      'a\u0000b',
+      'tab\there',
+      'bell\u0007',
+      'del\u007f',
+      'c1\u0085x',
+    ]) {
       const result = outcome(bad);
       expect(result.ok, JSON.stringify(bad)).toBe(false);
       if (!result.ok) expect(result.error.errors).toEqual([{ path: 'name', message: expect.any(String) }]);
@@ -37,13 +50,20 @@ describe('validName', () => {
 
   it('for any string, returns the trimmed string when it is 1–100 characters without control characters, else a 400', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 120 }), fc.string({ unit: 'binary', maxLength: 120 }), fc.string({ unit: 'grapheme', maxLength: 110 })), (raw) => {
-        const trimmed = raw.trim();
-        const valid = [...trimmed].length >= 1 && [...trimmed].length <= 100 && !CONTROL.test(trimmed);
-        const result = outcome(raw);
-        expect(result.ok).toBe(valid);
-        if (result.ok) expect(result.name).toBe(trimmed);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 120 }),
+          fc.string({ unit: 'binary', maxLength: 120 }),
+          fc.string({ unit: 'grapheme', maxLength: 110 }),
+        ),
+        (raw) => {
+          const trimmed = raw.trim();
+          const valid = [...trimmed].length >= 1 && [...trimmed].length <= 100 && !CONTROL.test(trimmed);
+          const result = outcome(raw);
+          expect(result.ok).toBe(valid);
+          if (result.ok) expect(result.name).toBe(trimmed);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -15,7 +15,9 @@ export function App() {
       mutationCache: new MutationCache({ onError: toSignInIfSignedOut }),
       defaultOptions: {
         // Only an unreachable or failing server is worth asking again; a 4xx answer stands.
-        queries: { retry: (count, error) => count < 2 && isApiError(error) && (error.status === 0 || error.status >= 500) },
+        queries: {
+          retry: (count, error) => count < 2 && isApiError(error) && (error.status === 0 || error.status >= 500),
+        },
       },
     });
     prefetchKeysOnKeysPage(client, window.location.pathname);
@@ -34,5 +36,6 @@ export function App() {
 
 /** A session that lapsed while the page was open: back to sign-in, then back here. */
 function toSignInIfSignedOut(error: unknown): void {
-  if (isApiError(error, 'not_authenticated')) window.location.replace(signInUrl(window.location.pathname + window.location.search));
+  if (isApiError(error, 'not_authenticated'))
+    window.location.replace(signInUrl(window.location.pathname + window.location.search));
 }

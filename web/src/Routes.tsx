@@ -63,7 +63,11 @@ export function Routes() {
   if (session.isError) {
     return (
       <main style={{ maxWidth: 560, margin: '64px auto', padding: 16 }}>
-        <ProblemAlert error={session.error} title="The back office could not load" onRetry={() => void session.refetch()} />
+        <ProblemAlert
+          error={session.error}
+          title="The back office could not load"
+          onRetry={() => void session.refetch()}
+        />
       </main>
     );
   }
@@ -75,7 +79,13 @@ export function Routes() {
   const allowed = page ? permissions.includes(page.permission) : false;
   return (
     <Shell session={signedIn} current={pathname} links={links}>
-      {!page ? <NotFoundPage /> : allowed ? page.render() : <ForbiddenPage title={page.title} roleNeeded={page.roleNeeded} />}
+      {!page ? (
+        <NotFoundPage />
+      ) : allowed ? (
+        page.render()
+      ) : (
+        <ForbiddenPage title={page.title} roleNeeded={page.roleNeeded} />
+      )}
     </Shell>
   );
 }

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../app/services.ts';
-import { apiKeySchema, createdKeySchema, createKeyBodySchema, keyListSchema, rolledKeySchema, rollKeyBodySchema, updateKeyBodySchema } from '../../keys/key-schemas.ts';
+import {
+  apiKeySchema,
+  createdKeySchema,
+  createKeyBodySchema,
+  keyListSchema,
+  rolledKeySchema,
+  rollKeyBodySchema,
+  updateKeyBodySchema,
+} from '../../keys/key-schemas.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { isUuid } from '../../shared/ids.ts';
 import { idParamsSchema, problemResponses } from '../schemas.ts';
@@ -34,15 +42,28 @@ export async function backofficeKeyRoutes(app: FastifyInstance, services: Servic
 
   api.patch('/api-keys/:id', {
     preHandler: manage,
-    schema: { params: idParamsSchema, body: updateKeyBodySchema, response: { 200: apiKeySchema, ...problemResponses(400, 401, 403, 404, 409) } },
-    handler: async (request) => services.keys.setEnabled(signedInActor(request), knownId(request.params.id, 'API key'), request.body.enabled),
+    schema: {
+      params: idParamsSchema,
+      body: updateKeyBodySchema,
+      response: { 200: apiKeySchema, ...problemResponses(400, 401, 403, 404, 409) },
+    },
+    handler: async (request) =>
+      services.keys.setEnabled(signedInActor(request), knownId(request.params.id, 'API key'), request.body.enabled),
   });
 
   api.post('/api-keys/:id/roll', {
     preHandler: manage,
-    schema: { params: idParamsSchema, body: rollKeyBodySchema, response: { 201: rolledKeySchema, ...problemResponses(400, 401, 403, 404, 409) } },
+    schema: {
+      params: idParamsSchema,
+      body: rollKeyBodySchema,
+      response: { 201: rolledKeySchema, ...problemResponses(400, 401, 403, 404, 409) },
+    },
     handler: async (request, reply) => {
-      const rolled = await services.keyRolls.roll(signedInActor(request), knownId(request.params.id, 'API key'), request.body.overlap);
+      const rolled = await services.keyRolls.roll(
+        signedInActor(request),
+        knownId(request.params.id, 'API key'),
+        request.body.overlap,
+      );
       // Carries the new secret, like a creation: no cache may keep it.
       reply.header('Cache-Control', 'no-store').code(201);
       return rolled;

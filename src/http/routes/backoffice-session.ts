@@ -5,7 +5,6 @@ import { sessionSchema, signInBodySchema } from '../../users/user-schemas.ts';
 import { problemResponses } from '../schemas.ts';
 import { checkOrigin, SESSION_COOKIE, sessionHook } from '../session-auth.ts';
 
-
 /** Sign in, who am I, sign out. */
 export async function backofficeSessionRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -16,7 +15,11 @@ export async function backofficeSessionRoutes(app: FastifyInstance, services: Se
     handler: async (request, reply) => {
       // No session yet, so no CSRF token: the origin check alone stops login CSRF.
       checkOrigin(request);
-      const { token, expiresAt, ...signedIn } = await services.sessions.signIn(request.body.email, request.body.password, request.ip);
+      const { token, expiresAt, ...signedIn } = await services.sessions.signIn(
+        request.body.email,
+        request.body.password,
+        request.ip,
+      );
       reply.setCookie(SESSION_COOKIE, token, {
         path: '/backoffice',
         httpOnly: true,

@@ -15,8 +15,13 @@ export async function backofficeUsageRoutes(app: FastifyInstance, services: Serv
 
   api.get('/api-keys/:id/usage', {
     preHandler: manage,
-    schema: { params: idParamsSchema, querystring: usageQuerySchema, response: { 200: usageSchema, ...problemResponses(400, 401, 403, 404) } },
-    handler: async (request) => services.usageReports.forKey(signedInActor(request), request.params.id, request.query.window),
+    schema: {
+      params: idParamsSchema,
+      querystring: usageQuerySchema,
+      response: { 200: usageSchema, ...problemResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) =>
+      services.usageReports.forKey(signedInActor(request), request.params.id, request.query.window),
   });
 
   api.get('/usage', {

@@ -29,7 +29,11 @@ export async function backofficeUserRoutes(app: FastifyInstance, services: Servi
 
   api.patch('/users/:id', {
     preHandler: manage,
-    schema: { params: idParamsSchema, body: updateUserBodySchema, response: { 200: userSchema, ...problemResponses(400, 401, 403, 404) } },
+    schema: {
+      params: idParamsSchema,
+      body: updateUserBodySchema,
+      response: { 200: userSchema, ...problemResponses(400, 401, 403, 404) },
+    },
     handler: async (request) => {
       const actor = signedInActor(request);
       return services.users.update(actor, actor.tenantId, knownId(request.params.id, 'user'), request.body);

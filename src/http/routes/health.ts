@@ -8,7 +8,11 @@ import type { Services } from '../../app/services.ts';
 export async function healthRoutes(app: FastifyInstance, services: Services): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
-    const checks = { database: false, change_feed: services.changes.listening, lease: performance.now() < services.changes.leaseValidUntil };
+    const checks = {
+      database: false,
+      change_feed: services.changes.listening,
+      lease: performance.now() < services.changes.leaseValidUntil,
+    };
     try {
       await services.database.ping();
       checks.database = true;

@@ -23,7 +23,10 @@ export async function leakedKeyRoutes(app: FastifyInstance, services: Services):
       response: { 202: leakReceiptSchema, ...problemContent(400, 429, 503) },
     },
     handler: async (request, reply) => {
-      const receipt = await services.leaks.report(request.body, { address: request.ip, userAgent: request.headers['user-agent'] });
+      const receipt = await services.leaks.report(request.body, {
+        address: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
       return reply.code(202).send(receipt);
     },
   });

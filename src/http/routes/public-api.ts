@@ -25,7 +25,9 @@ export async function publicApiRoutes(app: FastifyInstance, services: Services):
       security,
       querystring: flightQuerySchema,
       response: {
-        200: flightPageSchema.describe('One page of flights').meta({ examples: [{ data: [FLIGHT_EXAMPLE], next_cursor: null }] }),
+        200: flightPageSchema
+          .describe('One page of flights')
+          .meta({ examples: [{ data: [FLIGHT_EXAMPLE], next_cursor: null }] }),
         ...keyProblems,
       },
     },
@@ -42,7 +44,10 @@ export async function publicApiRoutes(app: FastifyInstance, services: Services):
       params: flightIdSchema,
       // 414: an id longer than the router's 100-character limit never reaches validation (found
       // by test/standards/generated-client.test.ts: it was undocumented).
-      response: { 200: flightSchema.describe('The flight').meta({ examples: [FLIGHT_EXAMPLE] }), ...problemContent(400, 401, 403, 404, 414, 429, 503) },
+      response: {
+        200: flightSchema.describe('The flight').meta({ examples: [FLIGHT_EXAMPLE] }),
+        ...problemContent(400, 401, 403, 404, 414, 429, 503),
+      },
     },
     handler: async (request) => services.flights.get(principal(request), request.params.id),
   });
@@ -58,7 +63,10 @@ export const whoamiRoute = {
     description: 'The tenant, the key, who it acts as and its permissions now.',
     tags: ['keys'],
     security,
-    response: { 200: principalSchema.describe('This key and what it may do').meta({ examples: [WHOAMI_EXAMPLE] }), ...keyProblems },
+    response: {
+      200: principalSchema.describe('This key and what it may do').meta({ examples: [WHOAMI_EXAMPLE] }),
+      ...keyProblems,
+    },
   },
   handler: whoamiHandler,
 };

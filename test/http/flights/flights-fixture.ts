@@ -60,7 +60,9 @@ export async function everyPage(query: string, limit: number): Promise<{ pages: 
   const cursors: string[] = [];
   let cursor: string | null = null;
   do {
-    const page: { data: Flight[]; next_cursor: string | null } = await list(`?${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page: { data: Flight[]; next_cursor: string | null } = await list(
+      `?${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     pages.push(page.data);
     cursor = page.next_cursor;
     if (cursor) cursors.push(cursor);

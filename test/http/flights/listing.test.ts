@@ -22,7 +22,9 @@ describe('flights API: listing and filters', () => {
       });
       expect(FLIGHT_STATUSES).toContain(flight.status);
     }
-    const expected = [...all].sort((a, b) => a.scheduled_departure.localeCompare(b.scheduled_departure) || a.id.localeCompare(b.id));
+    const expected = [...all].sort(
+      (a, b) => a.scheduled_departure.localeCompare(b.scheduled_departure) || a.id.localeCompare(b.id),
+    );
     expect(all.map((f) => f.id)).toEqual(expected.map((f) => f.id));
   });
 
@@ -59,17 +61,27 @@ describe('flights API: listing and filters', () => {
     const lhr = await list('?origin=lhr&limit=500');
     expect(lhr.data.map((f) => f.id)).toEqual(all.filter((f) => f.origin === 'LHR').map((f) => f.id));
     const toAms = await list('?destination=AMS&origin=DUB&limit=500');
-    expect(toAms.data.map((f) => f.id)).toEqual(all.filter((f) => f.destination === 'AMS' && f.origin === 'DUB').map((f) => f.id));
+    expect(toAms.data.map((f) => f.id)).toEqual(
+      all.filter((f) => f.destination === 'AMS' && f.origin === 'DUB').map((f) => f.id),
+    );
     for (const status of FLIGHT_STATUSES) {
       const page = await list(`?status=${status}&limit=500`);
-      expect(page.data.map((f) => f.id), status).toEqual(all.filter((f) => f.status === status).map((f) => f.id));
+      expect(
+        page.data.map((f) => f.id),
+        status,
+      ).toEqual(all.filter((f) => f.status === status).map((f) => f.id));
     }
     const one = await list('?flight_number=da107');
     expect(one.data.map((f) => f.flight_number)).toEqual(['DA107']);
   });
 
   it('refuses impossible calendar dates in from and to rather than rolling them over', async () => {
-    for (const query of ['from=2026-02-30', 'to=2026-11-31', 'from=2026-11-31T00:00:00Z', 'from=2026-11-22T24:00:00Z']) {
+    for (const query of [
+      'from=2026-02-30',
+      'to=2026-11-31',
+      'from=2026-11-31T00:00:00Z',
+      'from=2026-11-22T24:00:00Z',
+    ]) {
       const body = expectProblem(await h.api(key, `/api/v1/flights?${query}`), 400, 'invalid_request');
       expect(body.errors?.map((e) => e.path)).toEqual([query.split('=')[0]]);
     }

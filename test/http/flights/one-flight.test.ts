@@ -15,7 +15,8 @@ describe('flights API: one flight', () => {
   });
 
   it('answers 404 not_found for an id that is unknown or not even a UUID', async () => {
-    for (const id of [crypto.randomUUID(), 'nope', 'DA1234']) expectProblem(await h.api(key, `/api/v1/flights/${id}`), 404, 'not_found');
+    for (const id of [crypto.randomUUID(), 'nope', 'DA1234'])
+      expectProblem(await h.api(key, `/api/v1/flights/${id}`), 404, 'not_found');
   });
 });
 
@@ -32,10 +33,22 @@ describe.each(ENGINES)('flights API: instants (%s)', (engine) => {
     const departure = '2026-11-23T08:05:00.250Z';
     const arrival = '2026-11-23T10:40:09.007Z';
     await engineHarness.services.flightRepository.insertMany([
-      { tenantId: admin.tenantId, flightNumber: 'DA900', origin: 'DUB', destination: 'JFK', scheduledDeparture: new Date(departure), scheduledArrival: new Date(arrival), status: 'scheduled', aircraftRegistration: 'EI-DAA', aircraftType: 'A320' },
+      {
+        tenantId: admin.tenantId,
+        flightNumber: 'DA900',
+        origin: 'DUB',
+        destination: 'JFK',
+        scheduledDeparture: new Date(departure),
+        scheduledArrival: new Date(arrival),
+        status: 'scheduled',
+        aircraftRegistration: 'EI-DAA',
+        aircraftType: 'A320',
+      },
     ]);
     const listed = (await engineHarness.api(ownKey, '/api/v1/flights')).json() as { data: Flight[] };
-    expect(listed.data).toEqual([expect.objectContaining({ flight_number: 'DA900', scheduled_departure: departure, scheduled_arrival: arrival })]);
+    expect(listed.data).toEqual([
+      expect.objectContaining({ flight_number: 'DA900', scheduled_departure: departure, scheduled_arrival: arrival }),
+    ]);
     const one = await engineHarness.api(ownKey, `/api/v1/flights/${listed.data[0]!.id}`);
     expect(one.json()).toMatchObject({ scheduled_departure: departure, scheduled_arrival: arrival });
   });

@@ -34,7 +34,9 @@ describe.each(ENGINES)('flight pages and flight writes (%s)', (engine) => {
     for (let t = 0; t < 2; t++) {
       const admin = await h.signedIn();
       keys.set(admin.tenantId, (await h.createKey(admin)).secret);
-      await h.services.flightRepository.insertMany(Array.from({ length: 5 }, (_, i) => flight(admin.tenantId, `T${t}0${i}`, BASE + i * HOUR)));
+      await h.services.flightRepository.insertMany(
+        Array.from({ length: 5 }, (_, i) => flight(admin.tenantId, `T${t}0${i}`, BASE + i * HOUR)),
+      );
     }
   });
   afterAll(async () => h.close());
@@ -57,19 +59,27 @@ describe.each(ENGINES)('flight pages and flight writes (%s)', (engine) => {
     ]);
   });
 
-  it(engine === 'pglite' ? 'reads a page once and answers it again from memory' : 'reads every page from the database', async () => {
-    const [tenantId] = [...keys.keys()];
-    const reads = vi.spyOn(FlightRepository.prototype, 'list');
-    try {
-      const first = await list(tenantId!, '?limit=3');
-      const cursor = encodeURIComponent(first.next_cursor!);
-      const pages = [first, await list(tenantId!, '?limit=3'), await list(tenantId!, `?limit=3&cursor=${cursor}`), await list(tenantId!, `?limit=3&cursor=${cursor}`)];
-      expect(pages[1]).toEqual(pages[0]);
-      expect(pages[3]).toEqual(pages[2]);
-      expect(pages[2]!.data.map((f) => f.flight_number)).toEqual(['T002', 'T003', 'T004']);
-      expect(reads).toHaveBeenCalledTimes(engine === 'pglite' ? 2 : 4);
-    } finally {
-      reads.mockRestore();
-    }
-  });
+  it(
+    engine === 'pglite' ? 'reads a page once and answers it again from memory' : 'reads every page from the database',
+    async () => {
+      const [tenantId] = [...keys.keys()];
+      const reads = vi.spyOn(FlightRepository.prototype, 'list');
+      try {
+        const first = await list(tenantId!, '?limit=3');
+        const cursor = encodeURIComponent(first.next_cursor!);
+        const pages = [
+          first,
+          await list(tenantId!, '?limit=3'),
+          await list(tenantId!, `?limit=3&cursor=${cursor}`),
+          await list(tenantId!, `?limit=3&cursor=${cursor}`),
+        ];
+        expect(pages[1]).toEqual(pages[0]);
+        expect(pages[3]).toEqual(pages[2]);
+        expect(pages[2]!.data.map((f) => f.flight_number)).toEqual(['T002', 'T003', 'T004']);
+        expect(reads).toHaveBeenCalledTimes(engine === 'pglite' ? 2 : 4);
+      } finally {
+        reads.mockRestore();
+      }
+    },
+  );
 });

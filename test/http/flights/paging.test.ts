@@ -8,7 +8,10 @@ describe('flights API: paging', () => {
   it('pages through every flight with no duplicates and no gaps, across equal departure times', async () => {
     for (const limit of [1, 3, 4, 5, 36, 37]) {
       const { pages } = await everyPage('', limit);
-      expect(pages.flat().map((f) => f.id), `limit ${limit}`).toEqual(all.map((f) => f.id));
+      expect(
+        pages.flat().map((f) => f.id),
+        `limit ${limit}`,
+      ).toEqual(all.map((f) => f.id));
       expect(pages.slice(0, -1).every((p) => p.length === limit)).toBe(true);
     }
   });
@@ -28,12 +31,24 @@ describe('flights API: paging', () => {
     const cursor = next_cursor!;
     const flipped = cursor.slice(0, 3) + (cursor[3] === 'A' ? 'B' : 'A') + cursor.slice(4);
     for (const bad of [flipped, `${cursor}x`, cursor.split('.')[0]!, 'garbage']) {
-      const body = expectProblem(await h.api(key, `/api/v1/flights?limit=5&cursor=${encodeURIComponent(bad)}`), 400, 'invalid_request');
+      const body = expectProblem(
+        await h.api(key, `/api/v1/flights?limit=5&cursor=${encodeURIComponent(bad)}`),
+        400,
+        'invalid_request',
+      );
       expect(body.errors?.map((e) => e.path)).toEqual(['cursor']);
     }
-    expectProblem(await h.api(key, `/api/v1/flights?limit=5&origin=LHR&cursor=${encodeURIComponent(cursor)}`), 400, 'invalid_request');
+    expectProblem(
+      await h.api(key, `/api/v1/flights?limit=5&origin=LHR&cursor=${encodeURIComponent(cursor)}`),
+      400,
+      'invalid_request',
+    );
     const other = await h.signedIn();
     const otherKey = (await h.createKey(other)).secret;
-    expectProblem(await h.api(otherKey, `/api/v1/flights?limit=5&cursor=${encodeURIComponent(cursor)}`), 400, 'invalid_request');
+    expectProblem(
+      await h.api(otherKey, `/api/v1/flights?limit=5&cursor=${encodeURIComponent(cursor)}`),
+      400,
+      'invalid_request',
+    );
   });
 });

@@ -21,13 +21,27 @@ describe('public API: whoami and the OpenAPI document', () => {
   it('publishes an OpenAPI 3.1 document of /api/v1 alone, without a key', async () => {
     const response = await h.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
     expect(response.statusCode).toBe(200);
-    const document = response.json<{ openapi: string; paths: Record<string, Record<string, unknown>>; components: { securitySchemes: Record<string, unknown> } }>();
+    const document = response.json<{
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+      components: { securitySchemes: Record<string, unknown> };
+    }>();
     expect(document.openapi).toMatch(/^3\.1\./);
     const paths = Object.keys(document.paths).sort();
     expect(paths).toEqual(['/api/v1/flights', '/api/v1/flights/{id}', '/api/v1/leaked-keys', '/api/v1/whoami']);
     expect(Object.keys(document.paths['/api/v1/flights']!)).toEqual(['get']);
-    const parameters = (document.paths['/api/v1/flights']!.get as { parameters: Array<{ name: string; in: string }> }).parameters;
-    expect(parameters.map((p) => p.name).sort()).toEqual(['cursor', 'destination', 'flight_number', 'from', 'limit', 'origin', 'status', 'to']);
+    const parameters = (document.paths['/api/v1/flights']!.get as { parameters: Array<{ name: string; in: string }> })
+      .parameters;
+    expect(parameters.map((p) => p.name).sort()).toEqual([
+      'cursor',
+      'destination',
+      'flight_number',
+      'from',
+      'limit',
+      'origin',
+      'status',
+      'to',
+    ]);
     expect(Object.keys(document.components.securitySchemes).length).toBeGreaterThan(0);
   });
 });

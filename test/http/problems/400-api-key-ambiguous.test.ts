@@ -24,7 +24,12 @@ describe('problem responses (docs/api.md (errors))', () => {
         { headers: { 'x-api-key': one.secret }, query: '?api_key=not-even-a-key' },
       ];
       for (const { headers, query } of combos) {
-        const response = await h.app.inject({ method: 'GET', url: `/api/v1/whoami${query}`, headers, remoteAddress: '10.0.0.2' });
+        const response = await h.app.inject({
+          method: 'GET',
+          url: `/api/v1/whoami${query}`,
+          headers,
+          remoteAddress: '10.0.0.2',
+        });
         expectProblem(response, 400, 'api_key_ambiguous');
       }
     });

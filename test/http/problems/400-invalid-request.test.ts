@@ -14,15 +14,35 @@ describe('problem responses (docs/api.md (errors))', () => {
   describe('400 invalid_request', () => {
     it('lists each malformed body field in errors', async () => {
       const admin = await h.signedIn();
-      const empty = expectProblem(await admin.request('POST', '/backoffice/api/api-keys', { name: '   ' }), 400, 'invalid_request');
+      const empty = expectProblem(
+        await admin.request('POST', '/backoffice/api/api-keys', { name: '   ' }),
+        400,
+        'invalid_request',
+      );
       expect(empty.errors).toEqual([{ path: 'name', message: expect.any(String) }]);
-      const today = expectProblem(await admin.request('POST', '/backoffice/api/api-keys', { name: 'k', expires_at: '2026-11-22' }), 400, 'invalid_request');
+      const today = expectProblem(
+        await admin.request('POST', '/backoffice/api/api-keys', { name: 'k', expires_at: '2026-11-22' }),
+        400,
+        'invalid_request',
+      );
       expect(today.errors).toEqual([{ path: 'expires_at', message: expect.any(String) }]);
-      const impossible = expectProblem(await admin.request('POST', '/backoffice/api/api-keys', { name: 'k', expires_at: '2026-02-30' }), 400, 'invalid_request');
+      const impossible = expectProblem(
+        await admin.request('POST', '/backoffice/api/api-keys', { name: 'k', expires_at: '2026-02-30' }),
+        400,
+        'invalid_request',
+      );
       expect(impossible.errors?.map((e) => e.path)).toEqual(['expires_at']);
-      const unknown = expectProblem(await admin.request('POST', '/backoffice/api/api-keys', { name: 'k', scopes: ['all'] }), 400, 'invalid_request');
+      const unknown = expectProblem(
+        await admin.request('POST', '/backoffice/api/api-keys', { name: 'k', scopes: ['all'] }),
+        400,
+        'invalid_request',
+      );
       expect(unknown.errors?.map((e) => e.path)).toEqual(['scopes']);
-      const wrongType = expectProblem(await admin.request('PATCH', `/backoffice/api/api-keys/${crypto.randomUUID()}`, { enabled: 'yes' }), 400, 'invalid_request');
+      const wrongType = expectProblem(
+        await admin.request('PATCH', `/backoffice/api/api-keys/${crypto.randomUUID()}`, { enabled: 'yes' }),
+        400,
+        'invalid_request',
+      );
       expect(wrongType.errors?.map((e) => e.path)).toEqual(['enabled']);
       expect((await admin.request('GET', '/backoffice/api/api-keys')).json().data).toEqual([]);
     });
@@ -31,10 +51,21 @@ describe('problem responses (docs/api.md (errors))', () => {
       const admin = await h.signedIn();
       const { api_key } = await h.createKey(admin);
       const headers = { cookie: admin.cookie, 'x-csrf-token': admin.csrf, 'content-type': 'application/json' };
-      expect((await h.app.inject({ method: 'DELETE', url: `/backoffice/api/api-keys/${api_key.id}`, headers })).statusCode).toBe(204);
-      const post = expectProblem(await h.app.inject({ method: 'POST', url: '/backoffice/api/api-keys', headers }), 400, 'invalid_request');
+      expect(
+        (await h.app.inject({ method: 'DELETE', url: `/backoffice/api/api-keys/${api_key.id}`, headers })).statusCode,
+      ).toBe(204);
+      const post = expectProblem(
+        await h.app.inject({ method: 'POST', url: '/backoffice/api/api-keys', headers }),
+        400,
+        'invalid_request',
+      );
       expect(post.errors?.length).toBeGreaterThan(0);
-      const poisoned = await h.app.inject({ method: 'POST', url: '/backoffice/api/api-keys', headers, payload: '{"name":"k","__proto__":{"admin":true}}' });
+      const poisoned = await h.app.inject({
+        method: 'POST',
+        url: '/backoffice/api/api-keys',
+        headers,
+        payload: '{"name":"k","__proto__":{"admin":true}}',
+      });
       expectProblem(poisoned, 400, 'invalid_request');
     });
 
@@ -52,7 +83,11 @@ describe('problem responses (docs/api.md (errors))', () => {
     it('lists every malformed query parameter of the flights API', async () => {
       const admin = await h.signedIn();
       const { secret } = await h.createKey(admin);
-      const body = expectProblem(await h.api(secret, '/api/v1/flights?limit=0&origin=LONDON&status=lost&from=yesterday'), 400, 'invalid_request');
+      const body = expectProblem(
+        await h.api(secret, '/api/v1/flights?limit=0&origin=LONDON&status=lost&from=yesterday'),
+        400,
+        'invalid_request',
+      );
       expect(body.errors?.map((e) => e.path).sort()).toEqual(['from', 'limit', 'origin', 'status']);
     });
   });

@@ -36,7 +36,10 @@ describe('problem responses (docs/api.md (errors))', () => {
       expectProblem(await apiFrom(h, '10.0.3.2', disabled.secret, '/api/v1/whoami'), 401, 'api_key_expired');
       // The old session has lived its 12 hours by now: sign in again.
       const later = await h.signIn(admin.email);
-      const listed = (await later.request('GET', '/backoffice/api/api-keys')).json().data as Array<{ status: string; expires_at_time: string }>;
+      const listed = (await later.request('GET', '/backoffice/api/api-keys')).json().data as Array<{
+        status: string;
+        expires_at_time: string;
+      }>;
       expect(listed.map((k) => [k.status, k.expires_at_time])).toEqual([
         ['expired', '2026-11-23T00:00:00.000Z'],
         ['expired', '2026-11-23T00:00:00.000Z'],

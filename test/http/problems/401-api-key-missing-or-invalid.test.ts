@@ -22,7 +22,12 @@ describe('problem responses (docs/api.md (errors))', () => {
         expectProblem(response, 401, 'api_key_missing');
         expect(response.headers['www-authenticate']).toBe(MISSING);
       }
-      const basic = await h.app.inject({ method: 'GET', url: '/api/v1/whoami', headers: { authorization: 'Basic dXNlcjpwYXNz' }, remoteAddress: '10.0.1.1' });
+      const basic = await h.app.inject({
+        method: 'GET',
+        url: '/api/v1/whoami',
+        headers: { authorization: 'Basic dXNlcjpwYXNz' },
+        remoteAddress: '10.0.1.1',
+      });
       expectProblem(basic, 401, 'api_key_missing');
     });
   });
@@ -33,7 +38,15 @@ describe('problem responses (docs/api.md (errors))', () => {
       const { secret, api_key } = await h.createKey(admin);
       expect((await h.api(secret, '/api/v1/whoami')).statusCode).toBe(200);
       expect((await admin.request('DELETE', `/backoffice/api/api-keys/${api_key.id}`)).statusCode).toBe(204);
-      const bad = ['ask_short', 'not-a-key', `${secret}x`, secret.slice(0, -1), `ASK_${secret.slice(4)}`, unknownKey(), secret];
+      const bad = [
+        'ask_short',
+        'not-a-key',
+        `${secret}x`,
+        secret.slice(0, -1),
+        `ASK_${secret.slice(4)}`,
+        unknownKey(),
+        secret,
+      ];
       for (const key of bad) {
         const response = await apiFrom(h, '10.0.2.1', key, '/api/v1/whoami');
         const body = expectProblem(response, 401, 'api_key_invalid');

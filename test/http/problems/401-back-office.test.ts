@@ -15,8 +15,20 @@ describe('problem responses (docs/api.md (errors))', () => {
   describe('401 not_authenticated and invalid_credentials', () => {
     it('refuses the back-office API without a live session', async () => {
       expectProblem(await h.app.inject({ method: 'GET', url: '/backoffice/api/api-keys' }), 401, 'not_authenticated');
-      expectProblem(await h.app.inject({ method: 'GET', url: '/backoffice/api/session', headers: { cookie: 'airkey_session=forged' } }), 401, 'not_authenticated');
-      expectProblem(await h.app.inject({ method: 'POST', url: '/backoffice/api/api-keys', payload: { name: 'x' } }), 401, 'not_authenticated');
+      expectProblem(
+        await h.app.inject({
+          method: 'GET',
+          url: '/backoffice/api/session',
+          headers: { cookie: 'airkey_session=forged' },
+        }),
+        401,
+        'not_authenticated',
+      );
+      expectProblem(
+        await h.app.inject({ method: 'POST', url: '/backoffice/api/api-keys', payload: { name: 'x' } }),
+        401,
+        'not_authenticated',
+      );
       const admin = await h.signedIn();
       expect((await admin.request('GET', '/backoffice/api/session')).statusCode).toBe(200);
       expect((await admin.request('DELETE', '/backoffice/api/session')).statusCode).toBe(204);

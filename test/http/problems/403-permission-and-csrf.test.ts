@@ -32,19 +32,29 @@ describe('problem responses (docs/api.md (errors))', () => {
         admin.request('PATCH', url, { enabled: false }, { origin: 'https://evil.example' }),
         admin.request('PATCH', url, { enabled: false }, { 'sec-fetch-site': 'cross-site' }),
         h.app.inject({ method: 'DELETE', url, headers: { cookie: admin.cookie } }),
-        h.app.inject({ method: 'POST', url: '/backoffice/api/api-keys', headers: { cookie: admin.cookie }, payload: { name: 'csrf' } }),
+        h.app.inject({
+          method: 'POST',
+          url: '/backoffice/api/api-keys',
+          headers: { cookie: admin.cookie },
+          payload: { name: 'csrf' },
+        }),
       ];
       for (const response of await Promise.all(attempts)) expectProblem(response, 403, 'csrf_rejected');
       const listed = (await admin.request('GET', '/backoffice/api/api-keys')).json().data;
       expect(listed).toEqual([expect.objectContaining({ id: api_key.id, enabled: true })]);
       // The same origin passes the check.
-      expect((await admin.request('PATCH', url, { enabled: false }, { host: 'airkey.test', origin: 'http://airkey.test' })).statusCode).toBe(200);
+      expect(
+        (await admin.request('PATCH', url, { enabled: false }, { host: 'airkey.test', origin: 'http://airkey.test' }))
+          .statusCode,
+      ).toBe(200);
     });
 
     it('refuses a sign-in posted from another origin (login CSRF)', async () => {
       const tenant = await h.tenant();
       const user = await h.user(tenant.id, ['system_administrator']);
-      const response = await h.signInAttempt(user.email, 'a-long-test-password', undefined, { origin: 'https://evil.example' });
+      const response = await h.signInAttempt(user.email, 'a-long-test-password', undefined, {
+        origin: 'https://evil.example',
+      });
       expectProblem(response, 403, 'csrf_rejected');
       expect(response.cookies).toEqual([]);
     });

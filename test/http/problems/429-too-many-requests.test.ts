@@ -20,7 +20,10 @@ describe('problem responses (docs/api.md (errors))', () => {
       const { secret } = await h.createKey(admin);
       expect((await apiFrom(h, client, secret, '/api/v1/whoami')).statusCode).toBe(200);
       const statuses: number[] = [];
-      for (let i = 0; i < 40; i++) statuses.push((await apiFrom(h, client, unknownKey(String.fromCharCode(65 + (i % 26))), '/api/v1/whoami')).statusCode);
+      for (let i = 0; i < 40; i++)
+        statuses.push(
+          (await apiFrom(h, client, unknownKey(String.fromCharCode(65 + (i % 26))), '/api/v1/whoami')).statusCode,
+        );
       expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
       expect(statuses.at(-1)).toBe(429);
       const blocked = await apiFrom(h, client, `ask_${'q'.repeat(64)}`, '/api/v1/whoami');
@@ -34,11 +37,14 @@ describe('problem responses (docs/api.md (errors))', () => {
 
     it('counts Retry-After down as the block runs, in the header and in the detail alike', async () => {
       const client = '10.9.9.12';
-      for (let i = 0; i < 40; i++) await apiFrom(h, client, unknownKey(String.fromCharCode(65 + (i % 26))), '/api/v1/whoami');
+      for (let i = 0; i < 40; i++)
+        await apiFrom(h, client, unknownKey(String.fromCharCode(65 + (i % 26))), '/api/v1/whoami');
       const retryAfterOf = async () => {
         const refused = await apiFrom(h, client, unknownKey('Z'), '/api/v1/whoami');
         const seconds = Number(refused.headers['retry-after']);
-        expect(expectProblem(refused, 429, 'too_many_requests').detail).toBe(`Too many failed attempts from this client. Retry in ${seconds} s.`);
+        expect(expectProblem(refused, 429, 'too_many_requests').detail).toBe(
+          `Too many failed attempts from this client. Retry in ${seconds} s.`,
+        );
         return seconds;
       };
       const first = await retryAfterOf();

@@ -20,7 +20,14 @@ export function ActivityPanel() {
       </Stack>
     );
   }
-  if (events.isError) return <ProblemAlert error={events.error} title="The activity could not be loaded" onRetry={() => void events.refetch()} />;
+  if (events.isError)
+    return (
+      <ProblemAlert
+        error={events.error}
+        title="The activity could not be loaded"
+        onRetry={() => void events.refetch()}
+      />
+    );
   const rows = events.data.pages.flatMap((page) => page.data);
   if (rows.length === 0) {
     return (

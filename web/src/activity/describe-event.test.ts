@@ -17,7 +17,9 @@ describe('audit events in words', () => {
     expect(describeEvent(event({ detail: { hint: 'ask_…Xy9Z', expires_at: '2027-01-01' } }))).toBe(
       'Created API key “Crew sync” (ask_…Xy9Z), expiring 2027-01-01',
     );
-    expect(describeEvent(event({ action: 'api_key.disabled', detail: { hint: 'ask_…Xy9Z' } }))).toBe('Disabled API key “Crew sync” (ask_…Xy9Z)');
+    expect(describeEvent(event({ action: 'api_key.disabled', detail: { hint: 'ask_…Xy9Z' } }))).toBe(
+      'Disabled API key “Crew sync” (ask_…Xy9Z)',
+    );
   });
 
   it('says when a key never expires', () => {
@@ -25,7 +27,11 @@ describe('audit events in words', () => {
   });
 
   it('lists new roles by their names', () => {
-    const changed = event({ action: 'user.roles_changed', target: { type: 'user', id: 'u2', name: 'a@b.test' }, detail: { from: [], to: ['operations', 'crew'] } });
+    const changed = event({
+      action: 'user.roles_changed',
+      target: { type: 'user', id: 'u2', name: 'a@b.test' },
+      detail: { from: [], to: ['operations', 'crew'] },
+    });
     expect(describeEvent(changed)).toBe('Changed the roles of “a@b.test” (Operations, Crew)');
   });
 

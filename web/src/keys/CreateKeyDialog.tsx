@@ -8,7 +8,6 @@ import type { CreatedKey } from './keys-api.ts';
 import { earliestExpiryDate } from '../shared/dates.ts';
 import { NAME_MAX, nameProblem } from '@contracts';
 
-
 const CALENDAR_LABELS = {
   monthLevelControl: 'Choose a month',
   yearLevelControl: 'Choose a year',

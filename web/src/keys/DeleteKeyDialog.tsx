@@ -33,7 +33,8 @@ export function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; on
     >
       {apiKey && (
         <>
-          Delete <strong>“{apiKey.name}”</strong> ({apiKey.hint})? Every script, service or agent using it stops working at once.
+          Delete <strong>“{apiKey.name}”</strong> ({apiKey.hint})? Every script, service or agent using it stops working
+          at once.
         </>
       )}
     </ConfirmDeleteDialog>

@@ -68,8 +68,13 @@ export function KeyBrowser({ keys, authority, now, narrow, ...actions }: Props) 
             }}
             siblings={narrow ? 0 : 1}
             boundaries={1}
-            getControlProps={(control) => ({ 'aria-label': control === 'previous' ? 'Previous page' : control === 'next' ? 'Next page' : control })}
-            getItemProps={(item) => ({ 'aria-label': `Page ${item}`, 'aria-current': item === shown.page ? 'page' : undefined })}
+            getControlProps={(control) => ({
+              'aria-label': control === 'previous' ? 'Previous page' : control === 'next' ? 'Next page' : control,
+            })}
+            getItemProps={(item) => ({
+              'aria-label': `Page ${item}`,
+              'aria-current': item === shown.page ? 'page' : undefined,
+            })}
           />
         </Group>
       )}

@@ -40,8 +40,8 @@ function KeyDetails({ apiKey, now, onRoll }: { apiKey: ApiKey; now: Date; onRoll
     <Stack gap="lg" data-testid="key-details">
       {apiKey.disabled_reason === 'leaked' && !apiKey.enabled && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} title="Disabled — reported leaked">
-          This key was found where others can read it, so it was disabled and cannot be enabled again. Roll it to get a new key, then
-          update whatever used this one.
+          This key was found where others can read it, so it was disabled and cannot be enabled again. Roll it to get a
+          new key, then update whatever used this one.
         </Alert>
       )}
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">
@@ -94,7 +94,15 @@ function KeyDetails({ apiKey, now, onRoll }: { apiKey: ApiKey; now: Date; onRoll
           </Button>
         </Group>
       )}
-      <UsagePanel id="key-usage" title="Requests with this key" headingOrder={3} window={window} onWindow={setWindow} usage={usage} height={200} />
+      <UsagePanel
+        id="key-usage"
+        title="Requests with this key"
+        headingOrder={3}
+        window={window}
+        onWindow={setWindow}
+        usage={usage}
+        height={200}
+      />
     </Stack>
   );
 }

@@ -1,5 +1,13 @@
 import { Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import { DeleteKeyButton, EnabledSwitch, Field, KeyCreated, KeyExpires, KeyLastUsed, RollKeyButton } from './KeyFields.tsx';
+import {
+  DeleteKeyButton,
+  EnabledSwitch,
+  Field,
+  KeyCreated,
+  KeyExpires,
+  KeyLastUsed,
+  RollKeyButton,
+} from './KeyFields.tsx';
 import { KeyName } from './KeyName.tsx';
 import { KeySparkline } from './KeySparkline.tsx';
 import type { ApiKey, KeyAuthority } from './keys-api.ts';

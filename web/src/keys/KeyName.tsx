@@ -54,7 +54,12 @@ export function KeyName({ apiKey, now, onOpen }: Props) {
 function RetiresIn({ retiresAt, now, retiring }: { retiresAt: string; now: Date; retiring: boolean }) {
   const instant = formatInstant(retiresAt);
   return (
-    <Text size="xs" c={retiring ? 'var(--mantine-color-orange-light-color)' : 'dimmed'} fw={600} data-testid="retires-in">
+    <Text
+      size="xs"
+      c={retiring ? 'var(--mantine-color-orange-light-color)' : 'dimmed'}
+      fw={600}
+      data-testid="retires-in"
+    >
       <time dateTime={retiresAt} title={`Stops working at ${instant}`}>
         {retiresInText(retiresAt, now)}
       </time>

@@ -36,7 +36,10 @@ export function KeySparkline({ keyId, name }: { keyId: string; name: string }) {
               />
             </Suspense>
           </div>
-          <Text size="sm" title={`${formatCount(data.total.ok)} accepted, ${formatCount(data.total.rejected)} rejected in the last 7 days`}>
+          <Text
+            size="sm"
+            title={`${formatCount(data.total.ok)} accepted, ${formatCount(data.total.rejected)} rejected in the last 7 days`}
+          >
             <span data-testid="key-usage-7d-total">{formatCount(requestsOf(data.total))}</span>
             <span className="sr-only"> requests to {name} in the last 7 days</span>
           </Text>

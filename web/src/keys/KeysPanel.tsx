@@ -91,7 +91,9 @@ export function KeysPanel() {
           ))}
         </Stack>
       )}
-      {keys.isError && <ProblemAlert error={keys.error} title="The API keys could not be loaded" onRetry={() => void keys.refetch()} />}
+      {keys.isError && (
+        <ProblemAlert error={keys.error} title="The API keys could not be loaded" onRetry={() => void keys.refetch()} />
+      )}
       {keys.data && !hasKeys && <NoKeysYet createButton={createButton} />}
       {keys.data && hasKeys && (
         <>
@@ -139,8 +141,8 @@ function NoKeysYet({ createButton }: { createButton: ReactNode }) {
           No API keys yet
         </Title>
         <Text maw={520} c="dark.4">
-          An API key lets a script, a service or an AI agent read this organisation’s flight data through the API and the MCP server.
-          You see each key once, when you create it.
+          An API key lets a script, a service or an AI agent read this organisation’s flight data through the API and
+          the MCP server. You see each key once, when you create it.
         </Text>
         {createButton}
       </Stack>
@@ -156,8 +158,8 @@ function RollNote({ rolled, now }: { rolled: RolledKey; now: Date }) {
   }
   return (
     <Text size="sm" data-testid="roll-note">
-      This key replaces <strong>{previous.hint}</strong>, which keeps working until {formatInstant(previous.retires_at)} (
-      {retiresInText(previous.retires_at, now).replace('Retires in', 'in')}). Replace it everywhere before then.
+      This key replaces <strong>{previous.hint}</strong>, which keeps working until {formatInstant(previous.retires_at)}{' '}
+      ({retiresInText(previous.retires_at, now).replace('Retires in', 'in')}). Replace it everywhere before then.
     </Text>
   );
 }

@@ -6,7 +6,11 @@ import type { ApiKey } from './keys-api.ts';
 import { useRollKey, type RolledKey, type RollOverlap } from './roll-api.ts';
 
 const OVERLAPS: { value: RollOverlap; label: string; description: string }[] = [
-  { value: 'none', label: 'None', description: 'The old key stops working now. For a key that leaked, or one nothing uses yet.' },
+  {
+    value: 'none',
+    label: 'None',
+    description: 'The old key stops working now. For a key that leaked, or one nothing uses yet.',
+  },
   { value: '1h', label: '1 hour', description: 'Enough to swap the key in one place you control.' },
   { value: '24h', label: '24 hours', description: 'Time to update a few services and deploy them.' },
   { value: '7d', label: '7 days', description: 'For keys spread across teams or partners.' },
@@ -29,7 +33,12 @@ export function RollKeyDialog({ apiKey, onClose, onRolled }: Props) {
   );
 }
 
-type FormProps = { apiKey: ApiKey; roll: ReturnType<typeof useRollKey>; onCancel: () => void; onRolled: (rolled: RolledKey) => void };
+type FormProps = {
+  apiKey: ApiKey;
+  roll: ReturnType<typeof useRollKey>;
+  onCancel: () => void;
+  onRolled: (rolled: RolledKey) => void;
+};
 
 function RollForm({ apiKey, roll, onCancel, onRolled }: FormProps) {
   // A disabled key works for nobody, so no overlap is the sensible default; else a day.
@@ -52,8 +61,9 @@ function RollForm({ apiKey, roll, onCancel, onRolled }: FormProps) {
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
         <Text>
-          Rolling <strong>“{apiKey.name}”</strong> ({apiKey.hint}) creates a new key with the same name, shown to you once. Choose how
-          long the old key keeps working alongside it, so you can replace it everywhere it is used; then it is refused and deleted.
+          Rolling <strong>“{apiKey.name}”</strong> ({apiKey.hint}) creates a new key with the same name, shown to you
+          once. Choose how long the old key keeps working alongside it, so you can replace it everywhere it is used;
+          then it is refused and deleted.
         </Text>
         {!apiKey.enabled && (
           <Text size="sm" c="dimmed">

@@ -9,7 +9,15 @@ import { usageSnippets } from './secret-snippets.ts';
  * The only time the full key is ever shown. The parent holds the secret in state and drops it
  * when this closes; nothing else (query cache, storage, URL) ever sees it.
  */
-export function SecretDialog({ created, note, onClose }: { created: CreatedKey | null; note?: ReactNode; onClose: () => void }) {
+export function SecretDialog({
+  created,
+  note,
+  onClose,
+}: {
+  created: CreatedKey | null;
+  note?: ReactNode;
+  onClose: () => void;
+}) {
   const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
   const snippets = created ? usageSnippets(window.location.origin, created.secret) : undefined;
   return (
@@ -24,9 +32,14 @@ export function SecretDialog({ created, note, onClose }: { created: CreatedKey |
     >
       {created && snippets && (
         <Stack gap="md">
-          <Alert color="yellow" variant="light" icon={<IconAlertTriangle aria-hidden />} title="Copy it now: it will not be shown again">
-            airkey keeps only a fingerprint of this key, so nobody can show it to you later. If you lose it, create a new key and delete
-            this one.
+          <Alert
+            color="yellow"
+            variant="light"
+            icon={<IconAlertTriangle aria-hidden />}
+            title="Copy it now: it will not be shown again"
+          >
+            airkey keeps only a fingerprint of this key, so nobody can show it to you later. If you lose it, create a
+            new key and delete this one.
           </Alert>
           {note}
           <Group align="flex-end" gap="sm" wrap="nowrap">
@@ -59,7 +72,8 @@ export function SecretDialog({ created, note, onClose }: { created: CreatedKey |
           <Snippet label="Call the API with the X-API-Key header (recommended)" code={snippets.curl} />
           <Snippet label="Query parameter fallback" code={snippets.query}>
             <Text size="xs" c="dimmed">
-              Only for clients that cannot set headers: a key in a URL can end up in browser history, proxy logs and shell history.
+              Only for clients that cannot set headers: a key in a URL can end up in browser history, proxy logs and
+              shell history.
             </Text>
           </Snippet>
           <Snippet label="MCP client configuration" code={snippets.mcp}>

@@ -18,7 +18,9 @@ type Props = { usage: Usage; id: string; label: string; height?: number };
 export function UsageChart({ usage, id, label, height = 180 }: Props) {
   const summary = usageSummary(usage);
   const peak = peakOf(usage.series);
-  const description = peak ? `${summary} Busiest: ${bucketName(peak.start, usage.bucket)}, ${formatCount(requestsOf(peak))}.` : summary;
+  const description = peak
+    ? `${summary} Busiest: ${bucketName(peak.start, usage.bucket)}, ${formatCount(requestsOf(peak))}.`
+    : summary;
   return (
     <Stack gap="xs">
       <UsageTotals usage={usage} id={id} />
@@ -36,7 +38,11 @@ export function UsageChart({ usage, id, label, height = 180 }: Props) {
         xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 12 }}
         yAxisProps={{ allowDecimals: false, width: 40 }}
         tooltipAnimationDuration={0}
-        barChartProps={{ title: `${label}: ${summary}`, desc: description, margin: { top: 0, right: 12, bottom: 0, left: 0 } }}
+        barChartProps={{
+          title: `${label}: ${summary}`,
+          desc: description,
+          margin: { top: 0, right: 12, bottom: 0, left: 0 },
+        }}
         aria-describedby={`${id}-table`}
         data-testid={`${id}-chart`}
       />

@@ -32,8 +32,12 @@ export function UsagePanel({ id, title, headingOrder, window, onWindow, usage, h
           data={USAGE_WINDOWS.map((each) => ({ value: each, label: WINDOW_SHORT[each] }))}
         />
       </Group>
-      {usage.isPending && <Skeleton height={(height ?? 180) + 56} role="status" aria-label={`Loading ${title.toLowerCase()}`} />}
-      {usage.isError && <ProblemAlert error={usage.error} title="Usage could not be loaded" onRetry={() => void usage.refetch()} />}
+      {usage.isPending && (
+        <Skeleton height={(height ?? 180) + 56} role="status" aria-label={`Loading ${title.toLowerCase()}`} />
+      )}
+      {usage.isError && (
+        <ProblemAlert error={usage.error} title="Usage could not be loaded" onRetry={() => void usage.refetch()} />
+      )}
       {usage.data && (
         <>
           <UsageChart usage={usage.data} id={id} label={title} height={height ?? 180} />

@@ -5,10 +5,30 @@ import { keyFixture as key } from './key-fixture.ts';
 const now = new Date('2026-11-22T10:50:00.000Z');
 const keys = [
   key({ id: 'a', name: 'Crew roster sync', hint: 'ask_…Ab12' }),
-  key({ id: 'b', name: 'Charter feed', hint: 'ask_…Zz99', enabled: false, status: 'disabled', disabled_reason: 'disabled_by_user' }),
-  key({ id: 'c', name: 'Old partner', hint: 'ask_…Qq00', status: 'expired', expires_at_time: '2026-11-20T00:00:00.000Z' }),
+  key({
+    id: 'b',
+    name: 'Charter feed',
+    hint: 'ask_…Zz99',
+    enabled: false,
+    status: 'disabled',
+    disabled_reason: 'disabled_by_user',
+  }),
+  key({
+    id: 'c',
+    name: 'Old partner',
+    hint: 'ask_…Qq00',
+    status: 'expired',
+    expires_at_time: '2026-11-20T00:00:00.000Z',
+  }),
   key({ id: 'd', name: 'Rolled crew key', hint: 'ask_…Rr11', retires_at: '2026-11-23T10:00:00.000Z' }),
-  key({ id: 'e', name: 'Pasted in a gist', hint: 'ask_…Le4k', enabled: false, status: 'disabled', disabled_reason: 'leaked' }),
+  key({
+    id: 'e',
+    name: 'Pasted in a gist',
+    hint: 'ask_…Le4k',
+    enabled: false,
+    status: 'disabled',
+    disabled_reason: 'leaked',
+  }),
   key({ id: 'f', name: 'Retired yesterday', hint: 'ask_…Rt00', retires_at: '2026-11-21T10:00:00.000Z' }),
 ];
 const ids = (list: { id: string }[]) => list.map((each) => each.id);
@@ -66,7 +86,9 @@ describe('pages of 50', () => {
   it('clamps a page past the end to the last one (after a filter shrank the list)', () => {
     const page = pageOf(many.slice(0, 120), 9);
     expect(page.page).toBe(3);
-    expect(page.items).toEqual([100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119]);
+    expect(page.items).toEqual([
+      100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119,
+    ]);
   });
 
   it('says how many of all keys match, and when none do', () => {
@@ -74,6 +96,14 @@ describe('pages of 50', () => {
     expect(pageSummary(pageOf([1], 1), 1000)).toBe('1 of 1,000 keys matches');
     expect(pageSummary(pageOf([1], 1), 1)).toBe('1 key');
     expect(pageSummary(pageOf([], 1), 1000)).toBe('No keys match (1,000 in all)');
-    expect(pageSummary(pageOf(Array.from({ length: 871 }, () => 0), 1), 1001)).toBe('Showing 1–50 of 871 matching keys (1,001 in all)');
+    expect(
+      pageSummary(
+        pageOf(
+          Array.from({ length: 871 }, () => 0),
+          1,
+        ),
+        1001,
+      ),
+    ).toBe('Showing 1–50 of 871 matching keys (1,001 in all)');
   });
 });

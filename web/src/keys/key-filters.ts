@@ -35,7 +35,10 @@ export function matchesStatus(key: ApiKey, filter: StatusFilter, now: Date): boo
 
 /** Lower-case, and "..." as the hint's ellipsis, so `ask_...Xy9Z`, `ask_…xy9z` and `xy9z` all find a key. */
 function normalise(text: string): string {
-  return text.trim().toLowerCase().replace(/\.\.\./g, '…');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/\.\.\./g, '…');
 }
 
 /** Name or hint contains the query (case-insensitive); an empty query matches every key. */
@@ -57,7 +60,14 @@ export function pageOf<T>(items: readonly T[], page: number, size = PAGE_SIZE): 
   const current = Math.min(Math.max(1, Math.floor(page)), pages);
   const start = (current - 1) * size;
   const slice = items.slice(start, start + size);
-  return { items: slice, page: current, pages, first: slice.length ? start + 1 : 0, last: start + slice.length, total: items.length };
+  return {
+    items: slice,
+    page: current,
+    pages,
+    first: slice.length ? start + 1 : 0,
+    last: start + slice.length,
+    total: items.length,
+  };
 }
 
 /** "Showing 51–100 of 1,000 keys", "3 of 1,000 keys match", "No keys match (1,000 in all)", "1 key". */
@@ -66,7 +76,12 @@ export function pageSummary(page: Page<unknown>, everything: number): string {
   const keys = (n: number) => `${number(n)} ${n === 1 ? 'key' : 'keys'}`;
   const filtered = page.total !== everything;
   if (page.total === 0) return `No keys match (${number(everything)} in all)`;
-  if (page.pages === 1) return filtered ? `${number(page.total)} of ${keys(everything)} ${page.total === 1 ? 'matches' : 'match'}` : keys(page.total);
+  if (page.pages === 1)
+    return filtered
+      ? `${number(page.total)} of ${keys(everything)} ${page.total === 1 ? 'matches' : 'match'}`
+      : keys(page.total);
   const range = `Showing ${number(page.first)}–${number(page.last)} of`;
-  return filtered ? `${range} ${number(page.total)} matching keys (${number(everything)} in all)` : `${range} ${keys(page.total)}`;
+  return filtered
+    ? `${range} ${number(page.total)} matching keys (${number(everything)} in all)`
+    : `${range} ${keys(page.total)}`;
 }

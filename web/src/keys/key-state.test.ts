@@ -7,7 +7,9 @@ const key = keyFixture;
 describe('the enabled switch of a key', () => {
   it('moves freely for an enabled or user-disabled key', () => {
     expect(lockReason(key({}), 'creator')).toBeUndefined();
-    expect(lockReason(key({ enabled: false, status: 'disabled', disabled_reason: 'disabled_by_user' }), 'creator')).toBeUndefined();
+    expect(
+      lockReason(key({ enabled: false, status: 'disabled', disabled_reason: 'disabled_by_user' }), 'creator'),
+    ).toBeUndefined();
   });
 
   it('is locked with the date for an expired key, even one still flagged enabled', () => {

@@ -7,7 +7,9 @@ import { formatDate } from '../shared/dates.ts';
  */
 export function lockReason(key: ApiKey, authority: KeyAuthority): string | undefined {
   if (key.status === 'expired') {
-    return key.expires_at_time ? `Expired on ${formatDate(key.expires_at_time)}. Create a new key instead.` : 'Expired. Create a new key instead.';
+    return key.expires_at_time
+      ? `Expired on ${formatDate(key.expires_at_time)}. Create a new key instead.`
+      : 'Expired. Create a new key instead.';
   }
   // Enabling a leaked key is refused (409 api_key_leaked): its secret is public; roll it instead.
   if (!key.enabled && key.disabled_reason === 'leaked') {

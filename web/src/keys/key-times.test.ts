@@ -32,7 +32,10 @@ describe('"Retires in" of a rolled key', () => {
 });
 
 describe('"Expires in" warnings', () => {
-  const key = (expires_at_time: string | null, status: 'enabled' | 'disabled' | 'expired' = 'enabled') => ({ expires_at_time, status });
+  const key = (expires_at_time: string | null, status: 'enabled' | 'disabled' | 'expired' = 'enabled') => ({
+    expires_at_time,
+    status,
+  });
 
   it('counts the UTC midnights to come: a key stopping at 00:00 on the 25th, seen on the 22nd, expires in 3 days', () => {
     expect(expiresSoonText(key('2026-11-25T00:00:00.000Z'), now)).toBe('Expires in 3 days');

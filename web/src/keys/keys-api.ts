@@ -24,7 +24,8 @@ export function useKeys(enabled = true) {
  * is decided by the session, as without it.
  */
 export function prefetchKeysOnKeysPage(queryClient: QueryClient, pathname: string): void {
-  if (pathname.replace(/\/+$/, '') === KEYS_PAGE) void queryClient.prefetchQuery({ queryKey: keysKey, queryFn: fetchKeys });
+  if (pathname.replace(/\/+$/, '') === KEYS_PAGE)
+    void queryClient.prefetchQuery({ queryKey: keysKey, queryFn: fetchKeys });
 }
 
 /**
@@ -49,11 +50,15 @@ type Toggle = { key: ApiKey; enabled: boolean };
 export function useSetKeyEnabled(onFailure: (error: unknown, variables: Toggle) => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ key, enabled }: Toggle) => request<ApiKey>('PATCH', `/api-keys/${encodeURIComponent(key.id)}`, { enabled }),
+    mutationFn: ({ key, enabled }: Toggle) =>
+      request<ApiKey>('PATCH', `/api-keys/${encodeURIComponent(key.id)}`, { enabled }),
     onMutate: async ({ key, enabled }) => {
       await queryClient.cancelQueries({ queryKey: keysKey });
       const previous = queryClient.getQueryData<KeyList>(keysKey);
-      queryClient.setQueryData<KeyList>(keysKey, (list) => list && replaceKey(list, { ...key, enabled, status: enabled ? 'enabled' : 'disabled' }));
+      queryClient.setQueryData<KeyList>(
+        keysKey,
+        (list) => list && replaceKey(list, { ...key, enabled, status: enabled ? 'enabled' : 'disabled' }),
+      );
       return { previous };
     },
     onError: (error, variables, context) => {
@@ -73,7 +78,10 @@ export function useDeleteKey() {
   return useMutation({
     mutationFn: (key: ApiKey) => request<void>('DELETE', `/api-keys/${encodeURIComponent(key.id)}`),
     onSuccess: (_nothing, key) => {
-      queryClient.setQueryData<KeyList>(keysKey, (list) => list && { ...list, data: list.data.filter((each) => each.id !== key.id) });
+      queryClient.setQueryData<KeyList>(
+        keysKey,
+        (list) => list && { ...list, data: list.data.filter((each) => each.id !== key.id) },
+      );
       void queryClient.invalidateQueries({ queryKey: keysKey });
       void queryClient.invalidateQueries({ queryKey: ['audit-events'] });
     },

@@ -3,7 +3,10 @@ import { keyFixture as key } from './key-fixture.ts';
 import { afterRoll } from './roll-api.ts';
 
 describe('the key list after a roll', () => {
-  const list = { authority: 'creator' as const, data: [key({ id: 'b', name: 'Newer' }), key({ id: 'a', name: 'Crew sync' })] };
+  const list = {
+    authority: 'creator' as const,
+    data: [key({ id: 'b', name: 'Newer' }), key({ id: 'a', name: 'Crew sync' })],
+  };
   const added = key({ id: 'c', name: 'Crew sync', hint: 'ask_…New1' });
 
   it('puts the new key first and shows the old one retiring in its place', () => {

@@ -15,7 +15,9 @@ describe('usage snippets of a new key', () => {
   });
 
   it('configures an MCP client against <origin>/mcp with the header', () => {
-    const config = JSON.parse(snippets.mcp) as { mcpServers: { airkey: { url: string; headers: Record<string, string> } } };
+    const config = JSON.parse(snippets.mcp) as {
+      mcpServers: { airkey: { url: string; headers: Record<string, string> } };
+    };
     expect(config.mcpServers.airkey.url).toBe('https://airkey.example/mcp');
     expect(config.mcpServers.airkey.headers['X-API-Key']).toBe(secret);
   });

@@ -4,6 +4,10 @@ export function usageSnippets(origin: string, secret: string) {
   return {
     curl: `curl -H "X-API-Key: ${secret}" ${api}/whoami`,
     query: `curl "${api}/flights?limit=10&api_key=${secret}"`,
-    mcp: JSON.stringify({ mcpServers: { airkey: { type: 'http', url: `${origin}/mcp`, headers: { 'X-API-Key': secret } } } }, null, 2),
+    mcp: JSON.stringify(
+      { mcpServers: { airkey: { type: 'http', url: `${origin}/mcp`, headers: { 'X-API-Key': secret } } } },
+      null,
+      2,
+    ),
   };
 }

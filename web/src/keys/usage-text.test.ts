@@ -6,7 +6,9 @@ describe('usage in words', () => {
     expect(usageSummary({ window: '7d', total: { ok: 1200, rejected: 34 } })).toBe(
       '1,234 requests in the last 7 days: 1,200 accepted, 34 rejected.',
     );
-    expect(usageSummary({ window: '24h', total: { ok: 1, rejected: 0 } })).toBe('1 request in the last 24 hours: 1 accepted, 0 rejected.');
+    expect(usageSummary({ window: '24h', total: { ok: 1, rejected: 0 } })).toBe(
+      '1 request in the last 24 hours: 1 accepted, 0 rejected.',
+    );
   });
 
   it('labels hours and days in UTC', () => {

@@ -7,9 +7,19 @@ export const WINDOW_SHORT: Record<UsageWindow, string> = { '24h': '24 h', '7d': 
 const count = new Intl.NumberFormat('en-GB');
 export const formatCount = (n: number) => count.format(n);
 
-const hourFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const hourFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 const dayFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' });
-const weekdayFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' });
+const weekdayFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+});
 
 /** The axis label of a bucket: "14:00" for hours, "22 Nov" for days (UTC, as the buckets are). */
 export function bucketLabel(start: string, bucket: Usage['bucket']): string {
@@ -45,5 +55,9 @@ export function peakOf(series: readonly UsagePoint[]): UsagePoint | undefined {
 
 /** Chart rows: the axis label plus the two series, named as the legend shows them. */
 export function chartRows(usage: Usage): { label: string; Accepted: number; Rejected: number }[] {
-  return usage.series.map((point) => ({ label: bucketLabel(point.start, usage.bucket), Accepted: point.ok, Rejected: point.rejected }));
+  return usage.series.map((point) => ({
+    label: bucketLabel(point.start, usage.bucket),
+    Accepted: point.ok,
+    Rejected: point.rejected,
+  }));
 }

@@ -54,7 +54,13 @@ export function LoginPage() {
               </Text>
             </Stack>
             {error && (
-              <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} title={signInErrorText(error).title} role="alert">
+              <Alert
+                color="red"
+                variant="light"
+                icon={<IconAlertTriangle aria-hidden />}
+                title={signInErrorText(error).title}
+                role="alert"
+              >
                 {signInErrorText(error).text}
               </Alert>
             )}

@@ -11,7 +11,9 @@ describe('the ?next= target after sign-in', () => {
 
   it('honours back-office paths with their query', () => {
     expect(safeNext('/backoffice/users', origin)).toBe('/backoffice/users');
-    expect(safeNext('/backoffice/settings/api-keys?tab=activity', origin)).toBe('/backoffice/settings/api-keys?tab=activity');
+    expect(safeNext('/backoffice/settings/api-keys?tab=activity', origin)).toBe(
+      '/backoffice/settings/api-keys?tab=activity',
+    );
   });
 
   it.each([

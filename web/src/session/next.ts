@@ -14,7 +14,11 @@ export function safeNext(raw: string | null | undefined, origin: string): string
   } catch {
     return DEFAULT_PAGE;
   }
-  if (url.origin !== origin || !url.pathname.startsWith('/backoffice/') || url.pathname.startsWith('/backoffice/login')) {
+  if (
+    url.origin !== origin ||
+    !url.pathname.startsWith('/backoffice/') ||
+    url.pathname.startsWith('/backoffice/login')
+  ) {
     return DEFAULT_PAGE;
   }
   return `${url.pathname}${url.search}${url.hash}`;

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../shared/api-client.ts';
 import { signInErrorText, waitText } from './sign-in-errors.ts';
 
-const problem = (status: number, code: string) => ({ type: 'about:blank', title: 't', status, code, detail: 'server detail' });
+const problem = (status: number, code: string) => ({
+  type: 'about:blank',
+  title: 't',
+  status,
+  code,
+  detail: 'server detail',
+});
 
 describe('sign-in errors', () => {
   it('says the credentials are wrong without telling which', () => {
@@ -10,8 +16,12 @@ describe('sign-in errors', () => {
   });
 
   it('tells a throttled user how long to wait, from Retry-After', () => {
-    expect(signInErrorText(new ApiError(problem(429, 'too_many_requests'), 42)).text).toContain('Try again in 42 seconds.');
-    expect(signInErrorText(new ApiError(problem(429, 'too_many_requests'), 300)).text).toContain('Try again in 5 minutes.');
+    expect(signInErrorText(new ApiError(problem(429, 'too_many_requests'), 42)).text).toContain(
+      'Try again in 42 seconds.',
+    );
+    expect(signInErrorText(new ApiError(problem(429, 'too_many_requests'), 300)).text).toContain(
+      'Try again in 5 minutes.',
+    );
   });
 
   it('shows the server’s detail for anything else', () => {

@@ -7,7 +7,10 @@ export function signInErrorText(error: unknown): { title: string; text: string }
   }
   if (isApiError(error, 'too_many_requests')) {
     const wait = error.retryAfter === undefined ? 'a little while' : waitText(error.retryAfter);
-    return { title: 'Too many attempts', text: `Sign-in is paused after several failed attempts. Try again in ${wait}.` };
+    return {
+      title: 'Too many attempts',
+      text: `Sign-in is paused after several failed attempts. Try again in ${wait}.`,
+    };
   }
   if (isApiError(error)) return { title: 'Sign-in failed', text: error.detail };
   return { title: 'Sign-in failed', text: 'Something went wrong. Try again in a moment.' };

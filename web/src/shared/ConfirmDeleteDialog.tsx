@@ -16,7 +16,17 @@ type Props = {
 };
 
 /** A destructive confirmation: names the thing, says it cannot be undone, Cancel has the focus. */
-export function ConfirmDeleteDialog({ opened, title, children, failureTitle, confirmLabel, pending, error, onConfirm, onClose }: Props) {
+export function ConfirmDeleteDialog({
+  opened,
+  title,
+  children,
+  failureTitle,
+  confirmLabel,
+  pending,
+  error,
+  onConfirm,
+  onClose,
+}: Props) {
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered>
       {opened && (

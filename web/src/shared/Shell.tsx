@@ -24,7 +24,10 @@ export function Shell({ session, current, links, children }: Props) {
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <Box component="header" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', background: 'var(--mantine-color-white)' }}>
+      <Box
+        component="header"
+        style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', background: 'var(--mantine-color-white)' }}
+      >
         <Container size="xl" py="sm">
           <Group justify="space-between" gap="sm" wrap="wrap">
             <Group gap="xs" wrap="nowrap">
@@ -41,7 +44,13 @@ export function Shell({ session, current, links, children }: Props) {
               <Text size="sm" c="dimmed" visibleFrom="sm" title={session.user.email}>
                 {session.user.email}
               </Text>
-              <Button variant="default" size="xs" leftSection={<IconLogout size={16} aria-hidden />} onClick={onSignOut} loading={signOut.isPending}>
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconLogout size={16} aria-hidden />}
+                onClick={onSignOut}
+                loading={signOut.isPending}
+              >
                 Sign out
               </Button>
             </Group>

@@ -7,10 +7,16 @@ export function ForbiddenPage({ title, roleNeeded }: { title: string; roleNeeded
   return (
     <Stack gap="md" maw={640}>
       <Title order={1}>{title}</Title>
-      <Alert color="orange" variant="light" icon={<IconLock aria-hidden />} title="You don’t have access to this page" role="alert">
+      <Alert
+        color="orange"
+        variant="light"
+        icon={<IconLock aria-hidden />}
+        title="You don’t have access to this page"
+        role="alert"
+      >
         <Text size="sm">
-          This page needs the <strong>{roleNeeded}</strong> role. Ask a System Administrator of your organisation to give it to you,
-          then sign in again.
+          This page needs the <strong>{roleNeeded}</strong> role. Ask a System Administrator of your organisation to
+          give it to you, then sign in again.
         </Text>
       </Alert>
       <Text size="sm" c="dimmed">

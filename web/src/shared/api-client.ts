@@ -27,7 +27,9 @@ export class ApiError extends Error {
 
   /** The server's message for one body field (`path` as the server names it, e.g. "name"). */
   fieldError(path: string): string | undefined {
-    return this.errors.find((error) => error.path === path || error.path === `/${path}` || error.path === `body.${path}`)?.message;
+    return this.errors.find(
+      (error) => error.path === path || error.path === `/${path}` || error.path === `body.${path}`,
+    )?.message;
   }
 }
 

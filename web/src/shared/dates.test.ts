@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { earliestExpiryDate, expiryInstant, formatDate, formatExpiry, formatInstant, formatLastUsed, utcDateOf } from './dates.ts';
+import {
+  earliestExpiryDate,
+  expiryInstant,
+  formatDate,
+  formatExpiry,
+  formatInstant,
+  formatLastUsed,
+  utcDateOf,
+} from './dates.ts';
 
 describe('earliest selectable expiry', () => {
   it('is tomorrow in UTC during the UTC day', () => {
@@ -25,7 +33,10 @@ describe('earliest selectable expiry', () => {
 
 describe('formatting', () => {
   it('states the exact expiry instant in UTC', () => {
-    expect(formatExpiry('2026-12-01T00:00:00.000Z')).toEqual({ date: '1 Dec 2026', stopsAt: 'Stops at 1 Dec 2026, 00:00 UTC' });
+    expect(formatExpiry('2026-12-01T00:00:00.000Z')).toEqual({
+      date: '1 Dec 2026',
+      stopsAt: 'Stops at 1 Dec 2026, 00:00 UTC',
+    });
   });
 
   it('shows dates and instants in UTC whatever the local zone', () => {

@@ -48,8 +48,24 @@ export function AddUserDialog({ opened, onClose, canGrantSystemAdministrator }: 
               {isApiError(general) ? general.detail : 'Something went wrong. Try again.'}
             </Alert>
           )}
-          <TextInput data-autofocus label="E-mail" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={field('email')} autoComplete="off" />
-          <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={field('name')} autoComplete="off" />
+          <TextInput
+            data-autofocus
+            label="E-mail"
+            type="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={field('email')}
+            autoComplete="off"
+          />
+          <TextInput
+            label="Name"
+            required
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={field('name')}
+            autoComplete="off"
+          />
           <PasswordInput
             label="Initial password"
             required
@@ -60,7 +76,12 @@ export function AddUserDialog({ opened, onClose, canGrantSystemAdministrator }: 
             description="Share it with the user over a safe channel."
             visibilityToggleButtonProps={{ 'aria-label': 'Show or hide the password' }}
           />
-          <RoleChecks value={roles} onChange={setRoles} canGrantSystemAdministrator={canGrantSystemAdministrator} error={field('roles')} />
+          <RoleChecks
+            value={roles}
+            onChange={setRoles}
+            canGrantSystemAdministrator={canGrantSystemAdministrator}
+            error={field('roles')}
+          />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close}>
               Cancel

@@ -5,7 +5,15 @@ import { useDeleteUser } from './users-api.ts';
 import { useFeedback } from '../shared/Feedback.tsx';
 
 /** Deleting a user under creator authority also disables every key they created: say so first. */
-export function DeleteUserDialog({ user, authority, onClose }: { user: User | null; authority: KeyAuthority | undefined; onClose: () => void }) {
+export function DeleteUserDialog({
+  user,
+  authority,
+  onClose,
+}: {
+  user: User | null;
+  authority: KeyAuthority | undefined;
+  onClose: () => void;
+}) {
   const remove = useDeleteUser();
   const notify = useFeedback();
   const close = () => {

@@ -2,7 +2,12 @@ import { Checkbox, Stack } from '@mantine/core';
 import type { Role } from './roles.ts';
 import { ALL_ROLES, ROLE_HELP, ROLE_LABELS } from './roles.ts';
 
-type Props = { value: Role[]; onChange: (roles: Role[]) => void; canGrantSystemAdministrator: boolean; error?: string | undefined };
+type Props = {
+  value: Role[];
+  onChange: (roles: Role[]) => void;
+  canGrantSystemAdministrator: boolean;
+  error?: string | undefined;
+};
 
 /** One checkbox per role, with what it allows; only a System Administrator may touch that role. */
 export function RoleChecks({ value, onChange, canGrantSystemAdministrator, error }: Props) {

@@ -2,7 +2,13 @@ import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { roleLabel } from './roles.ts';
 import type { User } from './users-api.ts';
 
-type Props = { users: User[]; selfId: string; narrow: boolean; onEditRoles: (user: User) => void; onDelete: (user: User) => void };
+type Props = {
+  users: User[];
+  selfId: string;
+  narrow: boolean;
+  onEditRoles: (user: User) => void;
+  onDelete: (user: User) => void;
+};
 
 /** A table on wide screens, cards on narrow ones. */
 export function UsersList({ users, selfId, narrow, onEditRoles, onDelete }: Props) {
@@ -73,7 +79,13 @@ function UserRoles({ roles }: { roles: readonly string[] }) {
   return (
     <Group gap={4}>
       {roles.map((role) => (
-        <Badge key={role} variant="light" color={role === 'system_administrator' ? 'indigo' : 'gray'} radius="sm" tt="none">
+        <Badge
+          key={role}
+          variant="light"
+          color={role === 'system_administrator' ? 'indigo' : 'gray'}
+          radius="sm"
+          tt="none"
+        >
           {roleLabel(role)}
         </Badge>
       ))}
@@ -87,7 +99,12 @@ type ActionProps = { user: User; isSelf: boolean; onEditRoles: (user: User) => v
 function UserActions({ user, isSelf, onEditRoles, onDelete }: ActionProps) {
   return (
     <Group gap="xs" justify="flex-end" wrap="nowrap">
-      <Button size="xs" variant="default" onClick={() => onEditRoles(user)} aria-label={`Change roles of ${user.email}`}>
+      <Button
+        size="xs"
+        variant="default"
+        onClick={() => onEditRoles(user)}
+        aria-label={`Change roles of ${user.email}`}
+      >
         Roles
       </Button>
       <Button

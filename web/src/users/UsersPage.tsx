@@ -45,12 +45,28 @@ export function UsersPage() {
           ))}
         </Stack>
       )}
-      {users.isError && <ProblemAlert error={users.error} title="The users could not be loaded" onRetry={() => void users.refetch()} />}
-      {users.data && (
-        <UsersList users={users.data.data} selfId={self.id} narrow={narrow} onEditRoles={setEditing} onDelete={setDeleting} />
+      {users.isError && (
+        <ProblemAlert error={users.error} title="The users could not be loaded" onRetry={() => void users.refetch()} />
       )}
-      <AddUserDialog opened={adding} onClose={() => setAdding(false)} canGrantSystemAdministrator={isSystemAdministrator} />
-      <EditRolesDialog user={editing} onClose={() => setEditing(null)} canGrantSystemAdministrator={isSystemAdministrator} />
+      {users.data && (
+        <UsersList
+          users={users.data.data}
+          selfId={self.id}
+          narrow={narrow}
+          onEditRoles={setEditing}
+          onDelete={setDeleting}
+        />
+      )}
+      <AddUserDialog
+        opened={adding}
+        onClose={() => setAdding(false)}
+        canGrantSystemAdministrator={isSystemAdministrator}
+      />
+      <EditRolesDialog
+        user={editing}
+        onClose={() => setEditing(null)}
+        canGrantSystemAdministrator={isSystemAdministrator}
+      />
       <DeleteUserDialog user={deleting} authority={keys.data?.authority} onClose={() => setDeleting(null)} />
     </Stack>
   );

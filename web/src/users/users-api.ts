@@ -30,6 +30,9 @@ function useUserMutation<Variables, Result>(mutationFn: (variables: Variables) =
 export const useCreateUser = () => useUserMutation((body: CreateUserBody) => request<User>('POST', '/users', body));
 
 export const useUpdateUser = () =>
-  useUserMutation(({ id, ...body }: UpdateUserBody & { id: string }) => request<User>('PATCH', `/users/${encodeURIComponent(id)}`, body));
+  useUserMutation(({ id, ...body }: UpdateUserBody & { id: string }) =>
+    request<User>('PATCH', `/users/${encodeURIComponent(id)}`, body),
+  );
 
-export const useDeleteUser = () => useUserMutation((user: User) => request<void>('DELETE', `/users/${encodeURIComponent(user.id)}`));
+export const useDeleteUser = () =>
+  useUserMutation((user: User) => request<void>('DELETE', `/users/${encodeURIComponent(user.id)}`));

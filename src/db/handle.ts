@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import type { Schema } from './schema.ts';
+import type { Schema } from './tables.ts';
 
 /** The Drizzle handle every repository takes; a transaction is one too. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;

@@ -3,7 +3,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { sql } from 'drizzle-orm';
 import { MIGRATIONS_FOLDER, type Database, type Db } from './handle.ts';
-import { schema } from './schema.ts';
+import { schema } from './tables.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 
 /**

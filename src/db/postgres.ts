@@ -3,7 +3,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import { MIGRATIONS_FOLDER, type Database, type Db, type FeedHandlers } from './handle.ts';
-import { schema } from './schema.ts';
+import { schema } from './tables.ts';
 import { answeredWithin } from '../shared/answered-within.ts';
 
 // Serialises migrations when several instances start at once on one database.

@@ -90,6 +90,11 @@ export const apiKeys = pgTable(
      * checksum still goes through the lookup; once none does, it is refused offline.
      */
     hasChecksum: boolean('has_checksum').notNull().default(true),
+    /** At most this many accepted requests per `rateLimitWindow` (docs/keys.md); null: no limit. */
+    rateLimitRequests: integer('rate_limit_requests'),
+    rateLimitWindow: text('rate_limit_window', { enum: ['1s', '1m', '1h', '1d'] }),
+    /** The smallest `api_key.expiring` threshold (7 or 1 days) already announced, so each is sent once. */
+    expiringNoticeDays: integer('expiring_notice_days'),
   },
   (t) => [
     uniqueIndex('api_keys_secret_digest_unique').on(t.secretDigest),
@@ -159,6 +164,7 @@ export const keyUsage = pgTable(
     hour: timestamp('hour', { withTimezone: true, mode: 'date' }).notNull(),
     ok: bigint('ok', { mode: 'number' }).notNull().default(0),
     rejected: bigint('rejected', { mode: 'number' }).notNull().default(0),
+    rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.hour] }), index('key_usage_tenant_hour_idx').on(t.tenantId, t.hour)],
 );
@@ -173,6 +179,7 @@ export const tenantUsage = pgTable(
     hour: timestamp('hour', { withTimezone: true, mode: 'date' }).notNull(),
     ok: bigint('ok', { mode: 'number' }).notNull().default(0),
     rejected: bigint('rejected', { mode: 'number' }).notNull().default(0),
+    rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.hour] })],
 );
@@ -197,17 +204,3 @@ export const instances = pgTable('instances', {
   heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }).notNull(),
 });
-
-export const schema = {
-  tenants,
-  users,
-  sessions,
-  apiKeys,
-  auditEvents,
-  flights,
-  settings,
-  keyUsage,
-  tenantUsage,
-  instances,
-};
-export type Schema = typeof schema;

@@ -1,0 +1,15 @@
+/** Every event a webhook endpoint can receive (docs/webhooks.md); an endpoint gets all by default. */
+export const WEBHOOK_EVENT_TYPES = [
+  'api_key.created',
+  'api_key.enabled',
+  'api_key.disabled',
+  'api_key.deleted',
+  'api_key.rolled',
+  'api_key.rate_limit_changed',
+  'api_key.rate_limited',
+  'api_key.expiring',
+  'api_key.expired',
+  'webhook.test',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

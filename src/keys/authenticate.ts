@@ -40,7 +40,7 @@ function principalOrRefusal(outcome: CheckOutcome): Principal | KeyRefusal {
 
 // Refusals are answers, not faults, and they all look alike: one frozen instance per code (and
 // per Retry-After), built once without a stack, so a refusal allocates nothing and its body is
-// serialised once (sendError). Building one per request was 5% of a flood's CPU samples.
+// serialised once (sendError): a flood of guesses costs no allocation per refusal.
 const rejections = new Map<KeyRejection, KeyRejectedError>();
 const throttles = new Map<number, TooManyRequestsError>();
 

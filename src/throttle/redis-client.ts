@@ -2,18 +2,10 @@ import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 
 /**
- * Connects to the Redis the failure throttles share. ioredis is loaded only here, when a
- * REDIS_URL is set, because loading it slows every string in the process:
- *
- * ioredis defines `class VerbatimString extends String` (its RESP3 decoder). In V8, defining a
- * subclass of String turns `String.prototype` into a slow, dictionary-mode object, and it stays
- * so until a property is stored on an instance of the subclass. VerbatimString's constructor
- * stores one, but a RESP2 connection never makes an instance. While it is slow, every
- * `str.charCodeAt(i)` in the process runs 3–5× slower (Node 20 and 24 alike). The router, the
- * serializers' string escaping and the key check all call it per request: a 1,000-key list took
- * 2.1 ms to serialise instead of 0.6. V8 sometimes makes it fast again by itself: in the running
- * server within the first requests, in a script that only timed the serializer never. So one
- * instance is made here, and test/unit/string-prototype-fast.test.ts checks the result.
+ * Connects to the shared Redis. ioredis is loaded only here, when REDIS_URL is set, and one of its
+ * String subclass's instances is made at once: defining that subclass leaves `String.prototype` in
+ * V8's slow dictionary mode until an instance exists, which slows every string in the process
+ * (docs/performance.md; test/unit/string-prototype-fast.test.ts checks it).
  */
 export async function connectRedis(url: string): Promise<Redis> {
   const { Redis } = await import('ioredis');

@@ -1,7 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, apiStatus, createKey, signIn, type CreatedKey } from './instances.ts';
-import { expectEachAnswered, FLIGHTS, threeInstances, TRIALS, WHOAMI, type Answer } from './three-instances.ts';
+import {
+  expectEachAnswered,
+  FLIGHTS,
+  HEALTHY_P99_MS,
+  threeInstances,
+  TRIALS,
+  WHOAMI,
+  type Answer,
+} from './three-instances.ts';
 
 /**
  * Back-office changes on A (docs/keys.md (Revocation)): in the tick A's response arrives, the key
@@ -72,6 +80,13 @@ describe('three instances on one PostgreSQL: changes made in the back office on 
     }
     expectEachAnswered(answers, 401, [t.b, t.c], TRIALS);
   }, 180_000);
+
+  it(`waits for healthy instances at most ${HEALTHY_P99_MS} ms at p99 over every revoking change above`, () => {
+    const waits = t.healthyWaits.count('all');
+    console.log(`p99 of ${waits} waits: ${t.healthyWaits.p99('all').toFixed(1)} ms`);
+    expect(waits).toBe(4 * TRIALS);
+    expect(t.healthyWaits.p99('all')).toBeLessThanOrEqual(HEALTHY_P99_MS);
+  });
 
   it('serves a session signed in on A on B: a key created on B with A’s cookie and CSRF token', async () => {
     const session = await signIn(t.a, ADMIN.email);

@@ -169,6 +169,7 @@ export async function flood(
       reference: fmt(aloneRps),
       ratio: fmt(airkeyCost, 2),
       measured: { value: controlRps, ratio: airkeyCost },
+      purpose: 'what connections cost',
     });
     const bareCost = median(bare.map((b) => b.many / b.few));
     rows.push({
@@ -177,6 +178,7 @@ export async function flood(
       reference: fmt(median(bare.map((b) => b.few))),
       ratio: fmt(bareCost, 2),
       measured: { value: median(bare.map((b) => b.many)), ratio: bareCost },
+      purpose: 'what connections cost',
     });
   }
   rows.push({

@@ -24,6 +24,8 @@ export type Row = {
   /** No target: shown only. `informational`: the target is printed in parentheses and not held. */
   target?: Target;
   informational?: boolean;
+  /** Printed in the target column of a row without a target: what the figure is for. */
+  purpose?: string;
   /** Non-2xx answers (and errors) in the loads the row was measured on: any makes the row missed. */
   bad?: number;
   /** Set when the row could not be measured: why. */
@@ -57,7 +59,7 @@ export function verdict(row: Row): Verdict {
 }
 
 export function targetText(row: Row): string {
-  if (!row.target) return '';
+  if (!row.target) return row.purpose ? `(${row.purpose})` : '';
   const { bound, limit, unit } = row.target;
   const text = `${bound === 'at-least' ? '≥ ' : bound === 'at-most' ? '≤ ' : ''}${limit}${unit}`;
   return row.informational ? `(${text})` : text;

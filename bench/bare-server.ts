@@ -40,7 +40,7 @@ type Query = (text: string, values: unknown[]) => Promise<Array<Record<string, u
 let query: Query | undefined;
 if (options.engine === 'postgres') {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-  query = async (text, values) => (await pool.query(text, values)).rows;
+  query = async (text, values) => (await pool.query<Record<string, unknown>>(text, values)).rows;
 } else if (options.engine === 'pglite') {
   // On disk like airkey's (a data directory, not memory): PGlite's file-system work is part of
   // what the engine costs.
@@ -75,7 +75,7 @@ const LOOKUP = `select k.*, t.slug, t.name as tenant_name, t.key_authority, u.em
 
 const cursors = new CursorCodec(randomBytes(32).toString('hex'));
 const app = Fastify({ logger: { level: 'info' } });
-app.get('/whoami', async () => options.whoami);
+app.get('/whoami', () => Promise.resolve(options.whoami));
 app.get('/flights', async (request) => {
   const limit = Number((request.query as { limit?: string }).limit ?? 50);
   const rows = await query!(LIST, [options.tenantId, limit + 1]);

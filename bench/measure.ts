@@ -8,6 +8,22 @@ export type Sample = { rps: number; p50: number; p99: number; non2xx: number; er
 
 export type Server<T> = { info: T; child: ChildProcess; stop(): Promise<void> };
 
+/** What a load's answers should be: 2xx (a valid key), or refusals (guessed keys: a 2xx is wrong). */
+export type Expect = '2xx' | 'refusal';
+
+/**
+ * Every answer of every load in this run, warm-ups and controls included, and how many were not
+ * what their load expected: `load`, `loadElsewhere`, `timed` and `wrkLoad` count here themselves,
+ * so no scenario can leave a load out. A request with no answer (an error, a timeout) is wrong
+ * when 2xx was expected.
+ */
+export const responses = { answered: 0, wrong: 0 };
+
+export function tally(sample: Pick<Sample, 'requests' | 'non2xx' | 'errors'>, expect: Expect = '2xx'): void {
+  responses.answered += sample.requests;
+  responses.wrong += expect === '2xx' ? sample.non2xx + sample.errors : sample.requests - sample.non2xx;
+}
+
 /** airkey's bench servers run as `npm start` runs the server: glibc's malloc capped at two arenas (README, Operations). */
 export const AS_NPM_START = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
 
@@ -89,6 +105,8 @@ export type Load = {
   headersFor?: () => Record<string, string>;
   /** Header sets each connection cycles through: built once, as cheap for the client as fixed headers. */
   headerSets?: Array<Record<string, string>>;
+  /** Default 2xx. */
+  expect?: Expect;
 };
 
 export async function load(spec: Load): Promise<Sample> {
@@ -102,7 +120,7 @@ export async function load(spec: Load): Promise<Sample> {
   if (spec.headersFor)
     options.requests = [{ setupRequest: (request) => ({ ...request, headers: spec.headersFor!() }) }];
   const result = await autocannon(options);
-  return {
+  const sample = {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -110,13 +128,20 @@ export async function load(spec: Load): Promise<Sample> {
     errors: result.errors + result.timeouts,
     requests: result.requests.total,
   };
+  tally(sample, spec.expect);
+  return sample;
 }
 
 /** `load` in a child process (serialisable specs only: no `headersFor`); resolves once it is ready to go. */
 export async function loadElsewhere(spec: Omit<Load, 'headersFor'>): Promise<() => Promise<Sample>> {
   const child = await startServer<string>('./load-child.ts', {}, spec, 'load');
   return () => {
-    const done = new Promise<Sample>((resolve) => child.child.once('message', (sample) => resolve(sample as Sample)));
+    const done = new Promise<Sample>((resolve) =>
+      child.child.once('message', (sample: Sample) => {
+        tally(sample, spec.expect); // counted in the child too, but that count dies with it
+        resolve(sample);
+      }),
+    );
     child.child.send('go');
     return done;
   };
@@ -168,8 +193,13 @@ export async function interleaved(
   const a: Sample[] = [];
   const b: Sample[] = [];
   for (let round = 0; round < rounds; round++) {
-    if (round % 2 === 0) (a.push(await load(subject)), b.push(await load(reference)));
-    else (b.push(await load(reference)), a.push(await load(subject)));
+    if (round % 2 === 0) {
+      a.push(await load(subject));
+      b.push(await load(reference));
+    } else {
+      b.push(await load(reference));
+      a.push(await load(subject));
+    }
     log(
       `    round ${round + 1}: ${a.at(-1)!.rps.toFixed(0)} req/s p99 ${a.at(-1)!.p99} ms | reference ${b.at(-1)!.rps.toFixed(0)} req/s p99 ${b.at(-1)!.p99} ms`,
     );
@@ -208,5 +238,6 @@ export async function timed(
     serverMs.push(reported ? Number(reported[1]) : NaN);
     if (response.status < 200 || response.status > 299) bad++;
   }
+  tally({ requests: count, non2xx: bad, errors: 0 });
   return { ms, serverMs, bad };
 }

@@ -1,4 +1,4 @@
-/** A throwaway PostgreSQL database for one bench run, or undefined when no server answers. */
+/** A throwaway PostgreSQL database for one bench run (or the one given), or undefined when no server answers. */
 import pg from 'pg';
 
 const DEFAULT_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -6,7 +6,17 @@ const DEFAULT_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
 export async function throwawayPostgres(
   given: string | undefined,
 ): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  if (given) return { url: given, drop: async () => {} };
+  if (given) {
+    const probe = new pg.Client({ connectionString: given, connectionTimeoutMillis: 2_000 });
+    try {
+      await probe.connect();
+    } catch {
+      return undefined;
+    } finally {
+      await probe.end().catch(() => {});
+    }
+    return { url: given, drop: async () => {} };
+  }
   const admin = new pg.Client({ connectionString: DEFAULT_SERVER, connectionTimeoutMillis: 2_000 });
   try {
     await admin.connect();

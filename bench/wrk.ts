@@ -7,7 +7,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Sample } from './measure.ts';
+import { tally, type Expect, type Sample } from './measure.ts';
 
 export const hasWrk = (() => {
   try {
@@ -19,7 +19,7 @@ export const hasWrk = (() => {
   }
 })();
 
-export type WrkLoad = { url: string; connections: number; seconds: number; keys: string[] };
+export type WrkLoad = { url: string; connections: number; seconds: number; keys: string[]; expect?: Expect };
 
 /**
  * One wrk run, one thread, each request with the next of `keys` in X-API-Key (the requests are
@@ -52,7 +52,8 @@ end
       execFile(
         'wrk',
         ['-t1', `-c${spec.connections}`, `-d${spec.seconds}s`, '-s', script, spec.url],
-        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+        (error, stdout) =>
+          error ? reject(new Error(`wrk failed: ${error.message}`, { cause: error })) : resolve(stdout),
       ),
     );
     const line = output.split('\n').find((text) => text.startsWith('SAMPLE '));
@@ -65,7 +66,7 @@ end
       non2xx: number;
       errors: number;
     };
-    return {
+    const sample = {
       rps: s.requests / (s.us / 1e6),
       p50: s.p50 / 1000,
       p99: s.p99 / 1000,
@@ -73,6 +74,8 @@ end
       errors: s.errors,
       requests: s.requests,
     };
+    tally(sample, spec.expect);
+    return sample;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

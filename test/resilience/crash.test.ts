@@ -6,12 +6,13 @@ import {
   signIn,
   startInstance,
   takeTurn,
+  type CreatedKey,
   type Instance,
   type Session,
 } from '../scale/instances.ts';
 
 /**
- * Crash safety (issue 11): a real `airkey serve` is killed with SIGKILL at random moments while a
+ * Crash safety: a real `airkey serve` is killed with SIGKILL at random moments while a
  * client creates, disables and deletes keys through the back office. After every restart, what
  * the client was told happened has happened, and nothing else was lost.
  */
@@ -101,7 +102,7 @@ async function churn(
     if (target) target.pending = change.method !== 'POST';
     let reply;
     try {
-      reply = await session.request(server, change.method, change.path, change.body);
+      reply = await session.request<CreatedKey>(server, change.method, change.path, change.body);
     } catch {
       // No answer: the change may or may not have happened; the key's state is now unknown.
       if (target && change.method !== 'POST') keys.delete(id!);
@@ -123,9 +124,13 @@ async function churn(
 
 /** Every key the client knows: its secret works exactly when the client left it enabled. */
 async function verify(server: Instance, session: Session, keys: Map<string, Known>): Promise<number> {
-  const listed = await session.request(server, 'GET', '/backoffice/api/api-keys');
+  const listed = await session.request<{ data: Array<{ id: string; status: string }> }>(
+    server,
+    'GET',
+    '/backoffice/api/api-keys',
+  );
   expect(listed.status).toBe(200);
-  const all: Array<{ id: string; status: string }> = listed.body.data;
+  const all = listed.body.data;
   const statusById = new Map(all.map((k) => [k.id, k.status]));
   let checked = 0;
   for (const [id, known] of keys) {

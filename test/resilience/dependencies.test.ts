@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Dependencies (issue 11): no high or critical advisory in the production dependencies, by
- * `npm audit --omit=dev`. Where the registry does not answer the audit endpoint (an offline
- * mirror, no network) the test says so in its output and passes on that ground only: any other
- * failure of the audit fails the test.
+ * No high or critical advisory in the production dependencies, by `npm audit --omit=dev`. Where
+ * the registry does not answer the audit endpoint (an offline mirror, no network) the audit did
+ * not run: the test is skipped with that reason, never passed. Any other failure of the audit
+ * fails the test.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NETWORK =
@@ -22,7 +22,7 @@ type Audit = {
 };
 
 describe('production dependencies', () => {
-  it('have no high or critical advisory (npm audit --omit=dev)', { timeout: 120_000 }, () => {
+  it('have no high or critical advisory (npm audit --omit=dev)', { timeout: 120_000 }, (ctx) => {
     const run = spawnSync('npm', ['audit', '--omit=dev', '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 100_000 });
     let audit: Audit;
     try {
@@ -37,10 +37,9 @@ describe('production dependencies', () => {
         registryRefused,
         `npm audit failed for a reason other than the registry: ${run.stdout.slice(0, 500)}`,
       ).toBe(true);
-      console.warn(
-        `DEPENDENCY AUDIT NOT RUN: the registry did not answer npm audit (${audit.statusCode ?? code}: ${audit.message ?? audit.error?.summary ?? ''}).`,
-      );
-      return;
+      const reason = `audit not run: the registry did not answer npm audit (${audit.statusCode ?? code}: ${audit.message ?? audit.error?.summary ?? ''})`;
+      console.warn(`SKIPPED, ${reason}`);
+      return ctx.skip(reason);
     }
     const serious = Object.entries(audit.vulnerabilities ?? {})
       .filter(([, v]) => v.severity === 'high' || v.severity === 'critical')

@@ -7,10 +7,12 @@ import { stoppablePostgres, type StoppablePostgres } from '../support/stoppable-
 import { waitFor } from '../scale/instances.ts';
 
 /**
- * Database outage (issue 11), on a PostgreSQL of the test's own with two airkey instances on it:
+ * Database outage, on a PostgreSQL of the test's own with two airkey instances on it:
  * stopped with `-m immediate` mid-load, and separately every connection terminated. A valid key
  * is never answered 401 because the database is away; everything recovers without a restart.
  */
+type Ready = { checks: { lease: boolean } };
+
 describe('PostgreSQL goes away under two running instances', () => {
   let db: StoppablePostgres;
   let a: Harness;
@@ -62,23 +64,24 @@ describe('PostgreSQL goes away under two running instances', () => {
         what: 'ready again',
       });
     }
-    expect([await status(a, uncached), await status(b, uncached)]).toEqual([200, 200]);
-    // A change made after recovery reaches both instances: a new key works on B, a disabled one stops on B.
+    expect({ a: await status(a, uncached), b: await status(b, uncached) }).toEqual({ a: 200, b: 200 });
+    // A change made after recovery reaches both instances from its response on: a key created on A
+    // works on B at once, and once A has answered its disable, neither instance accepts it.
     const fresh = await a.createKey(admin, { name: `after recovery ${clients}` });
-    await waitFor(async () => (await status(b, fresh.secret)) === 200, { timeoutMs: 10_000, what: 'new key on B' });
-    expect(
-      (await admin.request('PATCH', `/backoffice/api/api-keys/${fresh.api_key.id}`, { enabled: false })).statusCode,
-    ).toBe(200);
-    expectProblem(await apiFrom(a, client(), fresh.secret, '/api/v1/whoami'), 401, 'api_key_disabled');
-    await waitFor(async () => (await status(b, fresh.secret)) === 401, {
-      timeoutMs: 10_000,
-      what: 'disabled key refused on B',
-    });
+    expect({ a: await status(a, fresh.secret), b: await status(b, fresh.secret) }).toEqual({ a: 200, b: 200 });
+    const disabled = await admin.request('PATCH', `/backoffice/api/api-keys/${fresh.api_key.id}`, { enabled: false });
+    const [onA, onB] = await Promise.all([a, b].map((h) => apiFrom(h, client(), fresh.secret, '/api/v1/whoami')));
+    console.info(
+      `after recovery, in the tick the disable answered ${disabled.statusCode}: A ${onA!.statusCode}, B ${onB!.statusCode}`,
+    );
+    expect(disabled.statusCode).toBe(200);
+    expectProblem(onA!, 401, 'api_key_disabled');
+    expectProblem(onB!, 401, 'api_key_disabled');
   }
 
-  it('stopped with -m immediate mid-load: valid keys 200 or 503 (never 401), the rest 503, and it recovers by itself', async () => {
+  it('stopped with -m immediate mid-load: a cached key 503 once the lease lapses, uncached and unknown keys 503 (never 401), and it recovers by itself', async () => {
     const traffic = load();
-    await waitFor(async () => traffic.seen.size > 0, { timeoutMs: 10_000, what: 'traffic' });
+    await waitFor(() => traffic.seen.size > 0, { timeoutMs: 10_000, what: 'traffic' });
     await db.stopImmediately();
     for (const h of [a, b]) {
       await waitFor(async () => (await h.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 503, {
@@ -87,7 +90,12 @@ describe('PostgreSQL goes away under two running instances', () => {
       });
       const ready = await h.app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.json()).toMatchObject({ status: 'unavailable', checks: { database: false } });
-      expect([200, 503]).toContain(await status(h, cached.secret));
+      // Until its lease lapses an instance may still answer a cached key; from then on it may not.
+      await waitFor(async () => !(await h.app.inject({ method: 'GET', url: '/readyz' })).json<Ready>().checks.lease, {
+        timeoutMs: 10_000,
+        what: 'the lease to lapse',
+      });
+      expectProblem(await apiFrom(h, client(), cached.secret, '/api/v1/whoami'), 503, 'unavailable');
       expect(
         expectProblem(await apiFrom(h, client(), uncached, '/api/v1/whoami'), 503, 'unavailable').detail,
       ).not.toMatch(/ECONN|terminat|pg_|select/i);
@@ -104,20 +112,22 @@ describe('PostgreSQL goes away under two running instances', () => {
     await expectRecovered();
     await traffic.stop();
     expect([...traffic.seen].filter((s) => s !== 200 && s !== 503)).toEqual([]);
-    expect([200, 200]).toEqual([await status(a, cached.secret), await status(b, cached.secret)]);
+    expect({ a: await status(a, cached.secret), b: await status(b, cached.secret) }).toEqual({ a: 200, b: 200 });
   });
 
   it('every connection terminated with pg_terminate_backend: never 401 for a valid key, and it recovers by itself', async () => {
     const traffic = load();
-    await waitFor(async () => traffic.seen.size > 0, { timeoutMs: 10_000, what: 'traffic' });
+    await waitFor(() => traffic.seen.size > 0, { timeoutMs: 10_000, what: 'traffic' });
     const killer = new pg.Client({ connectionString: db.url });
     await killer.connect();
-    const { rows } = await killer.query(
+    const { rows } = await killer.query<{ n: number }>(
       'select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where pid <> pg_backend_pid() and backend_type = $1) t',
       ['client backend'],
     );
     await killer.end();
-    expect(rows[0].n).toBeGreaterThan(0);
+    expect(rows[0]!.n).toBeGreaterThan(0);
+    // A query that was on a terminated connection fails (503, a fault) or runs on a new one (200):
+    // the contract fixes only that a valid key is never refused, so either is right here.
     expect([200, 503]).toContain(await status(a, uncached));
     await expectRecovered();
     await traffic.stop();

@@ -7,7 +7,7 @@ import { switchableProxy } from '../support/switchable-proxy.ts';
 import { waitFor } from '../scale/instances.ts';
 
 /**
- * Redis (issue 11): with REDIS_URL set, two instances count a client's failed key attempts
+ * Redis: with REDIS_URL set, two instances count a client's failed key attempts
  * together; when Redis goes away each falls back to counting in memory without blocking a valid
  * key, and shared counting resumes when Redis returns. Redis sits behind a relay the test can
  * switch off, so the shared test Redis itself is never stopped.

@@ -6,7 +6,7 @@ import { ENGINES, freshDataDir, freshPostgresUrl, type Engine } from '../support
 import { ADMIN, clientAddress, createKey, signIn, startInstance, takeTurn, type Instance } from '../scale/instances.ts';
 
 /**
- * Secrets (issue 11): after a run of real `airkey serve` processes that used keys in the header,
+ * Secrets: after a run of real `airkey serve` processes that used keys in the header,
  * as Bearer and in the query, with failed validation, 404s and a kill -9, no full key appears in
  * the logs, the error bodies, the audit events, /metrics or the database files.
  */

@@ -65,8 +65,8 @@ export async function startInstance(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let printed = '';
-  child.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const instance: Instance = {
@@ -146,13 +146,19 @@ export async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<strin
   return result.stdout;
 }
 
-export type Reply = { status: number; body: any };
+/** A response and its parsed JSON body, typed by the caller (the body is not validated). */
+export type Reply<T = unknown> = { status: number; body: T };
 
 /** A back-office session; the cookie lives in the shared database, so it works on any instance. */
 export type Session = {
   userId: string;
   tenantId: string;
-  request(on: Instance, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<Reply>;
+  request<T = unknown>(
+    on: Instance,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<Reply<T>>;
   /** The same request, resolved as soon as the response head arrives (the body still unread). */
   send(on: Instance, method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<Response>;
 };
@@ -185,18 +191,21 @@ export async function signIn(on: Instance, email: string, password = ADMIN.passw
     async request(target, method, path, payload) {
       const reply = await send(target, method, path, payload);
       const text = await reply.text();
-      return { status: reply.status, body: text ? JSON.parse(text) : undefined };
+      return { status: reply.status, body: (text ? JSON.parse(text) : undefined) as never };
     },
     send,
   };
 }
+
+/** The body of a key creation: the only time the secret is shown. */
+export type CreatedKey = { secret: string; api_key: { id: string } };
 
 export async function createKey(
   session: Session,
   on: Instance,
   name = 'scale key',
 ): Promise<{ id: string; secret: string }> {
-  const reply = await session.request(on, 'POST', '/backoffice/api/api-keys', { name });
+  const reply = await session.request<CreatedKey>(on, 'POST', '/backoffice/api/api-keys', { name });
   if (reply.status !== 201) throw new Error(`create key on ${on.name}: ${reply.status} ${JSON.stringify(reply.body)}`);
   return { id: reply.body.api_key.id, secret: reply.body.secret };
 }

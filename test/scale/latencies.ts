@@ -12,6 +12,10 @@ export class Latencies {
     return Math.max(...(this.samples.get(label) ?? [0]));
   }
 
+  count(label: string): number {
+    return this.samples.get(label)?.length ?? 0;
+  }
+
   p99(label: string): number {
     return quantile(
       [...(this.samples.get(label) ?? [0])].sort((a, b) => a - b),

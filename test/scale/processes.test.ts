@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { freshPostgresUrl } from '../support/databases.ts';
 import { freezingProxy } from './freezing-proxy.ts';
+import { askEveryWorker, connectionPerWorker } from './worker-connections.ts';
 import {
   ADMIN,
   airkeyEnv,
@@ -19,6 +20,14 @@ import {
 } from './instances.ts';
 
 const WHOAMI = '/api/v1/whoami';
+const WORKER_TRIALS = 5;
+
+async function lastUsedAt(sql: pg.Client, id: string): Promise<Date | null> {
+  const { rows } = await sql.query<{ last_used_at: Date | null }>('select last_used_at from api_keys where id = $1', [
+    id,
+  ]);
+  return rows[0]!.last_used_at;
+}
 
 async function listenerPids(sql: pg.Client): Promise<number[]> {
   const rows = await sql.query<{ name: string }>(
@@ -54,7 +63,7 @@ describe('an airkey process', () => {
     started.push(server);
     const { id, secret } = await createKey(await signIn(server, ADMIN.email), server);
     expect(await apiStatus(server, secret, WHOAMI)).toBe(200);
-    expect((await sql.query('select last_used_at from api_keys where id = $1', [id])).rows[0].last_used_at).toBeNull();
+    expect(await lastUsedAt(sql, id)).toBeNull();
     expect(await listenerPids(sql)).toEqual([server.pid]);
 
     // A sign-in whose body is still arriving when the signal comes.
@@ -88,15 +97,14 @@ describe('an airkey process', () => {
     // The client keeps its connection open; the server must not wait for that.
     expect(await server.exited).toBe(0);
     expect(performance.now() - answeredAt).toBeLessThan(2_000);
-    expect(
-      (await sql.query('select last_used_at from api_keys where id = $1', [id])).rows[0].last_used_at,
-    ).toBeInstanceOf(Date);
+    expect(await lastUsedAt(sql, id)).toBeInstanceOf(Date);
     expect(await listenerPids(sql)).toEqual([]);
   });
 
-  it('serve --workers 2 runs two listening workers on PostgreSQL that share one port and stop together', async () => {
+  it('serve --workers 2 runs two listening workers on PostgreSQL that share one port, each refusing a disabled key in the tick the disable answers, and stop together', async () => {
     const { url, sql } = await database();
-    const cluster = await startInstance('W', url, {}, ['serve', '--workers', '2']);
+    // LOG_LEVEL=info: each worker's request lines carry its pid, which tells the workers apart.
+    const cluster = await startInstance('W', url, { LOG_LEVEL: 'info' }, ['serve', '--workers', '2']);
     started.push(cluster);
     await waitFor(async () => (await listenerPids(sql)).length === 2, {
       timeoutMs: 20_000,
@@ -107,20 +115,32 @@ describe('an airkey process', () => {
 
     const admin = await signIn(cluster, ADMIN.email);
     const { id, secret } = await createKey(admin, cluster);
-    // Connections are spread over both workers; every one of them accepts the key, then rejects it.
-    const statuses = await Promise.all(Array.from({ length: 20 }, () => apiStatus(cluster, secret, WHOAMI)));
-    expect(new Set(statuses)).toEqual(new Set([200]));
-    expect((await admin.request(cluster, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false })).status).toBe(
-      200,
-    );
-    // The other worker hears of it through PostgreSQL: wait for that, with a deadline, not a guess.
-    const everyConnectionRejects = async () =>
-      (await Promise.all(Array.from({ length: 20 }, () => apiStatus(cluster, secret, WHOAMI)))).every(
-        (status) => status === 401,
+    // One keep-alive connection per worker, each of which has accepted the key (and so cached it).
+    const connections = await connectionPerWorker(cluster, workers, secret, WHOAMI);
+    onTestFinished(() => Promise.all(connections.map(({ client }) => client.close())).then(() => {}));
+    for (let trial = 0; trial < WORKER_TRIALS; trial++) {
+      if (trial > 0) {
+        const enable = await admin.request(cluster, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: true });
+        expect(enable.status).toBe(200);
+        // Widening is not held to the response (SPEC §7 covers what narrows): wait until both accept, and cache, it again.
+        const everyWorkerAccepts = async () =>
+          (await askEveryWorker(cluster, connections, secret, WHOAMI)).every((answer) => answer.status === 200);
+        await waitFor(everyWorkerAccepts, { timeoutMs: 5_000, what: 'both workers to accept the key again' });
+      }
+      const disabled = await admin.send(cluster, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false });
+      // In the tick the response head arrives: every worker, each on its own connection.
+      const answers = await askEveryWorker(cluster, connections, secret, WHOAMI);
+      expect(disabled.status).toBe(200);
+      await disabled.arrayBuffer();
+      console.log(
+        `disable ${trial + 1}: ${answers.map((a) => `worker ${a.worker} answered ${a.status} (logged by ${a.loggedBy})`).join('; ')}`,
       );
-    await waitFor(everyConnectionRejects, { timeoutMs: 1_000, what: 'both workers to reject the key' });
-    const after = await Promise.all(Array.from({ length: 20 }, () => apiStatus(cluster, secret, WHOAMI)));
-    expect(new Set(after)).toEqual(new Set([401]));
+      expect(
+        answers
+          .map(({ worker, status, loggedBy }) => ({ worker, status, loggedBy }))
+          .sort((x, y) => x.worker - y.worker),
+      ).toEqual([...workers].sort((x, y) => x - y).map((worker) => ({ worker, status: 401, loggedBy: worker })));
+    }
 
     expect(await cluster.stop('SIGTERM')).toBe(0);
     expect(await listenerPids(sql)).toEqual([]);
@@ -139,14 +159,15 @@ describe('an airkey process', () => {
     proxy.freezeListeners();
     const sent = performance.now();
     // D never hears of it and cannot acknowledge: A waits until D's lease has run out (docs/keys.md (Revocation)).
-    expect((await admin.request(writer, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false })).status).toBe(
-      200,
-    );
+    const disabled = await admin.send(writer, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: false });
+    const onD = apiStatus(deaf, secret, WHOAMI); // in the tick the response head arrives
     const waitedMs = performance.now() - sent;
-    expect(await apiStatus(deaf, secret, WHOAMI)).toBe(401);
+    expect(disabled.status).toBe(200);
+    const answered = await onD;
     console.log(
-      `silent listener loss: A's disable answered in ${Math.round(waitedMs)} ms; D refused the key from then on`,
+      `silent listener loss: A's disable answered in ${Math.round(waitedMs)} ms; D then answered ${answered}`,
     );
+    expect(answered).toBe(401);
     expect(waitedMs).toBeLessThan(2_250);
     await waitFor(async () => (await fetch(`${deaf.url}/readyz`)).status === 200, {
       timeoutMs: 10_000,

@@ -1,10 +1,11 @@
 // `npm run test:soak`: the long soak (SOAK_SECONDS, default 600) on DATABASE_URL or
-// TEST_DATABASE_URL, else a throwaway PostgreSQL. Fails on any 5xx, any wrong answer, or RSS at
-// the end more than 10 % above RSS after warm-up.
+// TEST_DATABASE_URL, else a throwaway PostgreSQL. Fails on any 5xx, any wrong answer (soak-run.ts:
+// anything but 200 for a live key and 401 for a revoked or unknown one), or RSS at the end more
+// than 10 % above RSS after warm-up.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { startThrowawayPostgres } from '../test/support/throwaway-postgres.ts';
-import { freePort } from '../test/support/free-port.ts';
+import { startThrowawayPostgres } from '../support/throwaway-postgres.ts';
+import { freePort } from '../support/free-port.ts';
 import { runSoak } from './soak-run.ts';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 600);

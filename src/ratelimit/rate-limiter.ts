@@ -1,0 +1,231 @@
+import type { BudgetStore, Lease } from './lease.ts';
+import { WINDOW_SECONDS, type RateLimit } from './rate-limit.ts';
+
+export type RateDecision = {
+  /** false: over the limit (429 rate_limited). */
+  ok: boolean;
+  /** Requests per window. */
+  limit: number;
+  windowSeconds: number;
+  /** Requests left in this window after this one (0 when refused); this instance's best knowledge. */
+  remaining: number;
+  /** Whole seconds until the window ends (>= 1). */
+  resetSeconds: number;
+  /** true on the first refusal of this key in this window on this instance. */
+  firstRefusalInWindow: boolean;
+};
+
+export type RateLimiterOptions = {
+  store: BudgetStore;
+  now: () => number;
+  onError?: (error: unknown) => void;
+};
+
+/** How long a request without budget waits for the store before it is refused. */
+const LEASE_WAIT_MS = 1_000;
+/** After the store failed, keys without budget are refused this long before it is asked again. */
+const RETRY_AFTER_FAILURE_MS = 1_000;
+const SWEEP_EVERY_MS = 60_000;
+
+/** What this instance holds of one key's budget in one window. */
+type Budget = {
+  windowStart: number;
+  windowMs: number;
+  limit: number;
+  /** Leased and not yet spent. */
+  held: number;
+  /** The store's `used` after our latest lease: every instance's leases up to then. */
+  storeUsed: number;
+  /** The store has nothing left for this window: refuse without asking again. */
+  exhausted: boolean;
+  /** Lease the next slice once `held` falls to this, so it arrives before the current one runs out. */
+  refillAt: number;
+  pending: Promise<void> | undefined;
+  refused: boolean;
+};
+
+/**
+ * Per-key budgets, exact across instances without a round trip per request. Each instance leases
+ * slices of a window's budget from the shared store (one atomic step there) and spends them here,
+ * synchronously. The store counts what was leased, not what was spent, so the sum over instances
+ * never passes the limit, whatever the load or the number of instances; a crash loses its unspent
+ * slice, never adds one. Without the store an instance spends only what it holds, then refuses.
+ */
+export class RateLimiter {
+  private readonly store: BudgetStore;
+  private readonly now: () => number;
+  private readonly onError: (error: unknown) => void;
+  private readonly budgets = new Map<string, Budget>();
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Until then the store is presumed unreachable: keys without budget are refused at once. */
+  private storeDownUntil = 0;
+  private nextSweep = 0;
+
+  constructor(options: RateLimiterOptions) {
+    this.store = options.store;
+    this.now = options.now;
+    this.onError = options.onError ?? (() => {});
+  }
+
+  /** Synchronous (no promise) whenever this instance holds budget for the key's current window. */
+  take(keyId: string, limit: RateLimit): RateDecision | Promise<RateDecision> {
+    const now = this.now();
+    const budget = this.budgetFor(keyId, limit, now);
+    if (budget.held > 0) return this.accept(keyId, budget, now);
+    if (budget.exhausted || now < this.storeDownUntil) return this.refuse(budget, now);
+    const leasing = budget.pending ?? this.lease(keyId, budget, now);
+    // The store answered at once (the in-process store): decide at once.
+    if (!leasing) return budget.held > 0 ? this.accept(keyId, budget, now) : this.refuse(budget, now);
+    // Another request may have spent the slice meanwhile: ask again (the budget is then exhausted,
+    // the store presumed down, or a new lease is made against a smaller remainder, so this ends).
+    return leasing.then(() => this.take(keyId, limit));
+  }
+
+  /** The key changed (limit lowered/removed, key revoked): drop what this instance holds for it. */
+  forget(keyId: string): void {
+    this.budgets.delete(keyId);
+  }
+
+  forgetAll(): void {
+    this.budgets.clear();
+  }
+
+  /** Waits for leases under way; the store's connection belongs to the caller. */
+  async close(): Promise<void> {
+    this.budgets.clear();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private budgetFor(keyId: string, limit: RateLimit, now: number): Budget {
+    const windowMs = WINDOW_SECONDS[limit.window] * 1000;
+    const windowStart = Math.floor(now / windowMs) * windowMs;
+    const known = this.budgets.get(keyId);
+    if (
+      known !== undefined &&
+      known.windowStart === windowStart &&
+      known.limit === limit.requests &&
+      known.windowMs === windowMs
+    )
+      return known;
+    this.sweep(now);
+    // A new window or a changed limit starts from nothing: budget leased under another limit is
+    // dropped, and the store's `used` still counts it, so a lowered limit stays exact.
+    const budget: Budget = {
+      windowStart,
+      windowMs,
+      limit: limit.requests,
+      held: 0,
+      storeUsed: 0,
+      exhausted: false,
+      refillAt: 0,
+      pending: undefined,
+      refused: false,
+    };
+    this.budgets.set(keyId, budget);
+    return budget;
+  }
+
+  private accept(keyId: string, budget: Budget, now: number): RateDecision {
+    budget.held -= 1;
+    if (budget.held <= budget.refillAt && !budget.exhausted && !budget.pending && now >= this.storeDownUntil)
+      // Not awaited: this request is served from the held slice; failures end in `failed`.
+      void this.lease(keyId, budget, now);
+    return {
+      ok: true,
+      limit: budget.limit,
+      windowSeconds: budget.windowMs / 1000,
+      remaining: Math.max(0, Math.min(budget.limit, budget.limit - budget.storeUsed + budget.held)),
+      resetSeconds: resetSeconds(budget, now),
+      firstRefusalInWindow: false,
+    };
+  }
+
+  private refuse(budget: Budget, now: number): RateDecision {
+    const first = !budget.refused;
+    budget.refused = true;
+    return {
+      ok: false,
+      limit: budget.limit,
+      windowSeconds: budget.windowMs / 1000,
+      remaining: 0,
+      resetSeconds: resetSeconds(budget, now),
+      firstRefusalInWindow: first,
+    };
+  }
+
+  /**
+   * Asks the store for the next slice; undefined when it has already answered (synchronously).
+   * The returned promise settles when the slice arrives, or when waiting for it was given up: a
+   * late slice still lands in the budget (the store counted it, so spending it stays exact).
+   */
+  private lease(keyId: string, budget: Budget, now: number): Promise<void> | undefined {
+    let answer: Lease | PromiseLike<Lease>;
+    try {
+      answer = this.store.lease({
+        keyId,
+        windowStart: budget.windowStart,
+        windowMs: budget.windowMs,
+        limit: budget.limit,
+        now,
+      });
+    } catch (error) {
+      this.failed(error);
+      return undefined;
+    }
+    if (!isPromiseLike(answer)) {
+      this.apply(budget, answer);
+      return undefined;
+    }
+    const applied = Promise.resolve(answer).then(
+      (lease) => this.apply(budget, lease),
+      (error: unknown) => this.failed(error),
+    );
+    this.inFlight.add(applied);
+    void applied.finally(() => this.inFlight.delete(applied));
+    let timer: NodeJS.Timeout | undefined;
+    const givenUp = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.failed(new Error(`The rate-limit store did not answer within ${LEASE_WAIT_MS} ms`));
+        resolve();
+      }, LEASE_WAIT_MS);
+      timer.unref();
+    });
+    const pending = Promise.race([applied, givenUp]).finally(() => {
+      clearTimeout(timer);
+      budget.pending = undefined;
+    });
+    budget.pending = pending;
+    return pending;
+  }
+
+  private apply(budget: Budget, lease: Lease): void {
+    budget.held += lease.granted;
+    budget.storeUsed = Math.max(budget.storeUsed, lease.used);
+    if (lease.granted === 0 || lease.used >= budget.limit) {
+      budget.exhausted = true;
+      if (lease.granted === 0) budget.storeUsed = budget.limit;
+    }
+    budget.refillAt = Math.floor(lease.granted / 2);
+  }
+
+  private failed(error: unknown): void {
+    this.storeDownUntil = this.now() + RETRY_AFTER_FAILURE_MS;
+    this.onError(error);
+  }
+
+  /** Budgets of ended windows go, so the map holds only keys seen lately. */
+  private sweep(now: number): void {
+    if (now < this.nextSweep) return;
+    this.nextSweep = now + SWEEP_EVERY_MS;
+    for (const [keyId, budget] of this.budgets)
+      if (budget.windowStart + budget.windowMs <= now && !budget.pending) this.budgets.delete(keyId);
+  }
+}
+
+function resetSeconds(budget: Budget, now: number): number {
+  return Math.max(1, Math.ceil((budget.windowStart + budget.windowMs - now) / 1000));
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
+}

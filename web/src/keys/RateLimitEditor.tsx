@@ -42,7 +42,7 @@ export function RateLimitEditor({ apiKey }: { apiKey: ApiKey }) {
     save.mutate({ key: apiKey, limit: limitOf(draft) }, { onSuccess: () => setDraft(null) });
   };
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Rate limit">
+    <form onSubmit={onSubmit} noValidate aria-label="Change the rate limit">
       <Stack gap="xs">
         {serverError && !fieldError && (
           <Alert color="red" variant="light" role="alert" title="The limit was not changed">

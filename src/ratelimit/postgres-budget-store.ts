@@ -67,7 +67,7 @@ export class PostgresBudgetStore implements BudgetStore {
       select used as before, used as after from rate_limit_windows
       where key_id = ${keyId}::uuid and window_start = ${start}::timestamptz
         and not exists (select 1 from inserted) and not exists (select 1 from leased)`);
-    return rowsOf(result)[0];
+    return (result as { rows: Row[] }).rows[0];
   }
 
   /** Off the lease's path: a failed prune is tried again a minute later. */
@@ -80,9 +80,4 @@ export class PostgresBudgetStore implements BudgetStore {
       (error: unknown) => this.onError(error),
     );
   }
-}
-
-/** node-postgres answers `{rows}`, PGlite likewise; the Drizzle type covers both loosely. */
-function rowsOf(result: unknown): Row[] {
-  return (result as { rows: Row[] }).rows;
 }

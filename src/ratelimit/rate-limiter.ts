@@ -1,5 +1,5 @@
 import type { BudgetStore, Lease } from './lease.ts';
-import { WINDOW_SECONDS, type RateLimit } from './rate-limit.ts';
+import { WINDOW_SECONDS, type RateLimit, type RateLimitWindow } from './rate-limit.ts';
 
 export type RateDecision = {
   /** false: over the limit (429 rate_limited). */
@@ -29,7 +29,9 @@ const SWEEP_EVERY_MS = 60_000;
 
 /** What this instance holds of one key's budget in one window. */
 type Budget = {
+  window: RateLimitWindow;
   windowStart: number;
+  windowEnd: number;
   windowMs: number;
   limit: number;
   /** Leased and not yet spent. */
@@ -97,21 +99,25 @@ export class RateLimiter {
   }
 
   private budgetFor(keyId: string, limit: RateLimit, now: number): Budget {
-    const windowMs = WINDOW_SECONDS[limit.window] * 1000;
-    const windowStart = Math.floor(now / windowMs) * windowMs;
     const known = this.budgets.get(keyId);
+    // The hot path: a map get and four comparisons, no division.
     if (
       known !== undefined &&
-      known.windowStart === windowStart &&
+      now < known.windowEnd &&
+      now >= known.windowStart &&
       known.limit === limit.requests &&
-      known.windowMs === windowMs
+      known.window === limit.window
     )
       return known;
+    const windowMs = WINDOW_SECONDS[limit.window] * 1000;
+    const windowStart = Math.floor(now / windowMs) * windowMs;
     this.sweep(now);
     // A new window or a changed limit starts from nothing: budget leased under another limit is
     // dropped, and the store's `used` still counts it, so a lowered limit stays exact.
     const budget: Budget = {
+      window: limit.window,
       windowStart,
+      windowEnd: windowStart + windowMs,
       windowMs,
       limit: limit.requests,
       held: 0,
@@ -218,12 +224,12 @@ export class RateLimiter {
     if (now < this.nextSweep) return;
     this.nextSweep = now + SWEEP_EVERY_MS;
     for (const [keyId, budget] of this.budgets)
-      if (budget.windowStart + budget.windowMs <= now && !budget.pending) this.budgets.delete(keyId);
+      if (budget.windowEnd <= now && !budget.pending) this.budgets.delete(keyId);
   }
 }
 
 function resetSeconds(budget: Budget, now: number): number {
-  return Math.max(1, Math.ceil((budget.windowStart + budget.windowMs - now) / 1000));
+  return Math.max(1, Math.ceil((budget.windowEnd - now) / 1000));
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -26,6 +26,9 @@ export class RedisBudgetStore implements BudgetStore {
   constructor(private readonly redis: Redis) {}
 
   async lease({ keyId, windowStart, windowMs, limit, now }: LeaseRequest): Promise<Lease> {
+    // Commands are not queued while disconnected (connectRedis): a lease made as the process starts
+    // waits for the first connection instead of failing.
+    if (this.redis.status === 'connecting' || this.redis.status === 'connect') await ready(this.redis);
     const counter = `airkey:rate:${keyId}:${windowMs}:${windowStart}`;
     const expiresInMs = Math.max(1, windowStart + windowMs - now) + GRACE_MS;
     const answer = (await this.redis.eval(LEASE_SCRIPT, 1, counter, limit, SLICE_DIVISOR, expiresInMs)) as [
@@ -34,4 +37,18 @@ export class RedisBudgetStore implements BudgetStore {
     ];
     return { granted: Number(answer[0]), used: Number(answer[1]) };
   }
+}
+
+const FIRST_CONNECTION_WAIT_MS = 1_000;
+
+function ready(redis: Redis): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, FIRST_CONNECTION_WAIT_MS);
+    redis.once('ready', done);
+  });
 }

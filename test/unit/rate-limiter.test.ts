@@ -91,7 +91,9 @@ describe('rate limiter on an asynchronous store', () => {
   it('makes concurrent first requests of a key share one lease', async () => {
     const { store, state } = asyncStore();
     const { limiter } = limiterOn(store);
-    const decisions = await Promise.all(Array.from({ length: 10 }, () => limiter.take(KEY, PER_MINUTE)));
+    const decisions = await Promise.all(
+      Array.from({ length: 10 }, () => Promise.resolve(limiter.take(KEY, PER_MINUTE))),
+    );
     expect(decisions.every((d) => d.ok)).toBe(true);
     // The first slice (an eighth of 100: 13) covers all ten; a refill may have started after them.
     expect(state.leases).toBeLessThanOrEqual(2);

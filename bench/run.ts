@@ -13,6 +13,7 @@ import { AS_NPM_START, pinning, startServer, type Server } from './measure.ts';
 import { throwawayPostgres } from './postgres.ts';
 import { flood } from './flood.ts';
 import { backOffice, flights, pipeline, type Row, type Settings } from './scenarios.ts';
+import { rateLimits } from './rate-limits.ts';
 import type { BareOptions } from './bare-server.ts';
 
 const settings: Settings = {
@@ -22,7 +23,7 @@ const settings: Settings = {
   log: (line) => console.log(line),
 };
 const long = process.argv.includes('--long');
-// `--only=pipeline,flights,backoffice,flood,postgres,pglite` narrows a run while working on one figure.
+// `--only=pipeline,flights,backoffice,ratelimits,flood,postgres,pglite` narrows a run while working on one figure.
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice(7)
@@ -65,6 +66,7 @@ async function engine(name: 'pglite' | 'postgres', databaseUrl: string | undefin
       add(await flights('pglite, page cache off', uncached.info, reference.info.url, settings, true));
     }
     if (wanted('backoffice')) add(await backOffice(name, subject.info, 200, settings));
+    if (wanted('ratelimits')) add(await rateLimits(name, subject.info, settings));
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }

@@ -118,4 +118,19 @@ describe('rate limiter on an asynchronous store', () => {
     clock.now += 1_500;
     expect((await limiter.take(KEY, PER_MINUTE)).ok).toBe(true);
   });
+
+  it('refuses within a second when the store does not answer at all, and refuses at once meanwhile', async () => {
+    const errors: unknown[] = [];
+    const clock = { now: MINUTE_START };
+    const silent: BudgetStore = { lease: () => new Promise(() => {}) };
+    const limiter = new RateLimiter({ store: silent, now: () => clock.now, onError: (e) => errors.push(e) });
+    const started = performance.now();
+    const first = limiter.take(KEY, PER_MINUTE);
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toMatchObject({ ok: false, remaining: 0, firstRefusalInWindow: true });
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(errors).toHaveLength(1);
+    // Another key, without budget either, is refused without waiting while the store is presumed down.
+    expect(decided(limiter.take('another', PER_MINUTE)).ok).toBe(false);
+  });
 });

@@ -17,6 +17,8 @@ describe('a key’s rate limit in the back office API', () => {
     const admin = await h.signedIn();
     const { api_key } = await createKeyWithLimit(admin, { requests: 100, window: '1h' });
     expect(api_key.rate_limit).toEqual({ requests: 100, window: '1h' });
+    // Newest first: the test clock stands still unless moved.
+    h.clock.advance(1_000);
     const none = await h.createKey(admin, { name: 'unlimited' });
     expect(none.api_key.rate_limit).toBeNull();
     const listed = (await admin.request('GET', '/backoffice/api/api-keys')).json<KeyList>();

@@ -22,10 +22,19 @@ import { AS_NPM_START, pinning, responses, startServer, type Server } from './me
 import { throwawayPostgres } from './postgres.ts';
 import { missingRow, table, verdict, type Row } from './rows.ts';
 import type { Engine, Scenario, ScenarioContext, Settings } from './scenario.ts';
+import { rateLimits } from './rate-limits.ts';
 import { backOfficeScenario, flights, flightsUncached, pipeline } from './scenarios.ts';
 
 /** Every scenario, in the order they run on each engine. Another branch adds its own with one entry here. */
-const SCENARIOS: Scenario[] = [pipeline, flights, flightsUncached, backOfficeScenario, floodScenario, longScenario];
+const SCENARIOS: Scenario[] = [
+  pipeline,
+  flights,
+  flightsUncached,
+  backOfficeScenario,
+  rateLimits,
+  floodScenario,
+  longScenario,
+];
 
 const ENGINES: Engine[] = ['pglite', 'postgres'];
 const settings: Settings = {

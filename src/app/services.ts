@@ -33,6 +33,8 @@ import { connectRedis } from '../throttle/redis-client.ts';
 import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
 import { sharedSecret } from './settings.ts';
+import { createRateLimiter } from '../ratelimit/create-limiter.ts';
+import { KeyRateLimits } from '../keys/key-rate-limits.ts';
 
 export type ServiceOverrides = {
   clock?: Clock;
@@ -128,6 +130,20 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const usageRepository = new UsageRepository(db);
   const usageCounter = new UsageCounter(usageRepository, config.usageFlushMs, overrides.onBackgroundError);
   const usage = new UsageRecorder(keyRepository, usageCounter, config.usageFlushMs, overrides.onBackgroundError);
+  // Per-key rate limits: budget leased from Redis, PostgreSQL or (embedded) memory, spent in memory.
+  const limiter = createRateLimiter({
+    kind: database.kind,
+    db,
+    ...(redis ? { redis } : {}),
+    now: () => clock.now().getTime(),
+    ...(overrides.onBackgroundError ? { onError: overrides.onBackgroundError } : {}),
+  });
+  // A changed key may have a lowered or removed limit: what this instance held for it goes, and the
+  // next request leases under the new limit (the same feed makes a disable exact).
+  changes.onChange((change) => {
+    if (change.type === 'key') limiter.forget(change.id);
+    else if (change.type === 'all') limiter.forgetAll();
+  });
 
   const services = {
     config,
@@ -140,6 +156,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     usage,
     usageCounter,
     usageReports: new UsageService(usageRepository, clock),
+    limiter,
+    keyRateLimits: new KeyRateLimits(limiter, usageCounter, clock),
     keyCheck: new KeyCheck(
       keyRepository,
       keyCache,
@@ -189,6 +207,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await usage.stop();
       await usageCounter.stop();
       await changes.stop();
+      await limiter.close();
       redis?.disconnect();
       await database.close();
     },

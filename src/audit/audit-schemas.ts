@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = [
   'api_key.expired',
   'api_key.rolled',
   'api_key.leaked',
+  'api_key.rate_limit_changed',
   'user.signed_in',
   'user.sign_in_failed',
   'user.created',

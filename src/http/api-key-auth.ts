@@ -1,17 +1,21 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { authenticate, type KeyRefusal } from '../keys/authenticate.ts';
+import type { Accepted } from '../keys/decide.ts';
 import type { KeyCheck } from '../keys/key-check.ts';
-import type { Principal } from '../keys/key-schemas.ts';
+import type { KeyRateLimits } from '../keys/key-rate-limits.ts';
+import type { RateDecision } from '../ratelimit/rate-limiter.ts';
+import { RateLimitedError, withoutStack } from '../shared/errors.ts';
 import { sendError } from './problem.ts';
 import { queryKeysOf } from './redaction.ts';
 
 /**
- * Runs the key check for a REST or MCP request; the principal lands on `request.principal`, a
- * refusal is answered from here as problem details (sendError, as the error handler would, minus
- * Fastify's error path). Callback style on purpose: a cached key, and a client known to be
- * blocked, are answered without creating a single promise or throwing.
+ * Runs the key check for a REST or MCP request, then the key's rate limit when it has one; the
+ * principal lands on `request.principal`, a refusal is answered from here as problem details
+ * (sendError, as the error handler would, minus Fastify's error path). Callback style on purpose:
+ * a cached key under a limit this instance holds budget for, and a client known to be blocked,
+ * are answered without creating a single promise or throwing.
  */
-export function apiKeyHook(keyCheck: KeyCheck) {
+export function apiKeyHook(keyCheck: KeyCheck, rateLimits: KeyRateLimits) {
   return function checkApiKey(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
     let result: ReturnType<typeof authenticateRequest>;
     try {
@@ -19,8 +23,8 @@ export function apiKeyHook(keyCheck: KeyCheck) {
     } catch (error) {
       return done(error as Error);
     }
-    if (result instanceof Promise) result.then((settled) => settle(request, reply, done, settled), done);
-    else settle(request, reply, done, result);
+    if (result instanceof Promise) result.then((settled) => settle(rateLimits, request, reply, done, settled), done);
+    else settle(rateLimits, request, reply, done, result);
   };
 }
 
@@ -28,21 +32,59 @@ export function apiKeyHook(keyCheck: KeyCheck) {
 // creates in a `__name` call (docs/performance.md).
 // A hook that sends the reply does not call `done` (Fastify, Hooks: respond from a hook).
 function settle(
+  rateLimits: KeyRateLimits,
   request: FastifyRequest,
   reply: FastifyReply,
   done: HookHandlerDoneFunction,
-  result: Principal | KeyRefusal,
+  result: Accepted | KeyRefusal,
 ): void {
   if (result instanceof Error) return void sendError(request, reply, result);
-  request.principal = result;
-  done();
+  request.principal = result.principal;
+  if (result.rateLimit === undefined) return done();
+  let decision: RateDecision | Promise<RateDecision>;
+  try {
+    decision = rateLimits.take(result.keyId, result.principal.tenant.id, result.rateLimit);
+  } catch (error) {
+    return done(error as Error);
+  }
+  if (decision instanceof Promise) decision.then((settled) => limited(request, reply, done, settled), done);
+  else limited(request, reply, done, decision);
 }
 
-/** The request's key, from wherever docs/api.md allows it, checked: the principal or the refusal. */
+/**
+ * The RateLimit header fields (draft-ietf-httpapi-ratelimit-headers, RFC 9651 items) on every
+ * response to a limited key, the 429 included (/mcp, which writes its responses itself, copies them).
+ */
+function limited(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, d: RateDecision): void {
+  reply.header('RateLimit-Policy', `"key";q=${d.limit};w=${d.windowSeconds}`);
+  reply.header('RateLimit', `"key";r=${d.remaining};t=${d.resetSeconds}`);
+  if (d.ok) return done();
+  reply.header('Retry-After', String(d.resetSeconds));
+  sendError(request, reply, rateLimited(d.resetSeconds));
+}
+
+// As with the key check's refusals: one frozen error per Retry-After, built once without a stack,
+// so the 429 path allocates nothing and its body is serialised once (sendError).
+const refusals = new Map<number, RateLimitedError>();
+
+function rateLimited(retryAfterSeconds: number): RateLimitedError {
+  let refusal = refusals.get(retryAfterSeconds);
+  if (!refusal) {
+    // A day's window has 86,400 possible values; a bound all the same.
+    if (refusals.size >= 3600) refusals.clear();
+    refusals.set(
+      retryAfterSeconds,
+      (refusal = Object.freeze(withoutStack(() => new RateLimitedError(retryAfterSeconds)))),
+    );
+  }
+  return refusal;
+}
+
+/** The request's key, from wherever docs/api.md allows it, checked: the acceptance or the refusal. */
 export function authenticateRequest(
   keyCheck: KeyCheck,
   request: FastifyRequest,
-): Principal | KeyRefusal | Promise<Principal | KeyRefusal> {
+): Accepted | KeyRefusal | Promise<Accepted | KeyRefusal> {
   return authenticate(
     keyCheck,
     {

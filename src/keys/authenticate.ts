@@ -7,15 +7,16 @@ import {
 } from '../shared/errors.ts';
 import { extractPresentedKey, type PresentedKeySources } from './extract.ts';
 import type { CheckOutcome, KeyCheck } from './key-check.ts';
-import type { Principal } from './key-schemas.ts';
+import type { Accepted } from './decide.ts';
 
 /** Why a request's key was not accepted: the catalogued error its problem details come from. */
 export type KeyRefusal = KeyRejectedError | TooManyRequestsError | UnavailableError;
 
 /**
  * The one entry point REST and MCP share: find the key in the request, check it, and return the
- * principal or the refusal. Transport-agnostic on purpose. Synchronous when the key check answers
- * from what it knows (a cached key, a client it knows to be blocked), a promise otherwise.
+ * acceptance (the principal and the key's rate limit) or the refusal. Transport-agnostic on
+ * purpose. Synchronous when the key check answers from what it knows (a cached key, a client it
+ * knows to be blocked), a promise otherwise.
  * A refusal is returned, not thrown: a flood of guesses is thousands of them a second, and a
  * throw costs V8 a walk of the stack even when it is caught (README, Performance: Floods).
  */
@@ -23,7 +24,7 @@ export function authenticate(
   keyCheck: KeyCheck,
   sources: PresentedKeySources,
   client: string,
-): Principal | KeyRefusal | Promise<Principal | KeyRefusal> {
+): Accepted | KeyRefusal | Promise<Accepted | KeyRefusal> {
   const presented = extractPresentedKey(sources);
   if (presented.kind === 'none') return rejection('api_key_missing');
   if (presented.kind === 'ambiguous') return rejection('api_key_ambiguous');
@@ -32,8 +33,8 @@ export function authenticate(
   return outcome.then(principalOrRefusal, (error: unknown) => new UnavailableError({ cause: error }));
 }
 
-function principalOrRefusal(outcome: CheckOutcome): Principal | KeyRefusal {
-  if (outcome.ok) return outcome.principal;
+function principalOrRefusal(outcome: CheckOutcome): Accepted | KeyRefusal {
+  if (outcome.ok) return outcome;
   if (outcome.reason === 'throttled') return throttled(outcome.retryAfterSeconds);
   return rejection(outcome.reason);
 }

@@ -1,10 +1,13 @@
 import { isExpired } from './expiry.ts';
 import type { Principal } from './key-schemas.ts';
 import type { KeyFacts } from './principal.ts';
+import type { RateLimit } from '../ratelimit/rate-limit.ts';
 
 export type KeyFailure = 'api_key_invalid' | 'api_key_disabled' | 'api_key_expired';
 
-export type Verdict = { ok: true; principal: Principal; keyId: string } | { ok: false; reason: KeyFailure };
+/** An accepted key; `rateLimit` is undefined for a key without a limit. */
+export type Accepted = { ok: true; principal: Principal; keyId: string; rateLimit: RateLimit | undefined };
+export type Verdict = Accepted | { ok: false; reason: KeyFailure };
 
 /**
  * The pure decision for one request: no I/O, no clock of its own. `facts` is null for a digest
@@ -19,5 +22,5 @@ export function decide(facts: KeyFacts | null, nowMs: number): Verdict {
   if (!facts.enabled) return { ok: false, reason: 'api_key_disabled' };
   // Under creator authority a key whose creator is gone acts as nobody.
   if (facts.authority === 'creator' && facts.creatorId === null) return { ok: false, reason: 'api_key_disabled' };
-  return { ok: true, principal: facts.principal, keyId: facts.keyId };
+  return { ok: true, principal: facts.principal, keyId: facts.keyId, rateLimit: facts.rateLimit ?? undefined };
 }

@@ -5,6 +5,7 @@ import { isoOfUtcTimestamp } from '../db/utc-instant.ts';
 import type { Db } from '../db/handle.ts';
 import { apiKeys, tenants, users } from '../db/schema.ts';
 import type { KeyAuthority } from '../shared/actor.ts';
+import type { RateLimit } from '../ratelimit/rate-limit.ts';
 import { keyFactsOf, type KeyFacts } from './principal.ts';
 
 export type KeyRow = typeof apiKeys.$inferSelect;
@@ -23,6 +24,8 @@ export type StoredKeyView = Pick<
   | 'expiresAt'
   | 'lastUsedAt'
   | 'retiresAt'
+  | 'rateLimitRequests'
+  | 'rateLimitWindow'
 >;
 /** The same, with its instants already in the API's ISO 8601 form (as the list reads them). */
 export type KeyListRow = Omit<StoredKeyView, 'createdAt' | 'expiresAt' | 'lastUsedAt' | 'retiresAt'> & {
@@ -44,6 +47,8 @@ type ListedTuple = [
   Instant,
   Instant,
   Instant,
+  number | null,
+  KeyRow['rateLimitWindow'],
 ];
 
 const isoOf = (instant: Instant) => (instant === null ? null : isoOfUtcTimestamp(instant));
@@ -60,6 +65,8 @@ function listRowOf([
   expiresAt,
   lastUsedAt,
   retiresAt,
+  rateLimitRequests,
+  rateLimitWindow,
 ]: ListedTuple): KeyListRow {
   return {
     id,
@@ -73,6 +80,8 @@ function listRowOf([
     expiresAt: isoOf(expiresAt),
     lastUsedAt: isoOf(lastUsedAt),
     retiresAt: isoOf(retiresAt),
+    rateLimitRequests,
+    rateLimitWindow,
   };
 }
 
@@ -126,7 +135,7 @@ export class KeyRepository {
           select json_agg(json_build_array(
                    k.id, k.name, k.hint, k.created_at at time zone 'UTC', k.created_by, u.email, k.enabled,
                    k.disabled_reason, k.expires_at at time zone 'UTC', k.last_used_at at time zone 'UTC',
-                   k.retires_at at time zone 'UTC')
+                   k.retires_at at time zone 'UTC', k.rate_limit_requests, k.rate_limit_window)
                  order by k.created_at desc, k.id desc)::text
             from api_keys k left join users u on u.id = k.created_by
            where k.tenant_id = tenants.id)`,
@@ -224,6 +233,13 @@ export class KeyRepository {
         ),
       )
       .for('update');
+  }
+
+  async setRateLimit(tx: Db, id: string, limit: RateLimit | null): Promise<void> {
+    await tx
+      .update(apiKeys)
+      .set({ rateLimitRequests: limit?.requests ?? null, rateLimitWindow: limit?.window ?? null })
+      .where(eq(apiKeys.id, id));
   }
 
   async setRetiresAt(tx: Db, id: string, retiresAt: Date): Promise<void> {

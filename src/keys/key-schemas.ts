@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { KEY_AUTHORITIES } from '../shared/actor.ts';
 import { PERMISSIONS } from '../shared/roles.ts';
 import { tenantRefSchema } from '../shared/tenant-ref.ts';
+import { RATE_LIMIT_WINDOWS } from '../ratelimit/rate-limit.ts';
 
 /**
  * The API-key contract as data: these schemas validate requests, serialise responses, describe
@@ -10,6 +11,14 @@ import { tenantRefSchema } from '../shared/tenant-ref.ts';
 /** Why a key is disabled: by a person, with its creator's account, or reported leaked. */
 export const DISABLED_REASONS = ['disabled_by_user', 'creator_deleted', 'leaked'] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
+
+/** At most `requests` accepted requests per fixed, UTC-aligned `window` (docs/keys.md (Rate limits)). */
+export const rateLimitSchema = z
+  .strictObject({
+    requests: z.number().int().min(1).max(1_000_000_000).describe('Accepted requests per window, 1–1,000,000,000'),
+    window: z.enum(RATE_LIMIT_WINDOWS).describe('1s, 1m, 1h or 1d, aligned to the UTC epoch'),
+  })
+  .describe('A rate limit; null: none');
 
 export const apiKeySchema = z.object({
   id: z.string(),
@@ -24,6 +33,7 @@ export const apiKeySchema = z.object({
   disabled_reason: z.enum(DISABLED_REASONS).nullable().describe('null while enabled'),
   last_used_at: z.string().nullable(),
   retires_at: z.string().nullable().describe('A rolled key stops working at this instant'),
+  rate_limit: rateLimitSchema.nullable(),
 });
 export type ApiKeyView = z.infer<typeof apiKeySchema>;
 
@@ -37,6 +47,7 @@ export const createKeyBodySchema = z.strictObject({
     .nullable()
     .optional()
     .describe('YYYY-MM-DD, later than today (UTC); the key stops at 00:00:00 UTC of that date'),
+  rate_limit: rateLimitSchema.nullable().optional(),
 });
 export type CreateKeyInput = z.infer<typeof createKeyBodySchema>;
 
@@ -44,7 +55,12 @@ export type CreateKeyInput = z.infer<typeof createKeyBodySchema>;
 export const createdKeySchema = z.object({ api_key: apiKeySchema, secret: z.string() });
 export type CreatedKey = z.infer<typeof createdKeySchema>;
 
-export const updateKeyBodySchema = z.strictObject({ enabled: z.boolean() });
+/** At least one of the two (KeyService.update says so otherwise). */
+export const updateKeyBodySchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  rate_limit: rateLimitSchema.nullable().optional(),
+});
+export type UpdateKeyInput = z.infer<typeof updateKeyBodySchema>;
 
 /** How long a rolled key keeps working beside its successor. */
 export const ROLL_OVERLAPS = ['none', '1h', '24h', '7d'] as const;

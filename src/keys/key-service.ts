@@ -8,8 +8,10 @@ import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/err
 import { nameProblem } from '../shared/text-rules.ts';
 import { expiryDateOf, expiryInstantOf, isExpired } from './expiry.ts';
 import type { KeyRepository, KeyRowWithCreator } from './key-repository.ts';
-import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList } from './key-schemas.ts';
-import { keyTarget, listedKeyView, toApiKeyView } from './key-view.ts';
+import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, UpdateKeyInput } from './key-schemas.ts';
+import { keyTarget, listedKeyView, rateLimitOf, toApiKeyView } from './key-view.ts';
+import type { RateLimit } from '../ratelimit/rate-limit.ts';
+import type { ChangeRecorder } from '../db/unit-of-work.ts';
 import { digestSecret, generateSecret, hintOf } from './secret.ts';
 
 export type KeyServiceOptions = { maxKeysPerTenant: number; random?: RandomBytes };
@@ -58,10 +60,13 @@ export class KeyService {
         createdBy: actor.id,
         expiresAt,
         createdAt: now,
+        rateLimitRequests: input.rate_limit?.requests ?? null,
+        rateLimitWindow: input.rate_limit?.window ?? null,
       });
       await this.audit.record(tx, actor.tenantId, actor, 'api_key.created', keyTarget(inserted), {
         hint: inserted.hint,
         expires_at: expiresAt ? expiryDateOf(expiresAt) : null,
+        rate_limit: input.rate_limit ?? null,
       });
       return inserted;
     });
@@ -70,49 +75,85 @@ export class KeyService {
 
   /** Idempotent: asking for the state a key is already in changes nothing and records nothing. */
   async setEnabled(actor: UserActor, id: string, enabled: boolean): Promise<ApiKeyView> {
+    return this.update(actor, id, { enabled });
+  }
+
+  /**
+   * `PATCH`: the enabled state, the rate limit, or both, in one transaction. Idempotent like
+   * setEnabled. A changed limit is published like a disable, so every instance drops what it held
+   * for the key and counts the new limit from this response on (docs/keys.md (Rate limits)).
+   */
+  async update(actor: UserActor, id: string, input: UpdateKeyInput): Promise<ApiKeyView> {
     requirePermission(actor, 'api_keys:manage');
+    if (input.enabled === undefined && input.rate_limit === undefined) {
+      throw InvalidRequestError.field('body', 'Give enabled, rate_limit or both.');
+    }
     const now = this.clock.now();
     const row = await this.uow.inTransaction(async (tx, changed) => {
-      const key = await this.requireKey(tx, actor.tenantId, id);
-      if (isExpired(key.expiresAt, now.getTime())) {
-        throw new ConflictError(
-          'api_key_expired',
-          'An expired key cannot be enabled or disabled; create a new key instead.',
-        );
-      }
-      if (key.enabled === enabled) return key;
-      if (enabled && key.disabledReason === 'leaked') {
-        throw new ConflictError(
-          'api_key_leaked',
-          'This key was reported leaked and cannot be enabled again; roll it or create a new key.',
-        );
-      }
-      if (
-        enabled &&
-        key.disabledReason === 'creator_deleted' &&
-        (await this.keys.lockTenant(tx, actor.tenantId)) !== 'system'
-      ) {
-        throw new ConflictError(
-          'creator_deleted',
-          "The key's creator was deleted; under creator authority it cannot be enabled again.",
-        );
-      }
-      const disabledReason = enabled ? null : 'disabled_by_user';
-      await this.keys.setEnabled(tx, key.id, enabled, disabledReason);
-      await this.audit.record(
-        tx,
-        actor.tenantId,
-        actor,
-        enabled ? 'api_key.enabled' : 'api_key.disabled',
-        keyTarget(key),
-        {
-          hint: key.hint,
-        },
-      );
-      changed({ type: 'key', id: key.id });
-      return { ...key, enabled, disabledReason };
+      let key = await this.requireKey(tx, actor.tenantId, id);
+      if (input.enabled !== undefined) key = await this.applyEnabled(tx, changed, actor, key, input.enabled, now);
+      if (input.rate_limit !== undefined) key = await this.applyRateLimit(tx, changed, actor, key, input.rate_limit);
+      return key;
     });
     return toApiKeyView(row, now.getTime());
+  }
+
+  private async applyEnabled(
+    tx: Db,
+    changed: ChangeRecorder,
+    actor: UserActor,
+    key: KeyRowWithCreator,
+    enabled: boolean,
+    now: Date,
+  ): Promise<KeyRowWithCreator> {
+    if (isExpired(key.expiresAt, now.getTime())) {
+      throw new ConflictError(
+        'api_key_expired',
+        'An expired key cannot be enabled or disabled; create a new key instead.',
+      );
+    }
+    if (key.enabled === enabled) return key;
+    if (enabled && key.disabledReason === 'leaked') {
+      throw new ConflictError(
+        'api_key_leaked',
+        'This key was reported leaked and cannot be enabled again; roll it or create a new key.',
+      );
+    }
+    if (
+      enabled &&
+      key.disabledReason === 'creator_deleted' &&
+      (await this.keys.lockTenant(tx, actor.tenantId)) !== 'system'
+    ) {
+      throw new ConflictError(
+        'creator_deleted',
+        "The key's creator was deleted; under creator authority it cannot be enabled again.",
+      );
+    }
+    const disabledReason = enabled ? null : 'disabled_by_user';
+    await this.keys.setEnabled(tx, key.id, enabled, disabledReason);
+    const action = enabled ? 'api_key.enabled' : 'api_key.disabled';
+    await this.audit.record(tx, actor.tenantId, actor, action, keyTarget(key), { hint: key.hint });
+    changed({ type: 'key', id: key.id });
+    return { ...key, enabled, disabledReason };
+  }
+
+  private async applyRateLimit(
+    tx: Db,
+    changed: ChangeRecorder,
+    actor: UserActor,
+    key: KeyRowWithCreator,
+    limit: RateLimit | null,
+  ): Promise<KeyRowWithCreator> {
+    const before = rateLimitOf(key);
+    if (before?.requests === limit?.requests && before?.window === limit?.window) return key;
+    await this.keys.setRateLimit(tx, key.id, limit);
+    await this.audit.record(tx, actor.tenantId, actor, 'api_key.rate_limit_changed', keyTarget(key), {
+      hint: key.hint,
+      before,
+      after: limit,
+    });
+    changed({ type: 'key', id: key.id });
+    return { ...key, rateLimitRequests: limit?.requests ?? null, rateLimitWindow: limit?.window ?? null };
   }
 
   async delete(actor: UserActor, id: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { expiryDateOf, isExpired } from './expiry.ts';
 import type { KeyListRow, StoredKeyView } from './key-repository.ts';
 import type { ApiKeyView, DisabledReason } from './key-schemas.ts';
+import type { RateLimit, RateLimitWindow } from '../ratelimit/rate-limit.ts';
 
 const isoOfDate = (instant: Date | null) => instant?.toISOString() ?? null;
 
@@ -31,7 +32,18 @@ export function listedKeyView(row: KeyListRow, nowMs: number): ApiKeyView {
     disabled_reason: row.disabledReason as DisabledReason | null,
     last_used_at: row.lastUsedAt,
     retires_at: row.retiresAt,
+    rate_limit: rateLimitOf(row),
   };
+}
+
+/** The stored pair of columns as the API's `rate_limit`: both set, or none. */
+export function rateLimitOf(row: {
+  rateLimitRequests: number | null;
+  rateLimitWindow: RateLimitWindow | null;
+}): RateLimit | null {
+  return row.rateLimitRequests === null || row.rateLimitWindow === null
+    ? null
+    : { requests: row.rateLimitRequests, window: row.rateLimitWindow };
 }
 
 /** How the audit trail names a key: the row goes, the trail keeps id and name. */

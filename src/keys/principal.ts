@@ -1,7 +1,9 @@
 import { PermissionDeniedError } from '../shared/errors.ts';
 import type { KeyAuthority } from '../shared/actor.ts';
+import type { RateLimit, RateLimitWindow } from '../ratelimit/rate-limit.ts';
 import { API_PERMISSIONS, permissionsOf, type Permission } from '../shared/roles.ts';
 import { expiryDateOf } from './expiry.ts';
+import { rateLimitOf } from './key-view.ts';
 import type { Principal } from './key-schemas.ts';
 
 /**
@@ -18,6 +20,8 @@ export type KeyFacts = {
   /** Epoch milliseconds from which a rolled key is refused, or null while it is not retiring. */
   retiresAtMs: number | null;
   authority: KeyAuthority;
+  /** Counted by the limiter after the key check accepts (src/http/api-key-auth.ts); null: no limit. */
+  rateLimit: RateLimit | null;
   principal: Principal;
 };
 
@@ -32,6 +36,8 @@ export type StoredKeyFacts = {
     expiresAt: Date | null;
     createdBy: string | null;
     retiresAt: Date | null;
+    rateLimitRequests: number | null;
+    rateLimitWindow: RateLimitWindow | null;
   };
   tenant: { slug: string; name: string; authority: KeyAuthority };
   /** Null when the key has no creator any more (deleted account). */
@@ -56,6 +62,7 @@ export function keyFactsOf({ key, tenant, creator }: StoredKeyFacts): KeyFacts {
     expiresAtMs: key.expiresAt?.getTime() ?? null,
     retiresAtMs: key.retiresAt?.getTime() ?? null,
     authority: tenant.authority,
+    rateLimit: rateLimitOf(key),
     principal: {
       tenant: { id: key.tenantId, slug: tenant.slug, name: tenant.name },
       key: {

@@ -52,6 +52,9 @@ export class RollService {
         createdBy: actor.id,
         expiresAt: old.expiresAt,
         createdAt: now,
+        // The successor is limited like its predecessor (its own budget: a new key id).
+        rateLimitRequests: old.rateLimitRequests,
+        rateLimitWindow: old.rateLimitWindow,
       });
       // Rolling a retiring key again never extends its retirement.
       const requested = new Date(now.getTime() + OVERLAP_MS[overlap]);

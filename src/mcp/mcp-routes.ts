@@ -21,7 +21,7 @@ export async function mcpRoutes(app: FastifyInstance, services: Services): Promi
   );
   // onRequest, before the body is parsed: without a valid key, nothing MCP-related runs and the
   // answer is the same 401/429/503 problem+json as the REST API's.
-  app.addHook('onRequest', apiKeyHook(services.keyCheck));
+  app.addHook('onRequest', apiKeyHook(services.keyCheck, services.keyRateLimits));
 
   app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
     const principal = request.principal;
@@ -33,7 +33,12 @@ export async function mcpRoutes(app: FastifyInstance, services: Services): Promi
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
 
-    // From here the SDK writes the response (Fastify still logs it on finish, via onResponse).
+    // From here the SDK writes the response (Fastify still logs it on finish, via onResponse);
+    // the key's RateLimit fields, set on the reply by the key hook, go with it.
+    for (const name of RATE_LIMIT_FIELDS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) reply.raw.setHeader(name, value);
+    }
     reply.hijack();
     reply.raw.once('close', () => {
       void transport.close();
@@ -52,6 +57,8 @@ export async function mcpRoutes(app: FastifyInstance, services: Services): Promi
   app.get('/mcp', { schema: { hide: true } }, methodNotAllowed);
   app.delete('/mcp', { schema: { hide: true } }, methodNotAllowed);
 }
+
+const RATE_LIMIT_FIELDS = ['ratelimit-policy', 'ratelimit'] as const;
 
 async function methodNotAllowed(_request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   reply.header('Allow', 'POST');

@@ -144,6 +144,16 @@ export class TooManyRequestsError extends AirkeyError {
   }
 }
 
+/** A valid key went over its own rate limit (docs/keys.md (Rate limits)); the client waits for the next window. */
+export class RateLimitedError extends AirkeyError {
+  readonly status = 429;
+  readonly code = 'rate_limited';
+  readonly title = 'Rate limit reached';
+  constructor(readonly retryAfterSeconds: number) {
+    super(`This key has used its rate limit for the current window. Retry in ${retryAfterSeconds} s.`);
+  }
+}
+
 /** The database could not be reached: never reported as an invalid key. */
 export class UnavailableError extends AirkeyError {
   readonly status = 503;

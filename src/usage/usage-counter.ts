@@ -2,7 +2,14 @@ import { WriteBehindLoop } from '../shared/write-behind.ts';
 import { HOUR_MS, hourOf } from './usage-series.ts';
 
 /** One key's requests in one UTC hour, as counted by this instance since its last flush. */
-export type HourTally = { keyId: string; tenantId: string; hourMs: number; ok: number; rejected: number };
+export type HourTally = {
+  keyId: string;
+  tenantId: string;
+  hourMs: number;
+  ok: number;
+  rejected: number;
+  rateLimited: number;
+};
 
 /** Where a flush adds its counts (UsageRepository.add): one statement that adds, never sets. */
 export interface UsageSink {
@@ -46,12 +53,22 @@ export class UsageCounter {
    * cancels it in the database, so the sum stays exact.
    */
   denied(keyId: string, tenantId: string, atMs: number): void {
+    this.countedOk(keyId, tenantId, atMs).rejected += 1;
+  }
+
+  /** Hot path: a request the key check accepted (so counted `ok`) that went over the key's rate limit; moved as `denied`. */
+  rateLimited(keyId: string, tenantId: string, atMs: number): void {
+    this.countedOk(keyId, tenantId, atMs).rateLimited += 1;
+  }
+
+  /** Takes back one `ok` of this hour's or the previous hour's tally and returns that tally. */
+  private countedOk(keyId: string, tenantId: string, atMs: number): HourTally {
     const hourMs = hourOf(atMs);
     const now = this.pending.get(hourMs)?.get(keyId);
     const before = this.pending.get(hourMs - HOUR_MS)?.get(keyId);
     const counted = now && now.ok > 0 ? now : before && before.ok > 0 ? before : this.tally(keyId, tenantId, hourMs);
     counted.ok -= 1;
-    counted.rejected += 1;
+    return counted;
   }
 
   start(): void {
@@ -73,7 +90,7 @@ export class UsageCounter {
     this.pending = new Map();
     const batch = [...taken.values()]
       .flatMap((byKey) => [...byKey.values()])
-      .filter((t) => t.ok !== 0 || t.rejected !== 0);
+      .filter((t) => t.ok !== 0 || t.rejected !== 0 || t.rateLimited !== 0);
     if (batch.length === 0) return;
     try {
       await this.sink.add(batch);
@@ -83,6 +100,7 @@ export class UsageCounter {
         const kept = this.tally(t.keyId, t.tenantId, t.hourMs);
         kept.ok += t.ok;
         kept.rejected += t.rejected;
+        kept.rateLimited += t.rateLimited;
       }
       this.onError(error);
     }
@@ -90,9 +108,9 @@ export class UsageCounter {
 
   private tally(keyId: string, tenantId: string, hourMs: number): HourTally {
     let byKey = this.pending.get(hourMs);
-    if (!byKey) this.pending.set(hourMs, (byKey = new Map()));
+    if (!byKey) this.pending.set(hourMs, (byKey = new Map<string, HourTally>()));
     let tally = byKey.get(keyId);
-    if (!tally) byKey.set(keyId, (tally = { keyId, tenantId, hourMs, ok: 0, rejected: 0 }));
+    if (!tally) byKey.set(keyId, (tally = { keyId, tenantId, hourMs, ok: 0, rejected: 0, rateLimited: 0 }));
     return tally;
   }
 }

@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * The usage contract (docs/api.md) as data: the window a chart asks for and the counts it gets back.
  * `ok` counts requests the key check accepted; `rejected` those refused for a known key of the
- * tenant (disabled, expired, retired, permission denied). Unknown keys are counted nowhere.
+ * tenant (disabled, expired, retired, permission denied); `rate_limited` those refused over the
+ * key's rate limit (not counted ok). Unknown keys are counted nowhere.
  */
 export const USAGE_WINDOWS = ['24h', '7d', '30d'] as const;
 export type UsageWindow = (typeof USAGE_WINDOWS)[number];
@@ -13,7 +14,7 @@ export const usageQuerySchema = z.object({
 });
 export type UsageQuery = z.infer<typeof usageQuerySchema>;
 
-const countsShape = { ok: z.number().int(), rejected: z.number().int() };
+const countsShape = { ok: z.number().int(), rejected: z.number().int(), rate_limited: z.number().int() };
 
 export const usageBucketSchema = z.object({
   start: z.string().describe('ISO 8601 UTC start of the bucket'),
@@ -29,7 +30,13 @@ export const usageSchema = z.object({
 });
 export type Usage = z.infer<typeof usageSchema>;
 
-export const topKeySchema = z.object({ id: z.string(), name: z.string(), hint: z.string(), ...countsShape });
+export const topKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  hint: z.string(),
+  ok: z.number().int(),
+  rejected: z.number().int(),
+});
 export type TopKey = z.infer<typeof topKeySchema>;
 
 /** The whole tenant's usage (deleted keys included) and its busiest keys. */

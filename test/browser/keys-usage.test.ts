@@ -20,7 +20,7 @@ const ADMIN = { email: 'admin@demo-air.test', password: 'correct-horse-battery-s
 const ACCEPTED = 7;
 const REJECTED = 3;
 const BULK = 1000;
-type Usage = { total: { ok: number; rejected: number } };
+type Usage = { total: { ok: number; rejected: number; rate_limited: number } };
 
 // One server and one signed-in admin page; each test continues the last.
 let server: RunningServer;
@@ -74,7 +74,7 @@ describe('usage charts and a key list of 1,000 in Chromium', { timeout: 90_000 }
     // Written behind the requests every 100 ms: wait until the server counts them all.
     await expect
       .poll(async () => (await api<Usage>('GET', '/usage?window=24h')).body.total, { timeout: 10_000 })
-      .toEqual({ ok: ACCEPTED, rejected: REJECTED });
+      .toEqual({ ok: ACCEPTED, rejected: REJECTED, rate_limited: 0 });
 
     await page.reload();
     const tenant = page.getByRole('region', { name: 'Requests to all keys' });

@@ -34,6 +34,10 @@ describe('usage of MCP requests', () => {
     expect(refused.isError).toBe(true);
     expect(refused.content[0]!.text).toMatch(/^permission_denied/);
     await kit.services.usageCounter.flush();
-    expect((await kit.services.usageReports.forKey(admin, api_key.id, '24h')).total).toEqual({ ok: 2, rejected: 1 });
+    expect((await kit.services.usageReports.forKey(admin, api_key.id, '24h')).total).toEqual({
+      ok: 2,
+      rejected: 1,
+      rate_limited: 0,
+    });
   });
 });

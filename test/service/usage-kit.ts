@@ -9,12 +9,15 @@ export async function check(h: Harness, secret: string, ok = true): Promise<void
   expect((await h.services.keyCheck.check(secret, 'usage-test')).ok).toBe(ok);
 }
 
+/** The ok and rejected totals (rate_limited has tests of its own, in test/http/rate-limit-usage.test.ts). */
 export async function keyTotal(h: Harness, actor: UserActor, keyId: string, window: UsageWindow = '24h') {
-  return (await h.services.usageReports.forKey(actor, keyId, window)).total;
+  const { ok, rejected } = (await h.services.usageReports.forKey(actor, keyId, window)).total;
+  return { ok, rejected };
 }
 
 export async function tenantTotal(h: Harness, actor: UserActor, window: UsageWindow = '24h') {
-  return (await h.services.usageReports.forTenant(actor, window)).total;
+  const { ok, rejected } = (await h.services.usageReports.forTenant(actor, window)).total;
+  return { ok, rejected };
 }
 
 /** Rows of a usage table, straight from the database. */

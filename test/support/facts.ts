@@ -14,6 +14,7 @@ export function factsOf(overrides: Partial<KeyFacts> = {}): KeyFacts {
     expiresAtMs: null,
     retiresAtMs: null,
     authority,
+    rateLimit: null,
     principal: {
       tenant: { id: tenantId, slug: 'acme', name: 'Acme' },
       key: { id: keyId, name: 'Key', hint: 'ask_…abcd', expires_at: null },

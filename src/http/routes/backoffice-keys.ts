@@ -48,7 +48,7 @@ export async function backofficeKeyRoutes(app: FastifyInstance, services: Servic
       response: { 200: apiKeySchema, ...problemResponses(400, 401, 403, 404, 409) },
     },
     handler: async (request) =>
-      services.keys.setEnabled(signedInActor(request), knownId(request.params.id, 'API key'), request.body.enabled),
+      services.keys.update(signedInActor(request), knownId(request.params.id, 'API key'), request.body),
   });
 
   api.post('/api-keys/:id/roll', {

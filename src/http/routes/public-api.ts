@@ -14,7 +14,7 @@ const keyProblems = problemContent(400, 401, 403, 429, 503);
 export async function publicApiRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   // onRequest, not preHandler: a request without a valid key learns nothing about validation.
-  api.addHook('onRequest', apiKeyHook(services.keyCheck));
+  api.addHook('onRequest', apiKeyHook(services.keyCheck, services.keyRateLimits));
 
   api.get('/flights', {
     schema: {

@@ -7,6 +7,8 @@ import { useCreateKey } from './keys-api.ts';
 import type { CreatedKey } from './keys-api.ts';
 import { earliestExpiryDate } from '../shared/dates.ts';
 import { NAME_MAX, nameProblem } from '@contracts';
+import { draftOf, limitOf, requestsProblem, type RateLimitDraft } from './rate-limit-text.ts';
+import { RateLimitInput } from './RateLimitInput.tsx';
 
 const CALENDAR_LABELS = {
   monthLevelControl: 'Choose a month',
@@ -21,17 +23,19 @@ const CALENDAR_LABELS = {
 
 type Props = { opened: boolean; onClose: () => void; onCreated: (created: CreatedKey) => void };
 
-/** Name and optional expiry date; server field errors land on their fields. */
+/** Name, optional expiry date and rate limit; server field errors land on their fields. */
 export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
   const create = useCreateKey();
   const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
   const [name, setName] = useState('');
   const [expiresAt, setExpiresAt] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
+  const [rateLimit, setRateLimit] = useState<RateLimitDraft>(draftOf(null));
 
   const close = () => {
     setName('');
     setExpiresAt(null);
+    setRateLimit(draftOf(null));
     setTouched(false);
     create.reset();
     onClose();
@@ -43,20 +47,28 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
   const serverError = create.error;
   const nameError = (touched && localError) || (isApiError(serverError) ? serverError.fieldError('name') : undefined);
   const expiryError = isApiError(serverError) ? serverError.fieldError('expires_at') : undefined;
-  const otherError = serverError && !nameError && !expiryError ? serverError : undefined;
+  const limitError =
+    (touched && requestsProblem(rateLimit)) ||
+    (isApiError(serverError)
+      ? (serverError.fieldError('rate_limit.requests') ??
+        serverError.fieldError('rate_limit.window') ??
+        serverError.fieldError('rate_limit'))
+      : undefined);
+  const otherError = serverError && !nameError && !expiryError && !limitError ? serverError : undefined;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (localError) return;
+    if (localError || requestsProblem(rateLimit)) return;
     create.mutate(
-      { name: trimmed, expires_at: expiresAt },
+      { name: trimmed, expires_at: expiresAt, rate_limit: limitOf(rateLimit) },
       {
         onSuccess: (created) => {
           // The secret goes to the confirmation dialog only; the mutation forgets it.
           create.reset();
           setName('');
           setExpiresAt(null);
+          setRateLimit(draftOf(null));
           setTouched(false);
           onCreated(created);
         },
@@ -99,6 +111,12 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
             description="Optional. The key stops working at 00:00 UTC on this date. Leave empty for a key that never expires."
             error={expiryError}
             popoverProps={{ withinPortal: true }}
+          />
+          <RateLimitInput
+            draft={rateLimit}
+            onChange={setRateLimit}
+            error={limitError || undefined}
+            description="Optional. At most this many requests in each window, counted over every instance. Leave empty for no limit."
           />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close}>

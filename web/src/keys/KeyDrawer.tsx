@@ -9,6 +9,7 @@ import { Field, KeyCreated, KeyExpires, KeyLastUsed } from './KeyFields.tsx';
 import type { ApiKey } from './keys-api.ts';
 import { useKeyUsage, type UsageWindow } from './usage-api.ts';
 import { UsagePanel } from './UsagePanel.tsx';
+import { RateLimitEditor } from './RateLimitEditor.tsx';
 
 type Props = { apiKey: ApiKey | null; now: Date; onClose: () => void; onRoll: (key: ApiKey) => void };
 
@@ -87,6 +88,9 @@ function KeyDetails({ apiKey, now, onRoll }: { apiKey: ApiKey; now: Date; onRoll
           <KeyLastUsed apiKey={apiKey} now={now} />
         </Field>
       </SimpleGrid>
+      <Field label="Rate limit">
+        <RateLimitEditor key={apiKey.id} apiKey={apiKey} />
+      </Field>
       {canRoll && (
         <Group>
           <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => onRoll(apiKey)}>

@@ -10,6 +10,7 @@ import {
 } from './KeyFields.tsx';
 import { KeyName } from './KeyName.tsx';
 import { KeySparkline } from './KeySparkline.tsx';
+import { rateLimitText } from './rate-limit-text.ts';
 import type { ApiKey, KeyAuthority } from './keys-api.ts';
 
 export type KeyActions = {
@@ -43,6 +44,9 @@ export function KeyList({ keys, authority, now, narrow, ...actions }: Props) {
                 <Field label="Last 7 days">
                   <KeySparkline keyId={key.id} name={key.name} />
                 </Field>
+                <Field label="Rate limit">
+                  <KeyRateLimit apiKey={key} />
+                </Field>
               </SimpleGrid>
               <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
                 <EnabledSwitch apiKey={key} authority={authority} onToggle={actions.onToggle} />
@@ -66,6 +70,7 @@ export function KeyList({ keys, authority, now, narrow, ...actions }: Props) {
           <Table.Th scope="col">Expires</Table.Th>
           <Table.Th scope="col">Last used</Table.Th>
           <Table.Th scope="col">Last 7 days</Table.Th>
+          <Table.Th scope="col">Rate limit</Table.Th>
           <Table.Th scope="col">Enabled</Table.Th>
           <Table.Th scope="col">
             <span className="sr-only">Actions</span>
@@ -91,6 +96,9 @@ export function KeyList({ keys, authority, now, narrow, ...actions }: Props) {
               <KeySparkline keyId={key.id} name={key.name} />
             </Table.Td>
             <Table.Td>
+              <KeyRateLimit apiKey={key} />
+            </Table.Td>
+            <Table.Td>
               <EnabledSwitch apiKey={key} authority={authority} onToggle={actions.onToggle} />
             </Table.Td>
             <Table.Td ta="right">
@@ -103,5 +111,13 @@ export function KeyList({ keys, authority, now, narrow, ...actions }: Props) {
         ))}
       </Table.Tbody>
     </Table>
+  );
+}
+
+function KeyRateLimit({ apiKey }: { apiKey: ApiKey }) {
+  return (
+    <Text size="sm" c={apiKey.rate_limit ? undefined : 'dimmed'} data-testid="row-rate-limit">
+      {rateLimitText(apiKey.rate_limit)}
+    </Text>
   );
 }

@@ -6,6 +6,7 @@ import { bucketName, chartRows, formatCount, peakOf, requestsOf, usageSummary } 
 const SERIES = [
   { name: 'Accepted', color: 'teal.7' },
   { name: 'Rejected', color: 'red.7' },
+  { name: 'Rate limited', color: 'orange.5' },
 ];
 
 type Props = { usage: Usage; id: string; label: string; height?: number };
@@ -56,6 +57,7 @@ export function UsageChart({ usage, id, label, height = 180 }: Props) {
               <th scope="col">{usage.bucket === 'hour' ? 'Hour' : 'Day'}</th>
               <th scope="col">Accepted</th>
               <th scope="col">Rejected</th>
+              <th scope="col">Rate limited</th>
             </tr>
           </thead>
           <tbody>
@@ -64,6 +66,7 @@ export function UsageChart({ usage, id, label, height = 180 }: Props) {
                 <th scope="row">{bucketName(point.start, usage.bucket)}</th>
                 <td>{point.ok}</td>
                 <td>{point.rejected}</td>
+                <td>{point.rate_limited}</td>
               </tr>
             ))}
           </tbody>
@@ -73,13 +76,14 @@ export function UsageChart({ usage, id, label, height = 180 }: Props) {
   );
 }
 
-/** Requests, accepted and rejected, in the window: plain text with test ids. */
+/** Requests, accepted, rejected and rate limited, in the window: plain text with test ids. */
 export function UsageTotals({ usage, id }: { usage: Usage; id: string }) {
   return (
     <Group gap="lg" wrap="wrap" data-testid={`${id}-totals`}>
       <Total label="Requests" value={requestsOf(usage.total)} testId={`${id}-total`} />
       <Total label="Accepted" value={usage.total.ok} testId={`${id}-ok`} />
       <Total label="Rejected" value={usage.total.rejected} testId={`${id}-rejected`} />
+      <Total label="Rate limited" value={usage.total.rate_limited} testId={`${id}-rate-limited`} />
     </Group>
   );
 }

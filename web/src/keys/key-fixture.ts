@@ -15,6 +15,7 @@ export function keyFixture(overrides: Partial<ApiKey>): ApiKey {
     status: 'enabled',
     disabled_reason: null,
     last_used_at: null,
+    rate_limit: null,
     ...overrides,
   };
 }

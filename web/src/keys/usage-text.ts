@@ -34,16 +34,18 @@ export function bucketName(start: string, bucket: Usage['bucket']): string {
   return `${weekdayFormat.format(at)}, ${hourFormat.format(at)}–${hourFormat.format(end)} UTC`;
 }
 
-export function requestsOf(counts: UsageCounts): number {
-  return counts.ok + counts.rejected;
+/** Every request counted: accepted, rejected and (where counted, not for top keys) rate limited. */
+export function requestsOf(counts: Omit<UsageCounts, 'rate_limited'> & { rate_limited?: number }): number {
+  return counts.ok + counts.rejected + (counts.rate_limited ?? 0);
 }
 
-/** "1,234 requests in the last 7 days: 1,200 accepted, 34 rejected." */
+/** "1,234 requests in the last 7 days: 1,200 accepted, 34 rejected." (", 5 rate limited" when any were). */
 export function usageSummary(usage: Pick<Usage, 'window' | 'total'>): string {
-  const { ok, rejected } = usage.total;
+  const { ok, rejected, rate_limited } = usage.total;
   const total = requestsOf(usage.total);
   const requests = `${formatCount(total)} ${total === 1 ? 'request' : 'requests'}`;
-  return `${requests} in the last ${WINDOW_LABELS[usage.window]}: ${formatCount(ok)} accepted, ${formatCount(rejected)} rejected.`;
+  const limited = rate_limited > 0 ? `, ${formatCount(rate_limited)} rate limited` : '';
+  return `${requests} in the last ${WINDOW_LABELS[usage.window]}: ${formatCount(ok)} accepted, ${formatCount(rejected)} rejected${limited}.`;
 }
 
 /** The busiest bucket, for the summary a screen reader hears before the table. */
@@ -53,11 +55,14 @@ export function peakOf(series: readonly UsagePoint[]): UsagePoint | undefined {
   return peak && requestsOf(peak) > 0 ? peak : undefined;
 }
 
-/** Chart rows: the axis label plus the two series, named as the legend shows them. */
-export function chartRows(usage: Usage): { label: string; Accepted: number; Rejected: number }[] {
+type ChartRow = { label: string; Accepted: number; Rejected: number; 'Rate limited': number };
+
+/** Chart rows: the axis label plus the three series, named as the legend shows them. */
+export function chartRows(usage: Usage): ChartRow[] {
   return usage.series.map((point) => ({
     label: bucketLabel(point.start, usage.bucket),
     Accepted: point.ok,
     Rejected: point.rejected,
+    'Rate limited': point.rate_limited,
   }));
 }

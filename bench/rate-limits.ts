@@ -1,0 +1,86 @@
+/**
+ * What a key's rate limit costs (SPEC §8): whoami with a key under a generous limit against the
+ * same with an unlimited key, and the 429 path of a key over its limit against the 200 path. Both
+ * sides hit the same server in interleaved rounds, so only the key differs.
+ */
+import type { AirkeyReady } from './airkey-server.ts';
+import { interleaved, type Load, type Pair } from './measure.ts';
+import { atLeast, type Row } from './rows.ts';
+import type { Scenario } from './scenario.ts';
+import { fmt } from './scenarios.ts';
+
+type Limit = { requests: number; window: '1s' | '1m' | '1h' | '1d' } | null;
+
+/** Signs in as the bench's administrator and creates keys with the given limits. */
+async function createKeys(airkey: AirkeyReady, limits: Limit[]): Promise<string[]> {
+  const signIn = await fetch(`${airkey.url}/backoffice/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: airkey.email, password: airkey.password }),
+  });
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const { csrf_token } = (await signIn.json()) as { csrf_token: string };
+  const secrets: string[] = [];
+  for (const [i, limit] of limits.entries()) {
+    const response = await fetch(`${airkey.url}/backoffice/api/api-keys`, {
+      method: 'POST',
+      headers: { cookie, 'x-csrf-token': csrf_token, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `rate-limit bench ${i}`, rate_limit: limit }),
+    });
+    if (response.status !== 201) throw new Error(`creating a bench key: ${response.status} ${await response.text()}`);
+    secrets.push(((await response.json()) as { secret: string }).secret);
+  }
+  return secrets;
+}
+
+function row(what: string, pair: Pair, minRatio: number, bad: number): Row {
+  return {
+    what,
+    value: fmt(pair.rps),
+    reference: fmt(pair.refRps),
+    ratio: fmt(pair.ratio, 2),
+    measured: { value: pair.rps, ratio: pair.ratio },
+    target: atLeast(minRatio),
+    bad,
+  };
+}
+
+export const rateLimits: Scenario = {
+  name: 'ratelimits',
+  title: '8. rate limits',
+  engines: ['pglite', 'postgres'],
+  async run({ engine, subject, settings: s }) {
+    const airkey = await subject();
+    // Generous: a billion a day is never reached here. Spent: one a day, used up below.
+    const [generous, unlimited, spent] = await createKeys(airkey, [
+      { requests: 1_000_000_000, window: '1d' },
+      null,
+      { requests: 1, window: '1d' },
+    ]);
+    const whoami = (key: string, expect: Load['expect'] = '2xx'): Load => ({
+      url: `${airkey.url}/api/v1/whoami`,
+      headers: { 'x-api-key': key },
+      connections: s.connections,
+      seconds: s.seconds,
+      expect,
+    });
+    const first = await fetch(`${airkey.url}/api/v1/whoami`, { headers: { 'x-api-key': spent! } });
+    await first.arrayBuffer();
+    if (first.status !== 200) throw new Error(`the spent key's one request: ${first.status}`);
+
+    s.log(`rate limits on ${engine}: whoami under a generous limit vs an unlimited key`);
+    const limited = await interleaved(whoami(generous!), whoami(unlimited!), s.rounds, s.log);
+    s.log(`rate limits on ${engine}: the 429 path vs the 200 path`);
+    const refused = await interleaved(whoami(spent!, 'refusal'), whoami(unlimited!), s.rounds, s.log);
+    // Every answer on the refused side must be the 429 (non-2xx), none on the other.
+    const refusedBad =
+      refused.reference.non2xx +
+      refused.reference.errors +
+      (refused.subject.requests - refused.subject.non2xx) +
+      refused.subject.errors;
+    return [
+      row(`8. rate limits (${engine}): whoami, generous limit vs unlimited key req/s`, limited, 0.95, limited.bad),
+      row(`8. rate limits (${engine}): 429 path vs 200 path req/s`, refused, 1.0, refusedBad),
+    ];
+  },
+};

@@ -1,0 +1,45 @@
+import type { ApiKey } from './keys-api.ts';
+
+export type RateLimitValue = NonNullable<ApiKey['rate_limit']>;
+export type RateWindow = RateLimitValue['window'];
+
+/** The windows a limit may use, in the words the dialog offers (SPEC §8). */
+export const RATE_WINDOWS: ReadonlyArray<{ value: RateWindow; label: string }> = [
+  { value: '1s', label: 'requests per second' },
+  { value: '1m', label: 'requests per minute' },
+  { value: '1h', label: 'requests per hour' },
+  { value: '1d', label: 'requests per day' },
+];
+export const MAX_RATE_REQUESTS = 1_000_000_000;
+
+const count = new Intl.NumberFormat('en-GB');
+const WINDOW_WORD: Record<RateWindow, string> = { '1s': 'second', '1m': 'minute', '1h': 'hour', '1d': 'day' };
+
+/** "100 requests per minute", "1 request per second", or "No limit". */
+export function rateLimitText(limit: RateLimitValue | null): string {
+  if (!limit) return 'No limit';
+  return `${count.format(limit.requests)} ${limit.requests === 1 ? 'request' : 'requests'} per ${WINDOW_WORD[limit.window]}`;
+}
+
+/** What the form holds: the number as typed (empty: no limit) and the window. */
+export type RateLimitDraft = { requests: number | string; window: RateWindow };
+
+export function draftOf(limit: RateLimitValue | null): RateLimitDraft {
+  return limit ? { requests: limit.requests, window: limit.window } : { requests: '', window: '1m' };
+}
+
+/** The draft as the API's `rate_limit`: null when empty; a number the server judges otherwise. */
+export function limitOf(draft: RateLimitDraft): RateLimitValue | null {
+  if (draft.requests === '') return null;
+  const requests = typeof draft.requests === 'number' ? draft.requests : Number(draft.requests.replaceAll(',', ''));
+  return { requests, window: draft.window };
+}
+
+/** The words for a number the server would refuse, before asking it. */
+export function requestsProblem(draft: RateLimitDraft): string | undefined {
+  const limit = limitOf(draft);
+  if (!limit) return undefined;
+  if (!Number.isInteger(limit.requests) || limit.requests < 1 || limit.requests > MAX_RATE_REQUESTS)
+    return `A whole number from 1 to ${count.format(MAX_RATE_REQUESTS)}, or empty for no limit.`;
+  return undefined;
+}

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { authenticate, type KeyRefusal } from '../keys/authenticate.ts';
 import type { KeyCheck } from '../keys/key-check.ts';
-import type { Principal } from '../keys/key-schemas.ts';
+import type { Principal } from '../shared/principal.ts';
 import { sendError } from './problem.ts';
 import { queryKeysOf } from './redaction.ts';
 

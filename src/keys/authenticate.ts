@@ -7,7 +7,7 @@ import {
 } from '../shared/errors.ts';
 import { extractPresentedKey, type PresentedKeySources } from './extract.ts';
 import type { CheckOutcome, KeyCheck } from './key-check.ts';
-import type { Principal } from './key-schemas.ts';
+import type { Principal } from '../shared/principal.ts';
 
 /** Why a request's key was not accepted: the catalogued error its problem details come from. */
 export type KeyRefusal = KeyRejectedError | TooManyRequestsError | UnavailableError;

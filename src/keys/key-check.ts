@@ -3,7 +3,7 @@ import type { FailureThrottle } from '../throttle/failure-throttle.ts';
 import { decide, type Verdict } from './decide.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { KeyRepository } from './key-repository.ts';
-import type { KeyFacts } from './principal.ts';
+import type { KeyFacts } from './key-facts.ts';
 import { hasValidChecksum } from './checksum.ts';
 import type { LegacyKeys } from './legacy-keys.ts';
 import { digestSecret, hasKeyFormat } from './secret.ts';

@@ -5,7 +5,7 @@ import { isoOfUtcTimestamp } from '../db/utc-instant.ts';
 import type { Db } from '../db/handle.ts';
 import { apiKeys, tenants, users } from '../db/schema.ts';
 import type { KeyAuthority } from '../shared/actor.ts';
-import { keyFactsOf, type KeyFacts } from './principal.ts';
+import { keyFactsOf, type KeyFacts } from './key-facts.ts';
 
 export type KeyRow = typeof apiKeys.$inferSelect;
 export type KeyRowWithCreator = KeyRow & { creatorEmail: string | null };

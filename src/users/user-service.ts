@@ -11,9 +11,9 @@ import {
   PermissionDeniedError,
   type FieldError,
 } from '../shared/errors.ts';
-import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from './password.ts';
+import { hashPassword } from './password.ts';
 import { isRole, type Role } from '../shared/roles.ts';
-import { isValidEmail, nameProblem } from '../shared/text-rules.ts';
+import { isValidEmail, nameProblem, passwordProblem } from '../shared/text-rules.ts';
 import type { UserRepository, UserWithTenant } from './user-repository.ts';
 import type { NewUser, UserChanges, UserView } from './user-schemas.ts';
 
@@ -198,9 +198,8 @@ function checkName(raw: unknown, errors: FieldError[]): string {
 }
 
 function checkPassword(raw: unknown, errors: FieldError[]): void {
-  if (typeof raw !== 'string' || raw.length < PASSWORD_MIN || raw.length > PASSWORD_MAX) {
-    errors.push({ path: 'password', message: `The password must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters.` });
-  }
+  const problem = passwordProblem(raw);
+  if (problem) errors.push({ path: 'password', message: problem });
 }
 
 function checkRoles(raw: readonly string[], errors: FieldError[]): Role[] {

@@ -1,7 +1,7 @@
 import { KeyCache } from '../../src/keys/key-cache.ts';
 import { KeyCheck } from '../../src/keys/key-check.ts';
 import type { KeyRepository } from '../../src/keys/key-repository.ts';
-import type { KeyFacts } from '../../src/keys/principal.ts';
+import type { KeyFacts } from '../../src/keys/key-facts.ts';
 import { digestSecret } from '../../src/keys/secret.ts';
 import { UsageRecorder, type RequestCounter } from '../../src/keys/usage-recorder.ts';
 import { FailureThrottle } from '../../src/throttle/failure-throttle.ts';

@@ -4,7 +4,7 @@ import type { Services } from '../../app/services.ts';
 import { flightIdSchema, flightPageSchema, flightQuerySchema, flightSchema } from '../../flights/flight-schemas.ts';
 import { NotAuthenticatedError } from '../../shared/errors.ts';
 import { apiKeyHook } from '../api-key-auth.ts';
-import { principalSchema, type Principal } from '../../keys/key-schemas.ts';
+import { principalSchema, type Principal } from '../../shared/principal.ts';
 import { FLIGHT_EXAMPLE, problemContent, WHOAMI_EXAMPLE } from '../openapi.ts';
 
 const security: Array<Record<string, string[]>> = [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { ApiKeyQuery: [] }];

@@ -41,7 +41,7 @@ export class UserService {
     const roles = checkRoles(input.roles, errors);
     if (errors.length > 0) throw new InvalidRequestError(errors);
     guardAdministratorGrant(actor, [], roles);
-    if (await this.users.findByEmail(email)) throw new ConflictError('email_taken', 'A user with this e-mail exists.');
+    if (await this.users.findByEmail(email)) throw new ConflictError('email_taken');
     const passwordHash = await hashPassword(input.password);
     const row = await this.uow.inTransaction(async (tx) => {
       const tenant = await this.tenants.findById(tenantId, tx);
@@ -141,10 +141,7 @@ export class UserService {
   private async guardLastAdministrator(tx: Db, actor: Actor, tenantId: string): Promise<void> {
     if (actor.type !== 'user') return;
     if ((await this.users.countWithRole(tx, tenantId, 'system_administrator')) <= 1) {
-      throw new ConflictError(
-        'last_system_administrator',
-        'This is the last System Administrator of the tenant; make someone else one first.',
-      );
+      throw new ConflictError('last_system_administrator');
     }
   }
 

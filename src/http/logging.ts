@@ -53,3 +53,9 @@ export function logRequestDone(log: Logger, request: FastifyRequest, reply: Fast
     'request',
   );
 }
+
+/** The logger for work outside requests (background flushes): redacted as the main logger is. */
+export function backgroundLogger(options: LogOptions): Logger {
+  const { stream, ...settings } = loggerOptions(options);
+  return pino(settings, stream ?? pino.destination({ dest: 1, sync: false }));
+}

@@ -12,7 +12,14 @@ import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList } from './key-sche
 import { keyTarget, listedKeyView, toApiKeyView } from './key-view.ts';
 import { digestSecret, generateSecret, hintOf } from './secret.ts';
 
-export type KeyServiceOptions = { maxKeysPerTenant: number; random?: RandomBytes };
+export type KeyServiceOptions = {
+  uow: UnitOfWork;
+  keys: KeyRepository;
+  audit: AuditService;
+  clock: Clock;
+  maxKeysPerTenant: number;
+  random?: RandomBytes;
+};
 
 /**
  * Key lifecycle (docs/keys.md): create, list, enable, disable, delete. Every method checks
@@ -20,13 +27,17 @@ export type KeyServiceOptions = { maxKeysPerTenant: number; random?: RandomBytes
  * is audited and published through the unit of work.
  */
 export class KeyService {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly keys: KeyRepository,
-    private readonly audit: AuditService,
-    private readonly clock: Clock,
-    private readonly options: KeyServiceOptions,
-  ) {}
+  private readonly uow: UnitOfWork;
+  private readonly keys: KeyRepository;
+  private readonly audit: AuditService;
+  private readonly clock: Clock;
+
+  constructor(private readonly options: KeyServiceOptions) {
+    this.uow = options.uow;
+    this.keys = options.keys;
+    this.audit = options.audit;
+    this.clock = options.clock;
+  }
 
   async list(actor: UserActor): Promise<KeyList> {
     requirePermission(actor, 'api_keys:manage');

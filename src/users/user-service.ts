@@ -3,7 +3,7 @@ import type { Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { KeyRepository } from '../keys/key-repository.ts';
 import type { TenantRepository } from '../tenants/tenant-repository.ts';
-import { requirePermission, SYSTEM_ACTOR, type Actor, type UserActor } from '../shared/actor.ts';
+import { requirePermission, type Actor, type UserActor } from '../shared/actor.ts';
 import {
   ConflictError,
   InvalidRequestError,
@@ -17,22 +17,36 @@ import { isValidEmail, nameProblem, passwordProblem } from '../shared/text-rules
 import type { UserRepository, UserWithTenant } from './user-repository.ts';
 import type { NewUser, UserChanges, UserView } from './user-schemas.ts';
 
+export type UserServiceOptions = {
+  uow: UnitOfWork;
+  users: UserRepository;
+  tenants: TenantRepository;
+  keys: KeyRepository;
+  audit: AuditService;
+};
+
 /** Accounts and roles. Roles decide what a creator-bound key may do, so every change is published. */
 export class UserService {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly users: UserRepository,
-    private readonly tenants: TenantRepository,
-    private readonly keys: KeyRepository,
-    private readonly audit: AuditService,
-  ) {}
+  private readonly uow: UnitOfWork;
+  private readonly users: UserRepository;
+  private readonly tenants: TenantRepository;
+  private readonly keys: KeyRepository;
+  private readonly audit: AuditService;
+
+  constructor(options: UserServiceOptions) {
+    this.uow = options.uow;
+    this.users = options.users;
+    this.tenants = options.tenants;
+    this.keys = options.keys;
+    this.audit = options.audit;
+  }
 
   async list(actor: UserActor): Promise<UserView[]> {
     requirePermission(actor, 'users:manage');
     return (await this.users.listForTenant(actor.tenantId)).map(toUserView);
   }
 
-  async create(tenantId: string, input: NewUser, actor: Actor = SYSTEM_ACTOR): Promise<UserView> {
+  async create(actor: Actor, tenantId: string, input: NewUser): Promise<UserView> {
     requirePermission(actor, 'users:manage');
     const errors: FieldError[] = [];
     const email = checkEmail(input.email, errors);

@@ -21,6 +21,7 @@ import {
 } from './instances.ts';
 import { Latencies } from './latencies.ts';
 import { propagation } from './propagation.ts';
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 /**
  * Three real `airkey serve` processes on one PostgreSQL database (docs/keys.md (Revocation)). Every change is made on
@@ -277,7 +278,7 @@ describe('three instances on one PostgreSQL', () => {
     const answers: number[] = [];
     for (let trial = 0; trial < CLI_TRIALS; trial++) {
       // Restored through the same services the CLI uses, in this process, to keep the suite short.
-      await writer.tenants.setAuthority(slug, 'system');
+      await writer.tenants.setAuthority(SYSTEM_ACTOR, slug, 'system');
       await propagation([a, b, c], key, FLIGHTS, is(200), performance.now());
       answers.push(
         ...(await revokeWithCli(['tenant', 'set-authority', '--tenant', slug, '--authority', 'creator'], key, FLIGHTS)),

@@ -23,7 +23,7 @@ export async function backofficeUserRoutes(app: FastifyInstance, services: Servi
     handler: async (request, reply) => {
       const actor = signedInActor(request);
       reply.code(201);
-      return services.users.create(actor.tenantId, request.body, actor);
+      return services.users.create(actor, actor.tenantId, request.body);
     },
   });
 

@@ -7,7 +7,7 @@ import { signedInActor, needs } from '../session-auth.ts';
 import { knownId } from './backoffice-keys.ts';
 
 /** Users of the tenant (docs/api.md, back-office JSON API); `users:manage` only. */
-export async function backofficeUserRoutes(app: FastifyInstance, services: Services): Promise<void> {
+export function backofficeUserRoutes(app: FastifyInstance, services: Pick<Services, 'users'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('users:manage');
 

@@ -63,7 +63,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
-    parseJson(request, body as string, done);
+    // Fastify's default parser answers through `done`; its return value carries nothing.
+    void parseJson(request, body as string, done);
   });
   app.setNotFoundHandler(notFoundHandler);
   // Callback-style hooks on every request: an async hook costs a promise and a microtask each.
@@ -111,7 +112,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     });
     await browser.register(
       async (backoffice) => {
-        backoffice.addHook('onRequest', async (_request, reply) => void reply.header('Cache-Control', 'no-store'));
+        backoffice.addHook('onRequest', (_request, reply, done) => {
+          reply.header('Cache-Control', 'no-store');
+          done();
+        });
         // Server time, serialisation included, for the browser's network panel and the bench.
         backoffice.addHook(
           'onSend',
@@ -140,11 +144,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       },
       hooks: {
         // Scalar's page runs inline scripts; relax the policy for the docs alone.
-        onRequest: async (_request, reply) => {
+        onRequest: (_request, reply, done) => {
           reply.header(
             'Content-Security-Policy',
             "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'",
           );
+          done();
         },
       },
     });

@@ -100,9 +100,8 @@ function validHost(host: string | undefined): boolean {
  * 400 too. With `requireHostHeader: false` such requests reach Fastify, and this hook refuses
  * them as a problem.
  */
-export async function requireHost(request: FastifyRequest): Promise<void> {
-  if (!validHost(request.headers.host)) {
-    const message = 'Send a valid Host header (host or host:port).';
-    throw new InvalidRequestError([{ path: 'host', message }], message);
-  }
+export function requireHost(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+  if (validHost(request.headers.host)) return done();
+  const message = 'Send a valid Host header (host or host:port).';
+  done(new InvalidRequestError([{ path: 'host', message }], message));
 }

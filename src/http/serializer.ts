@@ -49,10 +49,10 @@ function withNullableTypes(node: unknown): unknown {
       !('anyOf' in other) &&
       !('const' in other)
     ) {
-      const { anyOf: _dropped, ...rest } = rewritten;
-      const nullable: Record<string, unknown> = { ...rest, ...other, nullable: true };
+      const nullable: Record<string, unknown> = { ...rewritten, ...other, nullable: true };
+      delete nullable.anyOf;
       // An enum that may be null must list null too, or the value null fails it.
-      if (Array.isArray(other.enum)) nullable.enum = [...other.enum, null];
+      if (Array.isArray(other.enum)) nullable.enum = [...(other.enum as unknown[]), null];
       return nullable;
     }
   }

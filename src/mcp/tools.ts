@@ -77,10 +77,10 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       annotations: READ_ONLY,
     },
     async () =>
-      guarded(context, async () => {
+      guarded(context, () =>
         // Parsed so only the documented fields leave, exactly as the REST serializer does.
-        return structured(principalSchema.parse(principal));
-      }),
+        Promise.resolve(structured(principalSchema.parse(principal))),
+      ),
   );
 }
 

@@ -45,7 +45,7 @@ export class TalliedHistogram {
       help: options.help,
       type: 'histogram',
       aggregator: 'sum',
-      get: async () => this.snapshot(),
+      get: () => Promise.resolve(this.snapshot()),
       reset: () => {},
     };
     // The registry needs only name, help, type, aggregator and get() of a metric.

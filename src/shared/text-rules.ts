@@ -6,6 +6,7 @@
 export const NAME_MAX = 100;
 
 // C0, DEL and C1 control characters: invisible in a list, confusing in logs.
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's purpose
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;

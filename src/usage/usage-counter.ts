@@ -93,7 +93,7 @@ export class UsageCounter {
 
   private tally(keyId: string, tenantId: string, hourMs: number): HourTally {
     let byKey = this.pending.get(hourMs);
-    if (!byKey) this.pending.set(hourMs, (byKey = new Map()));
+    if (!byKey) this.pending.set(hourMs, (byKey = new Map<string, HourTally>()));
     let tally = byKey.get(keyId);
     if (!tally) byKey.set(keyId, (tally = { keyId, tenantId, hourMs, ok: 0, rejected: 0 }));
     return tally;

@@ -34,7 +34,7 @@ export function backofficeSessionRoutes(app: FastifyInstance, services: Pick<Ser
   api.get('/session', {
     onRequest: requireSession,
     schema: { response: { 200: sessionSchema, ...problemResponses(401) } },
-    handler: async (request) => {
+    handler: (request) => {
       const { user, csrf_token } = request.backofficeSession!;
       return { user, csrf_token };
     },

@@ -6,7 +6,7 @@ import type { Services } from '../../app/services.ts';
  * `lease` says whether the instance may answer from its cache (docs/keys.md (Revocation)); without it, it reads through.
  */
 export function healthRoutes(app: FastifyInstance, services: Pick<Services, 'changes' | 'database'>): void {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/healthz', () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const checks = {
       database: false,

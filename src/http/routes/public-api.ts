@@ -84,7 +84,7 @@ function whoamiHandler(request: FastifyRequest, reply: FastifyReply): void {
   const who = principal(request);
   let body = whoamiBodies.get(who);
   if (body === undefined) {
-    body = String(reply.serialize(who)); // a string: the route serializer returns one
+    body = reply.serialize(who) as string; // the route serializer returns a string
     whoamiBodies.set(who, body);
   }
   reply.type('application/json; charset=utf-8').send(body);

@@ -100,7 +100,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(plugin(publicApiRoutes, { keyCheck, flights }), { prefix: '/api/v1' });
   // Its own scope: no key-check hook (a finder of a key need not hold one).
   await app.register(plugin(leakedKeyRoutes, { leaks }), { prefix: '/api/v1' });
-  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());
   // The browser scope: cookies and helmet's full header set with the page CSP, for the back
   // office, its pages and the docs only; API requests never parse a cookie.
   await app.register(async (browser) => {

@@ -25,7 +25,7 @@ export function apiKeyHook(keyCheck: KeyCheck) {
 }
 
 // Module-level, not a closure per request: tsx (esbuild's keepNames) wraps every named function it
-// creates in a `__name` call, which was 2 µs of every request in the profile.
+// creates in a `__name` call, a cost paid on every request (docs/performance.md).
 // A hook that sends the reply does not call `done` (Fastify, Hooks: respond from a hook).
 function settle(
   request: FastifyRequest,

@@ -24,11 +24,11 @@ export function loggerOptions(options: LogOptions): LoggerOptions & { stream?: D
 /**
  * The logger for the one line per request. Every field of that line is built here from values that
  * cannot hold a credential (the URL is scrubbed, the key appears by id), so it skips the redaction
- * pass the main logger runs on every call: a few per cent of the whole request in the profile.
+ * pass the main logger runs on every call, a visible share of a request (docs/performance.md).
  * Same level, same destination (the main logger's stream, or stdout), same pid/hostname base.
  * Written asynchronously, as Fastify's own logger is: lines that arrive while a write is under way
- * go out together in the next one. A synchronous write per line was one system call per request
- * (5 µs of 100 in the profile). pino flushes what is pending when the process exits; a SIGKILL can
+ * go out together in the next one: a synchronous write per line would be one system call per
+ * request. pino flushes what is pending when the process exits; a SIGKILL can
  * lose the lines of the last write.
  */
 export function requestLineLogger(options: LogOptions): Logger {

@@ -6,8 +6,8 @@ import { z } from 'zod';
 /**
  * Responses are described by the zod schemas (the one source of truth), but serialised by a
  * serializer compiled once per route from their JSON Schema (fast-json-stringify), not by zod
- * validating every response before `JSON.stringify`: that was the largest item of our own in the
- * whoami profile. A compiled serializer writes only the properties the schema names, so a field
+ * validating every response before `JSON.stringify`, the costliest step of our own on the request
+ * path (docs/performance.md). A compiled serializer writes only the properties the schema names, so a field
  * added by mistake (a digest, a secret) still never leaves. A schema JSON Schema cannot express
  * (a transform, a codec) keeps the zod serializer.
  */

@@ -3,17 +3,10 @@ import type { Redis } from 'ioredis';
 
 /**
  * Connects to the Redis the failure throttles share. ioredis is loaded only here, when a
- * REDIS_URL is set, because loading it slows every string in the process:
- *
- * ioredis defines `class VerbatimString extends String` (its RESP3 decoder). In V8, defining a
- * subclass of String turns `String.prototype` into a slow, dictionary-mode object, and it stays
- * so until a property is stored on an instance of the subclass. VerbatimString's constructor
- * stores one, but a RESP2 connection never makes an instance. While it is slow, every
- * `str.charCodeAt(i)` in the process runs 3–5× slower (Node 20 and 24 alike). The router, the
- * serializers' string escaping and the key check all call it per request: a 1,000-key list took
- * 2.1 ms to serialise instead of 0.6. V8 sometimes makes it fast again by itself: in the running
- * server within the first requests, in a script that only timed the serializer never. So one
- * instance is made here, and test/unit/string-prototype-fast.test.ts checks the result.
+ * REDIS_URL is set: its `class VerbatimString extends String` leaves `String.prototype` in V8's
+ * slow dictionary mode until an instance of the subclass exists, which slows every string
+ * operation in the process (docs/performance.md). So one instance is made here, and
+ * test/unit/string-prototype-fast.test.ts checks the result.
  */
 export async function connectRedis(url: string): Promise<Redis> {
   const { Redis } = await import('ioredis');

@@ -75,7 +75,8 @@ export const whoamiRoute = {
  * whoami's body, serialised once per principal. The principal is the key cache's own object,
  * replaced (never changed) when the key, its tenant or its creator changes, so its body is too.
  * The route's compiled serializer made it: the schema still decides what leaves. Serialising on
- * every request cost about 10 µs of a 100 µs whoami (the `acts_as` union is checked by a validator).
+ * every request is a large share of a whoami, as the `acts_as` union is checked by a validator
+ * (docs/performance.md).
  */
 const whoamiBodies = new WeakMap<Principal, string>();
 

@@ -60,8 +60,12 @@ function kill(pid: number): void {
 
 describe.skipIf(process.platform !== 'linux')('restart right after kill -9 of the process group (PGlite)', () => {
   const groups: Group[] = [];
-  // Their parents gone, the zombies are reaped by init.
-  afterAll(() => groups.forEach((group) => kill(group.parent.pid!)));
+  const dataDir = freshDataDir();
+  afterAll(() => {
+    if (groups.length > 0) kill(serverPid(dataDir)); // the last server, still running
+    // Their parents gone, the zombies are reaped by init.
+    groups.forEach((group) => kill(group.parent.pid!));
+  });
 
   it(
     `starts again at once, in each of ${TRIES} tries, while the killed server is a zombie`,
@@ -69,7 +73,6 @@ describe.skipIf(process.platform !== 'linux')('restart right after kill -9 of th
     async () => {
       const release = await takeTurn();
       try {
-        const dataDir = freshDataDir();
         const port = await freePort();
         let group = startGroup(dataDir, port);
         groups.push(group);

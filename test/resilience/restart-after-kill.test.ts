@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -62,7 +62,8 @@ describe.skipIf(process.platform !== 'linux')('restart right after kill -9 of th
   const groups: Group[] = [];
   const dataDir = freshDataDir();
   afterAll(() => {
-    if (groups.length > 0) kill(serverPid(dataDir)); // the last server, still running
+    // The last server, still running (a server that stopped has removed its lock).
+    if (existsSync(join(dataDir, 'airkey.lock'))) kill(serverPid(dataDir));
     // Their parents gone, the zombies are reaped by init.
     groups.forEach((group) => kill(group.parent.pid!));
   });

@@ -41,7 +41,12 @@ const slug = `bench-${process.pid}-${Date.now()}`;
 const tenant = await services.tenants.create(SYSTEM_ACTOR, { name: 'Bench Air', slug });
 const email = `${slug}@example.test`;
 const password = 'bench-password-1';
-await services.users.create(SYSTEM_ACTOR, tenant.id, { email, name: 'Bench', password, roles: ['system_administrator'] });
+await services.users.create(SYSTEM_ACTOR, tenant.id, {
+  email,
+  name: 'Bench',
+  password,
+  roles: ['system_administrator'],
+});
 const adminUser = await services.users.requireByEmail(email);
 const { secret } = await services.keys.create(userActor(adminUser), { name: 'bench' });
 // Keys for the back-office listing, written in one statement (the bench times creates separately).

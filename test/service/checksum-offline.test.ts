@@ -60,7 +60,10 @@ describe.each(ENGINES)('a wrong checksum, with and without keys minted before ch
   beforeAll(async () => {
     config = { ...loadConfig({}), ...(await storageFor(engine)), usageFlushMs: 60_000 };
     services = await createServices(config, { clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
-    const tenant = await services.tenants.create(SYSTEM_ACTOR, { name: 'Old Tenant', slug: `t-${randomBytes(4).toString('hex')}` });
+    const tenant = await services.tenants.create(SYSTEM_ACTOR, {
+      name: 'Old Tenant',
+      slug: `t-${randomBytes(4).toString('hex')}`,
+    });
     const user = await services.users.create(SYSTEM_ACTOR, tenant.id, {
       email: `${randomBytes(4).toString('hex')}@example.test`,
       name: 'Old User',

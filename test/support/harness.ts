@@ -68,7 +68,12 @@ export async function createHarness(options: HarnessOptions = {}) {
     },
 
     async user(tenantId: string, roles: Role[], email = `${randomBytes(4).toString('hex')}@example.test`) {
-      return services.users.create(SYSTEM_ACTOR, tenantId, { email, name: 'Test User', password: TEST_PASSWORD, roles });
+      return services.users.create(SYSTEM_ACTOR, tenantId, {
+        email,
+        name: 'Test User',
+        password: TEST_PASSWORD,
+        roles,
+      });
     },
 
     async signIn(email: string, password = TEST_PASSWORD): Promise<Session> {

@@ -14,6 +14,7 @@ import { loadConfig } from '../src/config.ts';
 import { generateFlights } from '../src/flights/flight-seeder.ts';
 import { buildApp } from '../src/http/app.ts';
 import { userActor } from '../src/shared/actor.ts';
+import { SYSTEM_ACTOR } from '../src/shared/actor.ts';
 
 export type AirkeyReady = {
   url: string;
@@ -37,10 +38,15 @@ const config = {
 const services = await createServices(config);
 await services.start();
 const slug = `bench-${process.pid}-${Date.now()}`;
-const tenant = await services.tenants.create({ name: 'Bench Air', slug });
+const tenant = await services.tenants.create(SYSTEM_ACTOR, { name: 'Bench Air', slug });
 const email = `${slug}@example.test`;
 const password = 'bench-password-1';
-await services.users.create(tenant.id, { email, name: 'Bench', password, roles: ['system_administrator'] });
+await services.users.create(SYSTEM_ACTOR, tenant.id, {
+  email,
+  name: 'Bench',
+  password,
+  roles: ['system_administrator'],
+});
 const adminUser = await services.users.requireByEmail(email);
 const { secret } = await services.keys.create(userActor(adminUser), { name: 'bench' });
 // Keys for the back-office listing, written in one statement (the bench times creates separately).

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { PASSWORD_MAX, PASSWORD_MIN } from './users/password.ts';
-import { isValidEmail } from './shared/text-rules.ts';
+import { isValidEmail, PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from './shared/text-rules.ts';
 
 /** Everything airkey reads from the environment (docs/configuration.md), parsed once. */
 export type Config = {
@@ -40,7 +39,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`AIRKEY_ADMIN_EMAIL must be an e-mail address, not "${env.AIRKEY_ADMIN_EMAIL}".`);
   }
   const password = env.AIRKEY_ADMIN_PASSWORD;
-  if (password && (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)) {
+  if (password && passwordProblem(password)) {
     throw new ConfigError(`AIRKEY_ADMIN_PASSWORD must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters.`);
   }
   const port = integer(env, 'PORT', 3000, 0, 65_535);

@@ -9,7 +9,6 @@ export type {
   CreatedKey,
   CreateKeyInput,
   KeyList,
-  Principal,
   RolledKey,
   RollKeyInput,
   RollOverlap,
@@ -29,6 +28,7 @@ export type { TenantUsage, TopKey, Usage, UsageBucket, UsageQuery, UsageWindow }
 export type { FieldError, Problem } from './http/problem-types.ts';
 export type { problemSchema } from './http/schemas.ts';
 export type { KeyAuthority } from './shared/actor.ts';
+export type { Principal } from './shared/principal.ts';
 export type { Permission, Role } from './shared/roles.ts';
 
 // The role → permission table, which the back office uses to show only the pages a user may open

@@ -6,6 +6,7 @@ import { bootstrapIfEmpty, type FirstStart } from './app/bootstrap.ts';
 import { createServices, type ServiceOverrides, type Services } from './app/services.ts';
 import type { Config } from './config.ts';
 import { buildApp, type AppOptions } from './http/app.ts';
+import { backgroundLogger } from './http/logging.ts';
 import { mcpRoutes } from './mcp/mcp-routes.ts';
 
 export type RunningServer = {
@@ -31,10 +32,12 @@ export async function startServer(
     ? undefined
     : await serveAdminSocket(config.dataDir, operations);
 
-  let log: FastifyInstance['log'] | undefined;
+  // The same destination as the request log, from the start: background work begins before HTTP.
+  const log = backgroundLogger({ level: config.logLevel, stream: options.logStream });
   const services = await createServices(config, {
+    log,
     onRevocationLapsed: (confirmation) =>
-      log?.warn(
+      log.warn(
         { lapsed: confirmation.lapsed, waited_ms: Math.round(confirmation.waitedMs) },
         'instances did not confirm a change; waited for their leases to run out',
       ),
@@ -44,7 +47,6 @@ export async function startServer(
   const firstStart = await bootstrapIfEmpty(services);
   resolveOperations(localOperations(services));
   const app = await buildApp(services, { ...options, plugins: [mcpRoutes, ...(options.plugins ?? [])] });
-  log = app.log;
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -25,7 +25,8 @@ export async function serveAdminSocket(dataDir: string, ready: Promise<AdminOper
     const name = request.url?.slice(1) as OperationName;
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', async () => {
+    request.on('end', () => void answer());
+    const answer = async () => {
       try {
         if (request.method !== 'POST' || !(name in operationInputs)) throw new Error('unknown operation');
         const operations = await ready;
@@ -36,7 +37,7 @@ export async function serveAdminSocket(dataDir: string, ready: Promise<AdminOper
         const problem = problemOf(error);
         response.writeHead(problem.status, { 'content-type': 'application/problem+json' }).end(JSON.stringify(problem));
       }
-    });
+    };
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(path, resolve));
   chmodSync(path, 0o600);

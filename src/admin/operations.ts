@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../app/services.ts';
 import { generateFlights } from '../flights/flight-seeder.ts';
+import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import { InvalidRequestError } from '../shared/errors.ts';
 import { toTenantView, type TenantView } from '../tenants/tenant-service.ts';
 import type { UserView } from '../users/user-schemas.ts';
@@ -42,24 +43,27 @@ export type AdminOperations = {
   seedFlights(input: OperationInput<'seedFlights'>): Promise<{ tenant: string; inserted: number }>;
 };
 
-/** The operations over this process's services; every change goes through the same services as HTTP. */
+/**
+ * The operations over this process's services; every change goes through the same services as
+ * HTTP. Whoever reaches them (the CLI, the admin socket in the data directory) is the system.
+ */
 export function localOperations(services: Services): AdminOperations {
   return {
     // Opening the database already applied every migration.
-    migrate: async () => ({ migrated: true }),
-    createTenant: (input) => services.tenants.create(input),
-    setAuthority: (input) => services.tenants.setAuthority(input.tenant, input.authority),
+    migrate: () => Promise.resolve({ migrated: true as const }),
+    createTenant: (input) => services.tenants.create(SYSTEM_ACTOR, input),
+    setAuthority: (input) => services.tenants.setAuthority(SYSTEM_ACTOR, input.tenant, input.authority),
     createUser: async (input) => {
       const tenant = await services.tenants.requireBySlug(input.tenant);
-      return services.users.create(tenant.id, input);
+      return services.users.create(SYSTEM_ACTOR, tenant.id, input);
     },
     setRoles: async (input) => {
       const user = await services.users.requireByEmail(input.email);
-      return services.users.update({ type: 'system' }, user.tenantId, user.id, { roles: input.roles });
+      return services.users.update(SYSTEM_ACTOR, user.tenantId, user.id, { roles: input.roles });
     },
     deleteUser: async (input) => {
       const user = await services.users.requireByEmail(input.email);
-      await services.users.delete({ type: 'system' }, user.tenantId, user.id);
+      await services.users.delete(SYSTEM_ACTOR, user.tenantId, user.id);
       return { deleted: user.email };
     },
     seedFlights: async (input) => {

@@ -1,6 +1,5 @@
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
-import type { Database } from '../db/handle.ts';
 import { AuditRepository } from '../audit/audit-repository.ts';
 import { AuditService } from '../audit/audit-service.ts';
 import type { Confirmation } from '../bus/acknowledgements.ts';
@@ -9,13 +8,12 @@ import { FlightPageCache } from '../flights/flight-page-cache.ts';
 import { FlightRepository } from '../flights/flight-repository.ts';
 import { FlightService } from '../flights/flight-service.ts';
 import { KeyCache } from '../keys/key-cache.ts';
-import { KeyCheck, type KeyCheckMetrics } from '../keys/key-check.ts';
+import { KeyCheck } from '../keys/key-check.ts';
 import { KeyRepository } from '../keys/key-repository.ts';
 import { KeyService } from '../keys/key-service.ts';
 import { LeakService } from '../keys/leak-service.ts';
 import { LegacyKeys } from '../keys/legacy-keys.ts';
 import { RollService } from '../keys/roll-service.ts';
-import type { RandomBytes } from '../shared/digest.ts';
 import { UsageRecorder } from '../keys/usage-recorder.ts';
 import { UsageCounter } from '../usage/usage-counter.ts';
 import { UsageRepository } from '../usage/usage-repository.ts';
@@ -35,13 +33,14 @@ import { UserService } from '../users/user-service.ts';
 import { sharedSecret } from './settings.ts';
 import { createRateLimiter } from '../ratelimit/create-limiter.ts';
 import { KeyRateLimits } from '../keys/key-rate-limits.ts';
+import type { Logger } from 'pino';
+import { backgroundLogger } from '../http/logging.ts';
+import { FailureStreak } from '../shared/failure-streak.ts';
 
 export type ServiceOverrides = {
   clock?: Clock;
-  random?: RandomBytes;
-  database?: Database;
-  keyCheckMetrics?: KeyCheckMetrics;
-  onBackgroundError?: (error: unknown) => void;
+  /** Where background failures are logged (the server's log stream); stdout otherwise. */
+  log?: Pick<Logger, 'warn' | 'info'>;
   /** A revoking write stopped waiting for an instance whose lease ran out instead (docs/keys.md (Revocation)). */
   onRevocationLapsed?: (confirmation: Confirmation) => void;
 };
@@ -52,8 +51,7 @@ export type ServiceOverrides = {
  */
 export async function createServices(config: Config, overrides: ServiceOverrides = {}) {
   const clock = overrides.clock ?? systemClock;
-  const database =
-    overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const { db } = database;
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const cursors = new CursorCodec(await sharedSecret(db, 'cursor_secret'));
@@ -128,15 +126,25 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   // Request counts per key and hour: incremented in memory by the key check, added up by a flush.
   const usageRepository = new UsageRepository(db);
-  const usageCounter = new UsageCounter(usageRepository, config.usageFlushMs, overrides.onBackgroundError);
-  const usage = new UsageRecorder(keyRepository, usageCounter, config.usageFlushMs, overrides.onBackgroundError);
+  const log = overrides.log ?? backgroundLogger({ level: config.logLevel });
+  const streakOf = (task: string) => {
+    metrics.backgroundFailed(task, 0);
+    return new FailureStreak(task, {
+      warn: (name, error) => log.warn({ err: error, task: name }, 'background task failed; retrying'),
+      recovered: (name, failures) => log.info({ task: name, failures }, 'background task recovered'),
+      count: (name) => metrics.backgroundFailed(name),
+    });
+  };
+  const usageCounter = new UsageCounter(usageRepository, config.usageFlushMs, streakOf('usage_counts'));
+  const usage = new UsageRecorder(keyRepository, usageCounter, config.usageFlushMs, streakOf('key_last_used'));
+  const rateLimitStore = streakOf('rate_limit_store');
   // Per-key rate limits: budget leased from Redis, PostgreSQL or (embedded) memory, spent in memory.
   const limiter = createRateLimiter({
     kind: database.kind,
     db,
     ...(redis ? { redis } : {}),
     now: () => clock.now().getTime(),
-    ...(overrides.onBackgroundError ? { onError: overrides.onBackgroundError } : {}),
+    onError: (error) => rateLimitStore.failed(error),
   });
   // A changed key may have a lowered or removed limit: what this instance held for it goes, and the
   // next request leases under the new limit (the same feed makes a disable exact).
@@ -158,35 +166,37 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     usageReports: new UsageService(usageRepository, clock),
     limiter,
     keyRateLimits: new KeyRateLimits(limiter, usageCounter, clock),
-    keyCheck: new KeyCheck(
-      keyRepository,
-      keyCache,
+    keyCheck: new KeyCheck({
+      repository: keyRepository,
+      cache: keyCache,
       usage,
-      keyFailures,
-      keyLookupsWhileBlocked,
+      throttle: keyFailures,
+      lookupsWhileBlocked: keyLookupsWhileBlocked,
       clock,
       legacyKeys,
-      keyCheckMetricsOf(metrics, overrides.keyCheckMetrics),
-    ),
-    uow,
-    keys: new KeyService(uow, keyRepository, audit, clock, {
-      maxKeysPerTenant: config.maxKeysPerTenant,
-      ...(overrides.random ? { random: overrides.random } : {}),
+      metrics: metrics.keyCheck,
     }),
-    keyRolls: new RollService(uow, keyRepository, audit, clock, overrides.random),
-    leaks: new LeakService(uow, keyRepository, audit, clock, leakReports, legacyKeys),
-    tenants: new TenantService(uow, tenantRepository, keyRepository, audit),
-    users: new UserService(uow, userRepository, tenantRepository, keyRepository, audit),
-    sessions: new SessionService(
-      db,
-      new SessionRepository(db),
-      userRepository,
+    uow,
+    keys: new KeyService({ uow, keys: keyRepository, audit, clock, maxKeysPerTenant: config.maxKeysPerTenant }),
+    keyRolls: new RollService({ uow, keys: keyRepository, audit, clock }),
+    leaks: new LeakService({ uow, keys: keyRepository, audit, clock, reports: leakReports, legacyKeys }),
+    tenants: new TenantService({ uow, tenants: tenantRepository, keys: keyRepository, audit }),
+    users: new UserService({
+      uow,
+      users: userRepository,
+      tenants: tenantRepository,
+      keys: keyRepository,
       audit,
-      signInFailures,
-      signInSpray,
+    }),
+    sessions: new SessionService({
+      uow,
+      sessions: new SessionRepository(db),
+      users: userRepository,
+      audit,
+      throttle: signInFailures,
+      sprayThrottle: signInSpray,
       clock,
-      overrides.random,
-    ),
+    }),
     flights: new FlightService(flightRepository, cursors, {
       pages: flightPages,
       // The key check counted the request ok; a missing permission makes it rejected after all.
@@ -216,14 +226,3 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
-
-/** The /metrics counters always; a test's own observer as well when it passes one. */
-function keyCheckMetricsOf(metrics: Metrics, extra: KeyCheckMetrics | undefined): KeyCheckMetrics {
-  if (!extra) return metrics.keyCheck;
-  return {
-    observe(outcome, seconds) {
-      metrics.keyCheck.observe(outcome, seconds);
-      extra.observe(outcome, seconds);
-    },
-  };
-}

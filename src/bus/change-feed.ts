@@ -118,13 +118,12 @@ export class ChangeFeed implements ChangeCarrier {
   /** Other instances whose lease may still hold after this commit, by the database's clock. */
   private async liveInstances(): Promise<LiveInstance[]> {
     const margin = this.terms.marginMs;
-    const result = (await this.database.db.execute(sql`
+    const result: unknown = await this.database.db.execute(sql`
       select id, (extract(epoch from (lease_until - now())) * 1000)::float8 + ${margin} as remaining_ms
       from instances
-      where id <> ${this.instanceId} and lease_until > now() - ${margin} * interval '1 millisecond'`)) as unknown as {
-      rows: Array<{ id: string; remaining_ms: number }>;
-    };
-    return result.rows.map((row) => ({ id: row.id, remainingMs: Number(row.remaining_ms) }));
+      where id <> ${this.instanceId} and lease_until > now() - ${margin} * interval '1 millisecond'`);
+    const { rows } = result as { rows: Array<{ id: string; remaining_ms: number }> };
+    return rows.map((row) => ({ id: row.id, remainingMs: Number(row.remaining_ms) }));
   }
 
   /** Subscribes to the other instances' changes and holds this instance's lease (PostgreSQL mode). */
@@ -200,8 +199,9 @@ export class ChangeFeed implements ChangeCarrier {
       return;
     }
     this.lastLagMs = Math.max(0, this.now() - message.at);
-    const { at: _at, cid, from, ...change } = message;
-    this.emit(change as KeyChange);
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- `at` is dropped: listeners get the change alone
+    const { at, cid, from, ...change } = message;
+    this.emit(change);
     // Applied (eviction is synchronous): tell the writer. Its own changes it applied itself.
     if (cid !== undefined && from !== this.instanceId && this.serving) {
       this.database.db.execute(sql`select pg_notify(${ACK_CHANNEL}, ${`${cid} ${this.instanceId}`})`).catch(() => {});

@@ -27,7 +27,7 @@ export function registerScan(program: Command): void {
 async function scan(paths: string[], options: ScanOptions): Promise<void> {
   const showProgress = options.progress ?? process.stderr.isTTY === true;
   let result;
-  let reportUrl;
+  let reportUrl: URL | undefined;
   try {
     reportUrl = options.report === undefined ? undefined : leakedKeysUrl(options.report);
     result = await scanPaths(

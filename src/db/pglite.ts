@@ -13,7 +13,7 @@ import { acquireDataDirLock } from './data-dir-lock.ts';
  */
 export async function openPglite(dataDir: string): Promise<Database> {
   const inMemory = dataDir === ':memory:';
-  const releaseLock = inMemory ? () => {} : acquireDataDirLock(dataDir, process.argv.slice(1, 3).join(' '));
+  const releaseLock = inMemory ? () => {} : await acquireDataDirLock(dataDir, process.argv.slice(1, 3).join(' '));
   let client: PGlite;
   try {
     client = await PGlite.create(inMemory ? undefined : dataDir);
@@ -33,9 +33,9 @@ export async function openPglite(dataDir: string): Promise<Database> {
       await db.execute(sql`select 1`);
     },
     // Every writer is this process, which invalidates its cache itself: nothing to hear.
-    async listen(_channels, handlers) {
+    listen(_channels, handlers) {
       handlers.onState(true);
-      return async () => {};
+      return Promise.resolve(() => Promise.resolve());
     },
     async close() {
       await client.close();

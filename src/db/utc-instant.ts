@@ -1,9 +1,9 @@
 /**
  * A `timestamp` in UTC as PostgreSQL writes it (`2026-11-22 18:18:40.137837` as text, with a `T`
  * in JSON; the fraction's trailing zeros dropped, no fraction at all on a whole second) in the
- * API's form, as `Date#toISOString` writes it (milliseconds, `Z`). String work only: a Date parsed
- * and written back for each instant was 1.8 ms of a 1,000-key list and the largest cost of our
- * own in a page of flights. Select the column `at time zone 'UTC'` to get this form.
+ * API's form, as `Date#toISOString` writes it (milliseconds, `Z`). String work only: parsing a
+ * Date and writing it back for each instant is the largest cost of our own in a long list or a
+ * page of flights (docs/performance.md). Select the column `at time zone 'UTC'` to get this form.
  */
 export function isoOfUtcTimestamp(text: string): string {
   const separator = text[10];

@@ -1,5 +1,5 @@
-import { requireKeyPermission } from '../keys/principal.ts';
-import type { Principal } from '../keys/key-schemas.ts';
+import { requireKeyPermission } from '../shared/principal.ts';
+import type { Principal } from '../shared/principal.ts';
 import type { CursorCodec } from '../shared/cursor.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';

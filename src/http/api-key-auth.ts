@@ -29,7 +29,7 @@ export function apiKeyHook(keyCheck: KeyCheck, rateLimits: KeyRateLimits) {
 }
 
 // Module-level, not a closure per request: tsx (esbuild's keepNames) wraps every named function it
-// creates in a `__name` call (docs/performance.md).
+// creates in a `__name` call, a cost paid on every request (docs/performance.md).
 // A hook that sends the reply does not call `done` (Fastify, Hooks: respond from a hook).
 function settle(
   rateLimits: KeyRateLimits,

@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import scalarApiReference from '@scalar/fastify-api-reference';
@@ -29,7 +29,7 @@ export type AppOptions = {
   /** Where log lines go (tests capture them); stdout otherwise. */
   logStream?: DestinationStream;
   /** Extra routes mounted by other features (MCP) before the server starts. */
-  plugins?: Array<(app: FastifyInstance, services: Services) => Promise<void>>;
+  plugins?: Array<(app: FastifyInstance, services: Services) => void | Promise<void>>;
 };
 
 /** Builds the HTTP server over the services; nothing here holds a business rule. */
@@ -63,7 +63,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
-    parseJson(request, body as string, done);
+    // Fastify's default parser answers through `done`; its return value carries nothing.
+    void parseJson(request, body as string, done);
   });
   app.setNotFoundHandler(notFoundHandler);
   // Callback-style hooks on every request: an async hook costs a promise and a microtask each.
@@ -92,12 +93,14 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     },
   });
 
-  await app.register(healthRoutes, services);
-  await app.register(async (scope) => metricsRoutes(scope, services.metrics));
-  await app.register(async (api) => publicApiRoutes(api, services), { prefix: '/api/v1' });
+  // Each route module gets the services it calls, in a scope of its own.
+  const { changes, database, metrics, keyCheck, keyRateLimits, flights, leaks, sessions } = services;
+  await app.register(plugin(healthRoutes, { changes, database }));
+  await app.register(plugin(metricsRoutes, metrics));
+  await app.register(plugin(publicApiRoutes, { keyCheck, keyRateLimits, flights }), { prefix: '/api/v1' });
   // Its own scope: no key-check hook (a finder of a key need not hold one).
-  await app.register(async (api) => leakedKeyRoutes(api, services), { prefix: '/api/v1' });
-  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(plugin(leakedKeyRoutes, { leaks }), { prefix: '/api/v1' });
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());
   // The browser scope: cookies and helmet's full header set with the page CSP, for the back
   // office, its pages and the docs only; API requests never parse a cookie.
   await app.register(async (browser) => {
@@ -109,24 +112,21 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     });
     await browser.register(
       async (backoffice) => {
-        backoffice.addHook('onRequest', async (_request, reply) => void reply.header('Cache-Control', 'no-store'));
+        backoffice.addHook('onRequest', (_request, reply, done) => {
+          reply.header('Cache-Control', 'no-store');
+          done();
+        });
         // Server time, serialisation included, for the browser's network panel and the bench.
         backoffice.addHook(
           'onSend',
           async (_request, reply) => void reply.header('Server-Timing', `app;dur=${reply.elapsedTime.toFixed(1)}`),
         );
-        await backoffice.register(async (open) => backofficeSessionRoutes(open, services));
-        await backoffice.register(async (guarded) => {
-          guarded.addHook('onRequest', sessionHook(services.sessions));
-          await backofficeKeyRoutes(guarded, services);
-          await backofficeUsageRoutes(guarded, services);
-          await backofficeAuditRoutes(guarded, services);
-          await backofficeUserRoutes(guarded, services);
-        });
+        await backoffice.register(plugin(backofficeSessionRoutes, { sessions }));
+        await backoffice.register(plugin(backofficeRoutes, services));
       },
       { prefix: '/backoffice/api' },
     );
-    await browser.register(async (pages) => backofficePages(pages, services));
+    await browser.register(plugin(backofficePages, { sessions }));
     await browser.register(scalarApiReference, {
       routePrefix: '/docs',
       configuration: {
@@ -144,15 +144,36 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       },
       hooks: {
         // Scalar's page runs inline scripts; relax the policy for the docs alone.
-        onRequest: async (_request, reply) => {
+        onRequest: (_request, reply, done) => {
           reply.header(
             'Content-Security-Policy',
             "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'",
           );
+          done();
         },
       },
     });
   });
-  for (const plugin of options.plugins ?? []) await app.register(async (scope) => plugin(scope, services));
+  for (const extra of options.plugins ?? []) await app.register(plugin(extra, services));
   return app;
+}
+
+/** The signed-in part of the back office: behind the session hook, each module with its services. */
+function backofficeRoutes(guarded: FastifyInstance, services: Services): void {
+  const { sessions, keys, keyRolls, usageReports, audit, users } = services;
+  guarded.addHook('onRequest', sessionHook(sessions));
+  backofficeKeyRoutes(guarded, { keys, keyRolls });
+  backofficeUsageRoutes(guarded, { usageReports });
+  backofficeAuditRoutes(guarded, { audit });
+  backofficeUserRoutes(guarded, { users });
+}
+
+/** A route module as a Fastify plugin (an encapsulated scope) over the services it is handed. */
+function plugin<S>(
+  declare: (app: FastifyInstance, services: S) => void | Promise<void>,
+  services: S,
+): FastifyPluginAsync {
+  return async (scope) => {
+    await declare(scope, services);
+  };
 }

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidRequestError } from '../shared/errors.ts';
-import { problemOf, sendProblem, type Problem } from './problem.ts';
+import { problemFor, problemOf, sendProblem, type Problem } from './problem.ts';
 
 /*
  * Errors raised before any route runs (docs/api.md (errors), last paragraph): Node's HTTP parser refusing the
@@ -11,23 +11,12 @@ import { problemOf, sendProblem, type Problem } from './problem.ts';
  * error. None of these bodies repeats anything from the request.
  */
 
-const PROBLEM_BASE = 'https://airkey.dev/problems/';
-
-function problem(status: number, code: string, title: string, detail: string): Problem {
-  return { type: PROBLEM_BASE + code, title, status, detail, code };
-}
-
 const malformed = (path: string, message: string): Problem =>
   problemOf(new InvalidRequestError([{ path, message }], message));
 
-const URI_TOO_LONG = problem(414, 'uri_too_long', 'URI too long', 'The request URI is too long.');
-const HEADERS_TOO_LARGE = problem(
-  431,
-  'request_header_fields_too_large',
-  'Request header fields too large',
-  'The request headers are too large.',
-);
-const TIMEOUT = problem(408, 'request_timeout', 'Request timeout', 'The request was not received in time.');
+const URI_TOO_LONG = problemFor('uri_too_long');
+const HEADERS_TOO_LARGE = problemFor('request_header_fields_too_large');
+const TIMEOUT = problemFor('request_timeout');
 
 /** Fastify's `frameworkErrors` option: a path that is not valid percent-encoding, or a path parameter over `maxParamLength`. */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -111,9 +100,8 @@ function validHost(host: string | undefined): boolean {
  * 400 too. With `requireHostHeader: false` such requests reach Fastify, and this hook refuses
  * them as a problem.
  */
-export async function requireHost(request: FastifyRequest): Promise<void> {
-  if (!validHost(request.headers.host)) {
-    const message = 'Send a valid Host header (host or host:port).';
-    throw new InvalidRequestError([{ path: 'host', message }], message);
-  }
+export function requireHost(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+  if (validHost(request.headers.host)) return done();
+  const message = 'Send a valid Host header (host or host:port).';
+  done(new InvalidRequestError([{ path: 'host', message }], message));
 }

@@ -24,11 +24,11 @@ export function loggerOptions(options: LogOptions): LoggerOptions & { stream?: D
 /**
  * The logger for the one line per request. Every field of that line is built here from values that
  * cannot hold a credential (the URL is scrubbed, the key appears by id), so it skips the redaction
- * pass the main logger runs on every call.
+ * pass the main logger runs on every call, a visible share of a request (docs/performance.md).
  * Same level, same destination (the main logger's stream, or stdout), same pid/hostname base.
  * Written asynchronously, as Fastify's own logger is: lines that arrive while a write is under way
- * go out together in the next one, instead of one system call per request. pino flushes what is
- * pending when the process exits; a SIGKILL can
+ * go out together in the next one: a synchronous write per line would be one system call per
+ * request. pino flushes what is pending when the process exits; a SIGKILL can
  * lose the lines of the last write.
  */
 export function requestLineLogger(options: LogOptions): Logger {
@@ -52,4 +52,10 @@ export function logRequestDone(log: Logger, request: FastifyRequest, reply: Fast
     },
     'request',
   );
+}
+
+/** The logger for work outside requests (background flushes): redacted as the main logger is. */
+export function backgroundLogger(options: LogOptions): Logger {
+  const { stream, ...settings } = loggerOptions(options);
+  return pino(settings, stream ?? pino.destination({ dest: 1, sync: false }));
 }

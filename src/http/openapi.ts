@@ -1,8 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Flight } from '../flights/flight-schemas.ts';
-import type { Principal } from '../keys/key-schemas.ts';
+import type { Principal } from '../shared/principal.ts';
 import { problemSchema } from './schemas.ts';
 
 /**

@@ -3,9 +3,11 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnreachable } from '../db/unavailable.ts';
 import {
   AirkeyError,
+  catalogEntry,
   InvalidRequestError,
   TooManyRequestsError,
   UnavailableError,
+  type ErrorKind,
   type FieldError,
 } from '../shared/errors.ts';
 import type { Problem } from './problem-types.ts';
@@ -13,6 +15,18 @@ import type { Problem } from './problem-types.ts';
 export type { Problem };
 
 export const PROBLEM_BASE = 'https://airkey.dev/problems/';
+
+/** A catalog entry as problem details, for failures that are not thrown as an AirkeyError. */
+export function problemFor(kind: ErrorKind, detail?: string): Problem {
+  const entry = catalogEntry(kind);
+  return {
+    type: PROBLEM_BASE + entry.code,
+    title: entry.title,
+    status: entry.status,
+    detail: detail ?? entry.detail,
+    code: entry.code,
+  };
+}
 
 export function problemOf(error: unknown): Problem {
   if (error instanceof AirkeyError) {
@@ -44,13 +58,7 @@ export function problemOf(error: unknown): Problem {
   if (isDatabaseUnreachable(error)) return problemOf(new UnavailableError({ cause: error }));
   const status = (error as FastifyError).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return clientProblem(error as FastifyError, status);
-  return {
-    type: PROBLEM_BASE + 'internal_error',
-    title: 'Internal error',
-    status: 500,
-    detail: 'Something went wrong on our side. It has been logged.',
-    code: 'internal_error',
-  };
+  return problemFor('internal_error');
 }
 
 /** Fastify's own 4xx (malformed JSON, wrong content type, body too large) in our shape. */
@@ -65,17 +73,20 @@ function clientProblem(error: FastifyError, status: number): Problem {
       error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty.' : 'The request body is not valid JSON.';
     return problemOf(new InvalidRequestError([{ path: 'body', message: detail }], detail));
   }
-  const known: Record<number, [string, string, string]> = {
-    404: ['not_found', 'Not found', 'The resource does not exist.'],
-    405: ['method_not_allowed', 'Method not allowed', 'This method is not allowed here.'],
-    406: ['not_acceptable', 'Not acceptable', 'The requested representation is not available.'],
-    413: ['payload_too_large', 'Payload too large', 'The request body is too large.'],
-    414: ['uri_too_long', 'URI too long', 'The request URL or one of its path parameters is too long.'],
-    415: ['unsupported_media_type', 'Unsupported media type', 'Send the body as application/json.'],
-  };
-  const [code, title, detail] = known[status] ?? ['bad_request', 'Bad request', 'The request could not be processed.'];
-  return { type: PROBLEM_BASE + code, title, status, detail, code };
+  const kind = FRAMEWORK_STATUS_KINDS[status];
+  // Any other 4xx keeps its status; its text is the catalog's generic one.
+  return kind ? problemFor(kind) : { ...problemFor('bad_request'), status };
 }
+
+/** Fastify's own 4xx statuses, by the catalog entry that answers each. */
+const FRAMEWORK_STATUS_KINDS: Partial<Record<number, ErrorKind>> = {
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+};
 
 /** Key rejections where a key was presented: RFC 6750 `invalid_token`, so a client knows to get a new one. */
 const PRESENTED_BUT_REFUSED = new Set(['api_key_invalid', 'api_key_disabled', 'api_key_expired']);
@@ -130,12 +141,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   return sendProblem(reply, frozen.problem, frozen.body);
 }
 
+const NO_SUCH_ROUTE = problemFor('not_found', 'No such route.');
+
 export function notFoundHandler(_request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendProblem(reply, {
-    type: PROBLEM_BASE + 'not_found',
-    title: 'Not found',
-    status: 404,
-    detail: 'No such route.',
-    code: 'not_found',
-  });
+  return sendProblem(reply, NO_SUCH_ROUTE);
 }

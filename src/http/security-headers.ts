@@ -53,6 +53,6 @@ function recordHelmet(options: HelmetOptions): Record<string, string> {
   } as unknown as ServerResponse;
   let failed: unknown;
   helmet(options)({} as IncomingMessage, response, (error?: unknown) => void (failed = error));
-  if (failed) throw failed;
+  if (failed) throw failed instanceof Error ? failed : new Error('helmet failed to set the headers');
   return headers;
 }

@@ -6,7 +6,8 @@ import { z } from 'zod';
 /**
  * Responses are described by the zod schemas (the one source of truth), but serialised by a
  * serializer compiled once per route from their JSON Schema (fast-json-stringify), not by zod
- * validating every response before `JSON.stringify` (docs/performance.md). A compiled serializer writes only the properties the schema names, so a field
+ * validating every response before `JSON.stringify`, the costliest step of our own on the request
+ * path (docs/performance.md). A compiled serializer writes only the properties the schema names, so a field
  * added by mistake (a digest, a secret) still never leaves. A schema JSON Schema cannot express
  * (a transform, a codec) keeps the zod serializer.
  */
@@ -48,10 +49,10 @@ function withNullableTypes(node: unknown): unknown {
       !('anyOf' in other) &&
       !('const' in other)
     ) {
-      const { anyOf: _dropped, ...rest } = rewritten;
-      const nullable: Record<string, unknown> = { ...rest, ...other, nullable: true };
+      const nullable: Record<string, unknown> = { ...rewritten, ...other, nullable: true };
+      delete nullable.anyOf;
       // An enum that may be null must list null too, or the value null fails it.
-      if (Array.isArray(other.enum)) nullable.enum = [...other.enum, null];
+      if (Array.isArray(other.enum)) nullable.enum = [...(other.enum as unknown[]), null];
       return nullable;
     }
   }

@@ -48,8 +48,17 @@ export function signedInActor(request: FastifyRequest): UserActor {
 }
 
 export function needs(permission: Permission) {
-  return async function requireBackofficePermission(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    requirePermission(signedInActor(request), permission);
+  return function requireBackofficePermission(
+    request: FastifyRequest,
+    _reply: FastifyReply,
+    done: (error?: Error) => void,
+  ): void {
+    try {
+      requirePermission(signedInActor(request), permission);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Principal } from '../keys/key-schemas.ts';
+import type { Principal } from '../shared/principal.ts';
 import type { ResolvedSession } from '../sessions/session-service.ts';
 
 declare module 'fastify' {

@@ -18,7 +18,7 @@ export type KeyRefusal = KeyRejectedError | TooManyRequestsError | UnavailableEr
  * purpose. Synchronous when the key check answers from what it knows (a cached key, a client it
  * knows to be blocked), a promise otherwise.
  * A refusal is returned, not thrown: a flood of guesses is thousands of them a second, and a
- * throw costs V8 a walk of the stack even when it is caught (README, Performance: Floods).
+ * throw costs V8 a walk of the stack even when it is caught (docs/performance.md).
  */
 export function authenticate(
   keyCheck: KeyCheck,
@@ -41,7 +41,8 @@ function principalOrRefusal(outcome: CheckOutcome): Accepted | KeyRefusal {
 
 // Refusals are answers, not faults, and they all look alike: one frozen instance per code (and
 // per Retry-After), built once without a stack, so a refusal allocates nothing and its body is
-// serialised once (sendError): a flood of guesses costs no allocation per refusal.
+// serialised once (sendError): building one per request shows in a flood's CPU profile
+// (docs/performance.md).
 const rejections = new Map<KeyRejection, KeyRejectedError>();
 const throttles = new Map<number, TooManyRequestsError>();
 

@@ -1,6 +1,6 @@
 import { isExpired } from './expiry.ts';
-import type { Principal } from './key-schemas.ts';
-import type { KeyFacts } from './principal.ts';
+import type { Principal } from '../shared/principal.ts';
+import type { KeyFacts } from './key-facts.ts';
 import type { RateLimit } from '../ratelimit/rate-limit.ts';
 
 export type KeyFailure = 'api_key_invalid' | 'api_key_disabled' | 'api_key_expired';

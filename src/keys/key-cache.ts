@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { KeyChange } from '../bus/change.ts';
-import type { KeyFacts } from './principal.ts';
+import type { KeyFacts } from './key-facts.ts';
 
 export type KeyCacheOptions = { maxEntries: number; maxAgeMs: number };
 

@@ -3,7 +3,7 @@ import type { FailureThrottle } from '../throttle/failure-throttle.ts';
 import { decide, type Verdict } from './decide.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { KeyRepository } from './key-repository.ts';
-import type { KeyFacts } from './principal.ts';
+import type { KeyFacts } from './key-facts.ts';
 import { hasValidChecksum } from './checksum.ts';
 import type { LegacyKeys } from './legacy-keys.ts';
 import { digestSecret, hasKeyFormat } from './secret.ts';
@@ -17,20 +17,40 @@ export type CheckOutcome = Verdict | { ok: false; reason: 'throttled'; retryAfte
 
 export type KeyCheckMetrics = { observe(outcome: string, seconds: number): void };
 
+export type KeyCheckOptions = {
+  repository: KeyRepository;
+  cache: KeyCache;
+  usage: UsageRecorder;
+  throttle: FailureThrottle;
+  /** A small budget of lookups for a blocked client, so its valid keys keep working. */
+  lookupsWhileBlocked: FailureThrottle;
+  clock: Clock;
+  /** Whether keys without a checksum may remain: until none do, a bad checksum is looked up. */
+  legacyKeys: Pick<LegacyKeys, 'noneRemain'>;
+  metrics?: KeyCheckMetrics;
+};
+
 /** Verifies a presented key on every API and MCP request. */
 export class KeyCheck {
-  constructor(
-    private readonly repository: KeyRepository,
-    private readonly cache: KeyCache,
-    private readonly usage: UsageRecorder,
-    private readonly throttle: FailureThrottle,
-    /** A small budget of lookups for a blocked client, so its valid keys keep working. */
-    private readonly lookupsWhileBlocked: FailureThrottle,
-    private readonly clock: Clock,
-    /** Whether keys without a checksum may remain: until none do, a bad checksum is looked up. */
-    private readonly legacyKeys: Pick<LegacyKeys, 'noneRemain'>,
-    private readonly metrics?: KeyCheckMetrics,
-  ) {}
+  private readonly repository: KeyRepository;
+  private readonly cache: KeyCache;
+  private readonly usage: UsageRecorder;
+  private readonly throttle: FailureThrottle;
+  private readonly lookupsWhileBlocked: FailureThrottle;
+  private readonly clock: Clock;
+  private readonly legacyKeys: Pick<LegacyKeys, 'noneRemain'>;
+  private readonly metrics: KeyCheckMetrics | undefined;
+
+  constructor(options: KeyCheckOptions) {
+    this.repository = options.repository;
+    this.cache = options.cache;
+    this.usage = options.usage;
+    this.throttle = options.throttle;
+    this.lookupsWhileBlocked = options.lookupsWhileBlocked;
+    this.clock = options.clock;
+    this.legacyKeys = options.legacyKeys;
+    this.metrics = options.metrics;
+  }
 
   /**
    * The hot path: parse, digest, cache, decide.

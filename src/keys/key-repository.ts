@@ -1,89 +1,12 @@
 import DataLoader from 'dataloader';
 import { and, count, eq, getTableColumns, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { arrayLiteral } from '../db/array-literal.ts';
-import { isoOfUtcTimestamp } from '../db/utc-instant.ts';
 import type { Db } from '../db/handle.ts';
 import { apiKeys, tenants, users } from '../db/schema.ts';
 import type { KeyAuthority } from '../shared/actor.ts';
 import type { RateLimit } from '../ratelimit/rate-limit.ts';
-import { keyFactsOf, type KeyFacts } from './principal.ts';
-
-export type KeyRow = typeof apiKeys.$inferSelect;
-export type KeyRowWithCreator = KeyRow & { creatorEmail: string | null };
-/** A key as the back office lists it: the stored row without its digest and bookkeeping. */
-export type StoredKeyView = Pick<
-  KeyRowWithCreator,
-  | 'id'
-  | 'name'
-  | 'hint'
-  | 'createdAt'
-  | 'createdBy'
-  | 'creatorEmail'
-  | 'enabled'
-  | 'disabledReason'
-  | 'expiresAt'
-  | 'lastUsedAt'
-  | 'retiresAt'
-  | 'rateLimitRequests'
-  | 'rateLimitWindow'
->;
-/** The same, with its instants already in the API's ISO 8601 form (as the list reads them). */
-export type KeyListRow = Omit<StoredKeyView, 'createdAt' | 'expiresAt' | 'lastUsedAt' | 'retiresAt'> & {
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  retiresAt: string | null;
-};
-type Instant = string | null;
-type ListedTuple = [
-  string,
-  string,
-  string,
-  string,
-  string | null,
-  string | null,
-  boolean,
-  string | null,
-  Instant,
-  Instant,
-  Instant,
-  number | null,
-  KeyRow['rateLimitWindow'],
-];
-
-const isoOf = (instant: Instant) => (instant === null ? null : isoOfUtcTimestamp(instant));
-
-function listRowOf([
-  id,
-  name,
-  hint,
-  createdAt,
-  createdBy,
-  creatorEmail,
-  enabled,
-  disabledReason,
-  expiresAt,
-  lastUsedAt,
-  retiresAt,
-  rateLimitRequests,
-  rateLimitWindow,
-]: ListedTuple): KeyListRow {
-  return {
-    id,
-    name,
-    hint,
-    createdBy,
-    creatorEmail,
-    enabled,
-    disabledReason,
-    createdAt: isoOfUtcTimestamp(createdAt),
-    expiresAt: isoOf(expiresAt),
-    lastUsedAt: isoOf(lastUsedAt),
-    retiresAt: isoOf(retiresAt),
-    rateLimitRequests,
-    rateLimitWindow,
-  };
-}
+import { keyFactsOf, type KeyFacts } from './key-facts.ts';
+import { listRowOf, type KeyListRow, type KeyRow, type KeyRowWithCreator, type ListedTuple } from './key-rows.ts';
 
 /** The only place that knows how keys are stored. */
 export class KeyRepository {

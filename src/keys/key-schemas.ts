@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import { KEY_AUTHORITIES } from '../shared/actor.ts';
-import { PERMISSIONS } from '../shared/roles.ts';
-import { tenantRefSchema } from '../shared/tenant-ref.ts';
 import { RATE_LIMIT_WINDOWS } from '../ratelimit/rate-limit.ts';
 
 /**
@@ -92,16 +90,3 @@ export type LeakReport = z.infer<typeof leakReportSchema>;
 /** The same answer whatever the items were: a report reveals nothing. */
 export const leakReceiptSchema = z.object({ received: z.number().int().describe('How many items the report held') });
 export type LeakReceipt = z.infer<typeof leakReceiptSchema>;
-
-/** Who a request made with a key acts as, and what it may do (`GET /api/v1/whoami`). */
-export const principalSchema = z.object({
-  tenant: tenantRefSchema,
-  key: z.object({ id: z.string(), name: z.string(), hint: z.string(), expires_at: z.string().nullable() }),
-  acts_as: z.union([
-    z.object({ type: z.literal('user'), id: z.string(), email: z.string() }),
-    z.object({ type: z.literal('system') }),
-  ]),
-  // Not .readonly(): that becomes `readOnly: true` in OpenAPI, which generated clients mistype.
-  permissions: z.array(z.enum(PERMISSIONS)),
-});
-export type Principal = z.infer<typeof principalSchema>;

@@ -7,14 +7,22 @@ import type { RandomBytes } from '../shared/digest.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/errors.ts';
 import { nameProblem } from '../shared/text-rules.ts';
 import { expiryDateOf, expiryInstantOf, isExpired } from './expiry.ts';
-import type { KeyRepository, KeyRowWithCreator } from './key-repository.ts';
+import type { KeyRepository } from './key-repository.ts';
+import type { KeyRowWithCreator } from './key-rows.ts';
 import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, UpdateKeyInput } from './key-schemas.ts';
 import { keyTarget, listedKeyView, rateLimitOf, toApiKeyView } from './key-view.ts';
 import type { RateLimit } from '../ratelimit/rate-limit.ts';
 import type { ChangeRecorder } from '../db/unit-of-work.ts';
 import { digestSecret, generateSecret, hintOf } from './secret.ts';
 
-export type KeyServiceOptions = { maxKeysPerTenant: number; random?: RandomBytes };
+export type KeyServiceOptions = {
+  uow: UnitOfWork;
+  keys: KeyRepository;
+  audit: AuditService;
+  clock: Clock;
+  maxKeysPerTenant: number;
+  random?: RandomBytes;
+};
 
 /**
  * Key lifecycle (docs/keys.md): create, list, enable, disable, delete. Every method checks
@@ -22,13 +30,17 @@ export type KeyServiceOptions = { maxKeysPerTenant: number; random?: RandomBytes
  * is audited and published through the unit of work.
  */
 export class KeyService {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly keys: KeyRepository,
-    private readonly audit: AuditService,
-    private readonly clock: Clock,
-    private readonly options: KeyServiceOptions,
-  ) {}
+  private readonly uow: UnitOfWork;
+  private readonly keys: KeyRepository;
+  private readonly audit: AuditService;
+  private readonly clock: Clock;
+
+  constructor(private readonly options: KeyServiceOptions) {
+    this.uow = options.uow;
+    this.keys = options.keys;
+    this.audit = options.audit;
+    this.clock = options.clock;
+  }
 
   async list(actor: UserActor): Promise<KeyList> {
     requirePermission(actor, 'api_keys:manage');

@@ -1,5 +1,5 @@
 import { expiryDateOf, isExpired } from './expiry.ts';
-import type { KeyListRow, StoredKeyView } from './key-repository.ts';
+import type { KeyListRow, StoredKeyView } from './key-rows.ts';
 import type { ApiKeyView, DisabledReason } from './key-schemas.ts';
 import type { RateLimit, RateLimitWindow } from '../ratelimit/rate-limit.ts';
 

@@ -16,6 +16,15 @@ export type Reporter = { address: string; userAgent: string | undefined };
 
 const USER_AGENT_KEPT = 200;
 
+export type LeakServiceOptions = {
+  uow: UnitOfWork;
+  keys: KeyRepository;
+  audit: AuditService;
+  clock: Clock;
+  reports: FailureThrottle;
+  legacyKeys: Pick<LegacyKeys, 'noneRemain'>;
+};
+
 /**
  * Leak reports (docs/api.md `POST /api/v1/leaked-keys`): anyone who finds a key may report it, without
  * a key of their own. Each item that is a live key of any tenant is disabled as leaked at once on
@@ -26,14 +35,21 @@ const USER_AGENT_KEPT = 200;
  * cause (100 digests a report) without turning the answer into an oracle.
  */
 export class LeakService {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly keys: KeyRepository,
-    private readonly audit: AuditService,
-    private readonly clock: Clock,
-    private readonly reports: FailureThrottle,
-    private readonly legacyKeys: Pick<LegacyKeys, 'noneRemain'>,
-  ) {}
+  private readonly uow: UnitOfWork;
+  private readonly keys: KeyRepository;
+  private readonly audit: AuditService;
+  private readonly clock: Clock;
+  private readonly reports: FailureThrottle;
+  private readonly legacyKeys: Pick<LegacyKeys, 'noneRemain'>;
+
+  constructor(options: LeakServiceOptions) {
+    this.uow = options.uow;
+    this.keys = options.keys;
+    this.audit = options.audit;
+    this.clock = options.clock;
+    this.reports = options.reports;
+    this.legacyKeys = options.legacyKeys;
+  }
 
   async report(input: LeakReport, reporter: Reporter): Promise<LeakReceipt> {
     if (!(await this.reports.tryTake(reporter.address))) {

@@ -13,6 +13,14 @@ import { digestSecret, generateSecret, hintOf } from './secret.ts';
 const HOUR_MS = 3_600_000;
 const OVERLAP_MS: Record<RollOverlap, number> = { none: 0, '1h': HOUR_MS, '24h': 24 * HOUR_MS, '7d': 7 * 24 * HOUR_MS };
 
+export type RollServiceOptions = {
+  uow: UnitOfWork;
+  keys: KeyRepository;
+  audit: AuditService;
+  clock: Clock;
+  random?: RandomBytes;
+};
+
 /**
  * Rolling a key (docs/keys.md): a new secret replaces the old one, which keeps working (if it did)
  * until `retires_at` and is then refused by the key check (decide.ts) and deleted by the sweep.
@@ -22,13 +30,19 @@ const OVERLAP_MS: Record<RollOverlap, number> = { none: 0, '1h': HOUR_MS, '24h':
  * therefore hold one key more than the limit (creating keys stays refused until it is back below).
  */
 export class RollService {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly keys: KeyRepository,
-    private readonly audit: AuditService,
-    private readonly clock: Clock,
-    private readonly random?: RandomBytes,
-  ) {}
+  private readonly uow: UnitOfWork;
+  private readonly keys: KeyRepository;
+  private readonly audit: AuditService;
+  private readonly clock: Clock;
+  private readonly random: RandomBytes | undefined;
+
+  constructor(options: RollServiceOptions) {
+    this.uow = options.uow;
+    this.keys = options.keys;
+    this.audit = options.audit;
+    this.clock = options.clock;
+    this.random = options.random;
+  }
 
   /** A leaked or disabled key may be rolled; an expired one may not (its successor would be too). */
   async roll(actor: UserActor, id: string, overlap: RollOverlap): Promise<RolledKey> {

@@ -1,3 +1,4 @@
+import type { RunReport } from '../shared/failure-streak.ts';
 import { WriteBehindLoop } from '../shared/write-behind.ts';
 import type { KeyRepository } from './key-repository.ts';
 
@@ -23,7 +24,8 @@ export class UsageRecorder {
     private readonly keys: KeyRepository,
     private readonly counter: RequestCounter,
     intervalMs: number,
-    private readonly onError: (error: unknown) => void = () => {},
+    /** Every flush that wrote or failed: a failure is kept for the next flush and must be seen. */
+    private readonly report: RunReport,
   ) {
     this.loop = new WriteBehindLoop(intervalMs, () => this.writePending());
   }
@@ -62,10 +64,11 @@ export class UsageRecorder {
     this.pending = new Map();
     try {
       await this.keys.recordUsage(batch);
+      this.report.succeeded();
     } catch (error) {
       // Keep the newer of the failed and the fresh timestamps for the next try.
       for (const [id, at] of batch) if ((this.pending.get(id) ?? 0) < at) this.pending.set(id, at);
-      this.onError(error);
+      this.report.failed(error);
     }
   }
 }

@@ -2,7 +2,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../app/services.ts';
 import { apiKeyHook } from '../http/api-key-auth.ts';
-import { PROBLEM_BASE, problemOf, sendProblem } from '../http/problem.ts';
+import { problemFor, problemOf, sendProblem } from '../http/problem.ts';
 import { NotAuthenticatedError } from '../shared/errors.ts';
 import { createMcpServer } from './mcp-server.ts';
 import { originHook } from './origin-check.ts';
@@ -12,7 +12,7 @@ import { originHook } from './origin-check.ts';
  * a key: every HTTP request carries the key and goes through the same key check as `/api/v1`,
  * so a key disabled, deleted or narrowed mid-conversation is refused on its very next request.
  */
-export async function mcpRoutes(app: FastifyInstance, services: Services): Promise<void> {
+export function mcpRoutes(app: FastifyInstance, services: Pick<Services, 'config' | 'keyCheck' | 'keyRateLimits' | 'flights'>): void {
   // First the Origin (403 origin_rejected): a page from a foreign origin gets no key check at all,
   // so it cannot even probe which keys are valid.
   app.addHook(
@@ -59,16 +59,14 @@ export async function mcpRoutes(app: FastifyInstance, services: Services): Promi
 }
 
 const RATE_LIMIT_FIELDS = ['ratelimit-policy', 'ratelimit'] as const;
+const STATELESS = problemFor(
+  'method_not_allowed',
+  'This MCP server is stateless: send JSON-RPC messages with POST /mcp.',
+);
 
 async function methodNotAllowed(_request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   reply.header('Allow', 'POST');
-  return sendProblem(reply, {
-    type: PROBLEM_BASE + 'method_not_allowed',
-    title: 'Method not allowed',
-    status: 405,
-    detail: 'This MCP server is stateless: send JSON-RPC messages with POST /mcp.',
-    code: 'method_not_allowed',
-  });
+  return sendProblem(reply, STATELESS);
 }
 
 /** After hijack the error handler is out of reach; the same problem body, written by hand. */

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FlightService } from '../flights/flight-service.ts';
 import { flightFilterShape, flightIdSchema, flightPageSchema, flightSchema } from '../flights/flight-schemas.ts';
 import { problemOf } from '../http/problem.ts';
-import { principalSchema, type Principal } from '../keys/key-schemas.ts';
+import { principalSchema, type Principal } from '../shared/principal.ts';
 
 /** What the tools need: the principal of this HTTP request, already checked, and the services. */
 export type ToolContext = {
@@ -77,10 +77,10 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       annotations: READ_ONLY,
     },
     async () =>
-      guarded(context, async () => {
+      guarded(context, () =>
         // Parsed so only the documented fields leave, exactly as the REST serializer does.
-        return structured(principalSchema.parse(principal));
-      }),
+        Promise.resolve(structured(principalSchema.parse(principal))),
+      ),
   );
 }
 

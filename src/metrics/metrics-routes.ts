@@ -6,7 +6,7 @@ import { processRegistry } from './process-metrics.ts';
  * GET /metrics in the Prometheus text format. No key: it reveals counts and timings, never a key,
  * a tenant or a URL. Kept out of the public OpenAPI document.
  */
-export async function metricsRoutes(app: FastifyInstance, metrics: Metrics): Promise<void> {
+export function metricsRoutes(app: FastifyInstance, metrics: Metrics): void {
   // Created now, not on the first scrape: the CPU counters count from their creation, and a first
   // scrape would otherwise report (almost) no CPU at all.
   processRegistry();

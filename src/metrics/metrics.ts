@@ -28,6 +28,7 @@ export class Metrics {
   private readonly keyChecks: TalliedCounter<'outcome'>;
   private readonly keyCheckSeconds: TalliedHistogram;
   private readonly requests: TalliedCounter<'method' | 'route' | 'status'>;
+  private readonly backgroundFailures: Counter<'task'>;
 
   /** Passed to KeyCheck: one count and one histogram observation per check. */
   readonly keyCheck: OutcomeObserver = {
@@ -36,6 +37,11 @@ export class Metrics {
       this.keyCheckSeconds.observe(seconds);
     },
   };
+
+  /** One failed run of a background task (FailureStreak counts every one); 0 declares the task. */
+  backgroundFailed(task: string, runs = 1): void {
+    this.backgroundFailures.inc({ task }, runs);
+  }
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -55,6 +61,13 @@ export class Metrics {
       name: 'airkey_http_requests_total',
       help: 'HTTP requests by route pattern and status code.',
       labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+
+    this.backgroundFailures = new Counter({
+      name: 'airkey_background_failures_total',
+      help: 'Failed runs of background tasks (usage flushes), by task; each failed run is retried.',
+      labelNames: ['task'],
       registers,
     });
 

@@ -30,8 +30,8 @@ export class SessionRepository {
       .prepare('live_session_with_user');
   }
 
-  async insert(values: typeof sessions.$inferInsert): Promise<void> {
-    await this.db.insert(sessions).values(values);
+  async insert(tx: Db, values: typeof sessions.$inferInsert): Promise<void> {
+    await tx.insert(sessions).values(values);
   }
 
   /** The live session and its user as they are now, in one round trip (every back-office request asks). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/handle.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { AuditService } from '../audit/audit-service.ts';
 import type { UserRepository } from '../users/user-repository.ts';
 import { toUserView } from '../users/user-service.ts';
@@ -16,20 +16,40 @@ export type ResolvedSession = SignedIn & { actor: UserActor };
 
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
+export type SessionServiceOptions = {
+  uow: UnitOfWork;
+  sessions: SessionRepository;
+  users: UserRepository;
+  audit: AuditService;
+  /** Failed sign-ins per account and client (a few). */
+  throttle: FailureThrottle;
+  /** Failed sign-ins per client across all accounts (many): stops spraying, not an office's typos. */
+  sprayThrottle: FailureThrottle;
+  clock: Clock;
+  random?: RandomBytes;
+};
+
 /** Back-office sign-in: argon2id passwords, database sessions, a CSRF token per session. */
 export class SessionService {
-  constructor(
-    private readonly db: Db,
-    private readonly sessions: SessionRepository,
-    private readonly users: UserRepository,
-    private readonly audit: AuditService,
-    /** Failed sign-ins per account and client (a few). */
-    private readonly throttle: FailureThrottle,
-    /** Failed sign-ins per client across all accounts (many): stops spraying, not an office's typos. */
-    private readonly sprayThrottle: FailureThrottle,
-    private readonly clock: Clock,
-    private readonly random: RandomBytes = randomBytes,
-  ) {}
+  private readonly uow: UnitOfWork;
+  private readonly sessions: SessionRepository;
+  private readonly users: UserRepository;
+  private readonly audit: AuditService;
+  private readonly throttle: FailureThrottle;
+  private readonly sprayThrottle: FailureThrottle;
+  private readonly clock: Clock;
+  private readonly random: RandomBytes;
+
+  constructor(options: SessionServiceOptions) {
+    this.uow = options.uow;
+    this.sessions = options.sessions;
+    this.users = options.users;
+    this.audit = options.audit;
+    this.throttle = options.throttle;
+    this.sprayThrottle = options.sprayThrottle;
+    this.clock = options.clock;
+    this.random = options.random ?? randomBytes;
+  }
 
   /** Returns the new session's cookie token with what the client may see. */
   async signIn(
@@ -51,17 +71,16 @@ export class SessionService {
       await Promise.all([this.throttle.recordFailure(throttleKey), this.sprayThrottle.recordFailure(client)]);
       if (user) {
         // Whoever typed the password is unknown: no actor id, the account is the target.
-        await this.audit.record(
-          this.db,
-          user.tenantId,
-          { type: 'user', id: null, email: user.email },
-          'user.sign_in_failed',
-          {
-            type: 'user',
-            id: user.id,
-            name: user.email,
-          },
-          { client },
+        const target = { type: 'user', id: user.id, name: user.email } as const;
+        await this.uow.inTransaction((tx) =>
+          this.audit.record(
+            tx,
+            user.tenantId,
+            { type: 'user', id: null, email: user.email },
+            'user.sign_in_failed',
+            target,
+            { client },
+          ),
         );
       }
       throw new InvalidCredentialsError();
@@ -71,25 +90,25 @@ export class SessionService {
     const csrfToken = this.random(24).toString('base64url');
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-    await this.sessions.insert({
-      tokenDigest: sha256Hex(token),
-      userId: user.id,
-      csrfToken,
-      createdAt: now,
-      expiresAt,
+    // The session and its audit row commit together: no session nobody recorded, no record of a
+    // sign-in that never got a session.
+    await this.uow.inTransaction(async (tx) => {
+      await this.sessions.insert(tx, {
+        tokenDigest: sha256Hex(token),
+        userId: user.id,
+        csrfToken,
+        createdAt: now,
+        expiresAt,
+      });
+      await this.audit.record(
+        tx,
+        user.tenantId,
+        { type: 'user', id: user.id, email: user.email },
+        'user.signed_in',
+        { type: 'user', id: user.id, name: user.email },
+        { client },
+      );
     });
-    await this.audit.record(
-      this.db,
-      user.tenantId,
-      { type: 'user', id: user.id, email: user.email },
-      'user.signed_in',
-      {
-        type: 'user',
-        id: user.id,
-        name: user.email,
-      },
-      { client },
-    );
     return { token, expiresAt, user: toUserView(user), csrf_token: csrfToken };
   }
 

@@ -31,6 +31,11 @@ export function userActor(user: { id: string; email: string; tenantId: string; r
   };
 }
 
+/** For what only the system may do (creating tenants): no role grants it. */
+export function requireSystem(actor: Actor, action: string): void {
+  if (actor.type !== 'system') throw new PermissionDeniedError('system', `Only the system (the CLI) may ${action}.`);
+}
+
 /** The guard every service method runs itself; the system actor (CLI, jobs) holds every permission. */
 export function requirePermission(actor: Actor, permission: Permission): void {
   if (actor.type === 'user' && !actor.permissions.includes(permission)) throw new PermissionDeniedError(permission);

@@ -1,25 +1,145 @@
 /**
- * The one catalog of failures airkey reports. Each class carries its public code and HTTP
- * status; the HTTP error handler (src/http/problem.ts) is the only place that turns them into
- * RFC 9457 bodies. Messages here are public: never put a secret, SQL or a stack into one.
+ * The one catalog of failures airkey reports: each entry's code, HTTP status, title and public
+ * detail. src/http/problem.ts turns an entry into RFC 9457 problem details and declares none of
+ * its own. Everything here is public: never a secret, SQL or a stack. What only operators may see
+ * goes in the error's `cause`, which is logged and never sent.
  */
 export type FieldError = { path: string; message: string };
 
-export abstract class AirkeyError extends Error {
-  abstract readonly status: number;
-  abstract readonly code: string;
-  abstract readonly title: string;
+export type CatalogEntry = { status: number; title: string; detail: string; code?: string };
+
+export const ERROR_CATALOG = {
+  bad_request: { status: 400, title: 'Bad request', detail: 'The request could not be processed.' },
+  invalid_request: { status: 400, title: 'Invalid request', detail: 'One or more fields are invalid.' },
+  api_key_ambiguous: {
+    status: 400,
+    title: 'Ambiguous API key',
+    detail: 'The request carries two different API keys; send exactly one.',
+  },
+  webhook_url_rejected: {
+    status: 400,
+    title: 'Webhook URL rejected',
+    detail: 'A webhook URL must use https: and must not name a loopback, private or link-local address.',
+  },
+  api_key_missing: { status: 401, title: 'API key missing', detail: 'Send your API key in the X-API-Key header.' },
+  api_key_invalid: { status: 401, title: 'Invalid API key', detail: 'The API key is malformed, unknown or deleted.' },
+  api_key_disabled: { status: 401, title: 'API key disabled', detail: 'The API key is disabled.' },
+  api_key_expired: {
+    status: 401,
+    title: 'API key expired',
+    detail: 'The API key has expired. Create a new key to restore access.',
+  },
+  not_authenticated: { status: 401, title: 'Not signed in', detail: 'Sign in to the back office first.' },
+  invalid_credentials: { status: 401, title: 'Invalid credentials', detail: 'The e-mail or password is wrong.' },
+  permission_denied: { status: 403, title: 'Permission denied', detail: 'This action needs a permission you lack.' },
+  csrf_rejected: {
+    status: 403,
+    title: 'CSRF check failed',
+    detail: 'Mutating requests need the X-CSRF-Token header of your session and must come from this origin.',
+  },
+  origin_rejected: {
+    status: 403,
+    title: 'Origin not allowed',
+    detail: 'Requests to /mcp from this Origin are not allowed. Add it to MCP_ALLOWED_ORIGINS to allow it.',
+  },
+  not_found: { status: 404, title: 'Not found', detail: 'The resource does not exist.' },
+  method_not_allowed: { status: 405, title: 'Method not allowed', detail: 'This method is not allowed here.' },
+  not_acceptable: { status: 406, title: 'Not acceptable', detail: 'The requested representation is not available.' },
+  request_timeout: { status: 408, title: 'Request timeout', detail: 'The request was not received in time.' },
+  // The one code with two statuses (docs/api.md (errors)): 401 when a request presents an expired
+  // key, 409 when a change to an expired key is refused. Both are `api_key_expired` on the wire.
+  api_key_expired_transition: {
+    status: 409,
+    title: 'Conflict',
+    detail: 'The key has expired; create a new key instead.',
+    code: 'api_key_expired',
+  },
+  creator_deleted: { status: 409, title: 'Conflict', detail: "The key's creator no longer exists." },
+  api_key_leaked: { status: 409, title: 'Conflict', detail: 'The key was reported leaked and stays disabled.' },
+  api_key_limit_reached: { status: 409, title: 'Conflict', detail: 'The tenant has as many keys as it may have.' },
+  email_taken: { status: 409, title: 'Conflict', detail: 'A user with this e-mail exists.' },
+  slug_taken: { status: 409, title: 'Conflict', detail: 'A tenant with this slug exists.' },
+  last_system_administrator: {
+    status: 409,
+    title: 'Conflict',
+    detail: 'This is the last System Administrator of the tenant; make someone else one first.',
+  },
+  webhook_limit_reached: {
+    status: 409,
+    title: 'Webhook limit reached',
+    detail: 'The tenant has as many webhook endpoints as it may have; delete one first.',
+  },
+  payload_too_large: { status: 413, title: 'Payload too large', detail: 'The request body is too large.' },
+  uri_too_long: {
+    status: 414,
+    title: 'URI too long',
+    detail: 'The request URL or one of its path parameters is too long.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Unsupported media type',
+    detail: 'Send the body as application/json.',
+  },
+  too_many_requests: {
+    status: 429,
+    title: 'Too many requests',
+    detail: 'Too many failed attempts from this client. Retry after the time in Retry-After.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Rate limit exceeded',
+    detail:
+      "This API key has used its rate limit's requests for the current window. Retry after the time in Retry-After.",
+  },
+  request_header_fields_too_large: {
+    status: 431,
+    title: 'Request header fields too large',
+    detail: 'The request headers are too large.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal error',
+    detail: 'Something went wrong on our side. It has been logged.',
+  },
+  unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    detail: 'The service cannot reach its database right now. Retry shortly.',
+  },
+} as const satisfies Record<string, CatalogEntry>;
+
+/** An entry of the catalog; its wire `code` is the same word except where the entry says otherwise. */
+export type ErrorKind = keyof typeof ERROR_CATALOG;
+
+/** The code, status, title and default public detail of a catalog entry. */
+export function catalogEntry(kind: ErrorKind): Required<CatalogEntry> {
+  const entry: CatalogEntry = ERROR_CATALOG[kind];
+  return { ...entry, code: entry.code ?? kind };
+}
+
+/**
+ * A catalogued failure. `detail` replaces the entry's public detail where the thrower knows more
+ * (which field, which permission); it is sent to the client, so it must be public too.
+ */
+export class AirkeyError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  constructor(kind: ErrorKind, detail?: string, options?: ErrorOptions) {
+    const entry = catalogEntry(kind);
+    super(detail ?? entry.detail, options);
+    this.status = entry.status;
+    this.code = entry.code;
+    this.title = entry.title;
+  }
 }
 
 export class InvalidRequestError extends AirkeyError {
-  readonly status = 400;
-  readonly code = 'invalid_request';
-  readonly title = 'Invalid request';
   constructor(
     readonly errors: FieldError[],
-    detail = 'One or more fields are invalid.',
+    detail?: string,
   ) {
-    super(detail);
+    super('invalid_request', detail);
   }
   static field(path: string, message: string): InvalidRequestError {
     return new InvalidRequestError([{ path, message }], message);
@@ -30,88 +150,50 @@ export class InvalidRequestError extends AirkeyError {
 export type KeyRejection =
   'api_key_missing' | 'api_key_ambiguous' | 'api_key_invalid' | 'api_key_disabled' | 'api_key_expired';
 
-const keyRejectionText: Record<KeyRejection, { status: number; title: string; detail: string }> = {
-  api_key_missing: { status: 401, title: 'API key missing', detail: 'Send your API key in the X-API-Key header.' },
-  api_key_ambiguous: {
-    status: 400,
-    title: 'Ambiguous API key',
-    detail: 'The request carries two different API keys; send exactly one.',
-  },
-  api_key_invalid: { status: 401, title: 'Invalid API key', detail: 'The API key is malformed, unknown or deleted.' },
-  api_key_disabled: { status: 401, title: 'API key disabled', detail: 'The API key is disabled.' },
-  api_key_expired: {
-    status: 401,
-    title: 'API key expired',
-    detail: 'The API key has expired. Create a new key to restore access.',
-  },
-};
-
 export class KeyRejectedError extends AirkeyError {
-  readonly status: number;
-  readonly title: string;
-  constructor(readonly code: KeyRejection) {
-    const text = keyRejectionText[code];
-    super(text.detail);
-    this.status = text.status;
-    this.title = text.title;
+  declare readonly code: KeyRejection;
+  constructor(code: KeyRejection) {
+    super(code);
   }
 }
 
 export class NotAuthenticatedError extends AirkeyError {
-  readonly status = 401;
-  readonly code = 'not_authenticated';
-  readonly title = 'Not signed in';
   constructor() {
-    super('Sign in to the back office first.');
+    super('not_authenticated');
   }
 }
 
 export class InvalidCredentialsError extends AirkeyError {
-  readonly status = 401;
-  readonly code = 'invalid_credentials';
-  readonly title = 'Invalid credentials';
   constructor() {
-    super('The e-mail or password is wrong.');
+    super('invalid_credentials');
   }
 }
 
 export class PermissionDeniedError extends AirkeyError {
-  readonly status = 403;
-  readonly code = 'permission_denied';
-  readonly title = 'Permission denied';
   constructor(
     readonly permission: string,
     detail?: string,
   ) {
-    super(detail ?? `This action needs the permission ${permission}.`);
+    super('permission_denied', detail ?? `This action needs the permission ${permission}.`);
   }
 }
 
 export class CsrfRejectedError extends AirkeyError {
-  readonly status = 403;
-  readonly code = 'csrf_rejected';
-  readonly title = 'CSRF check failed';
   constructor() {
-    super('Mutating requests need the X-CSRF-Token header of your session and must come from this origin.');
+    super('csrf_rejected');
   }
 }
 
 /** A browser page from a foreign origin called /mcp: refused before the key is even looked at. */
 export class OriginRejectedError extends AirkeyError {
-  readonly status = 403;
-  readonly code = 'origin_rejected';
-  readonly title = 'Origin not allowed';
   constructor() {
-    super('Requests to /mcp from this Origin are not allowed. Add it to MCP_ALLOWED_ORIGINS to allow it.');
+    super('origin_rejected');
   }
 }
 
 export class NotFoundError extends AirkeyError {
-  readonly status = 404;
-  readonly code = 'not_found';
-  readonly title = 'Not found';
   constructor(what = 'resource') {
-    super(`The ${what} does not exist.`);
+    super('not_found', `The ${what} does not exist.`);
   }
 }
 
@@ -122,45 +204,35 @@ export type ConflictCode =
   | 'api_key_limit_reached'
   | 'email_taken'
   | 'slug_taken'
-  | 'last_system_administrator';
+  | 'last_system_administrator'
+  | 'webhook_limit_reached';
 
+/** A transition the resource's state does not allow (409). */
 export class ConflictError extends AirkeyError {
-  readonly status = 409;
-  readonly title = 'Conflict';
-  constructor(
-    readonly code: ConflictCode,
-    detail: string,
-  ) {
-    super(detail);
+  declare readonly code: ConflictCode;
+  constructor(code: ConflictCode, detail?: string) {
+    super(code === 'api_key_expired' ? 'api_key_expired_transition' : code, detail);
   }
 }
 
+/** Too many failures from one client (429 with Retry-After). */
 export class TooManyRequestsError extends AirkeyError {
-  readonly status = 429;
-  readonly code = 'too_many_requests';
-  readonly title = 'Too many requests';
   constructor(readonly retryAfterSeconds: number) {
-    super(`Too many failed attempts from this client. Retry in ${retryAfterSeconds} s.`);
+    super('too_many_requests', `Too many failed attempts from this client. Retry in ${retryAfterSeconds} s.`);
   }
 }
 
 /** A valid key went over its own rate limit (docs/keys.md (Rate limits)); the client waits for the next window. */
 export class RateLimitedError extends AirkeyError {
-  readonly status = 429;
-  readonly code = 'rate_limited';
-  readonly title = 'Rate limit reached';
   constructor(readonly retryAfterSeconds: number) {
-    super(`This key has used its rate limit for the current window. Retry in ${retryAfterSeconds} s.`);
+    super('rate_limited', `This key has used its rate limit for the current window. Retry in ${retryAfterSeconds} s.`);
   }
 }
 
 /** The database could not be reached: never reported as an invalid key. */
 export class UnavailableError extends AirkeyError {
-  readonly status = 503;
-  readonly code = 'unavailable';
-  readonly title = 'Service unavailable';
   constructor(options?: { cause?: unknown }) {
-    super('The service cannot reach its database right now. Retry shortly.', options);
+    super('unavailable', undefined, options);
   }
 }
 

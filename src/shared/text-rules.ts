@@ -1,11 +1,12 @@
 /**
- * Rules for text people type (names, e-mail addresses), shared by every feature, the CLI and the
+ * Rules for text people type (names, e-mail addresses, passwords), shared by every feature, the CLI and the
  * back office, so "valid" means one thing everywhere.
  */
 
 export const NAME_MAX = 100;
 
 // C0, DEL and C1 control characters: invisible in a list, confusing in logs.
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's purpose
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
@@ -22,4 +23,15 @@ export function nameProblem(raw: unknown): string | null {
 
 export function isValidEmail(email: string): boolean {
   return EMAIL_PATTERN.test(email) && email.length <= 320;
+}
+
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 200;
+
+/** Why a password is not acceptable, or null when it is: for accounts and the first-start administrator alike. */
+export function passwordProblem(raw: unknown): string | null {
+  if (typeof raw !== 'string' || raw.length < PASSWORD_MIN || raw.length > PASSWORD_MAX) {
+    return `The password must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters.`;
+  }
+  return null;
 }

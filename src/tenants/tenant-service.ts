@@ -1,8 +1,7 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { KeyRepository } from '../keys/key-repository.ts';
-import type { KeyAuthority } from '../shared/actor.ts';
-import { SYSTEM_ACTOR, type Actor } from '../shared/actor.ts';
+import { requireSystem, type Actor, type KeyAuthority } from '../shared/actor.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/errors.ts';
 import { nameProblem } from '../shared/text-rules.ts';
 import type { TenantRepository, TenantRow } from './tenant-repository.ts';
@@ -11,19 +10,31 @@ export type TenantView = { id: string; slug: string; name: string; authority: Ke
 
 const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 
-export class TenantService {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly tenants: TenantRepository,
-    private readonly keys: KeyRepository,
-    private readonly audit: AuditService,
-  ) {}
+export type TenantServiceOptions = {
+  uow: UnitOfWork;
+  tenants: TenantRepository;
+  keys: KeyRepository;
+  audit: AuditService;
+};
 
-  async create(input: {
-    name: string;
-    slug?: string | undefined;
-    authority?: KeyAuthority | undefined;
-  }): Promise<TenantView> {
+export class TenantService {
+  private readonly uow: UnitOfWork;
+  private readonly tenants: TenantRepository;
+  private readonly keys: KeyRepository;
+  private readonly audit: AuditService;
+
+  constructor(options: TenantServiceOptions) {
+    this.uow = options.uow;
+    this.tenants = options.tenants;
+    this.keys = options.keys;
+    this.audit = options.audit;
+  }
+
+  async create(
+    actor: Actor,
+    input: { name: string; slug?: string | undefined; authority?: KeyAuthority | undefined },
+  ): Promise<TenantView> {
+    requireSystem(actor, 'create a tenant');
     const problem = nameProblem(input.name);
     if (problem) throw InvalidRequestError.field('name', problem);
     const name = input.name.trim();
@@ -49,7 +60,7 @@ export class TenantService {
    * Switches what the tenant's keys act as. Back to `creator`, keys whose creator is gone are
    * disabled (creator_deleted), as they would have been had the creator gone under `creator`.
    */
-  async setAuthority(slug: string, authority: KeyAuthority, actor: Actor = SYSTEM_ACTOR): Promise<TenantView> {
+  async setAuthority(actor: Actor, slug: string, authority: KeyAuthority): Promise<TenantView> {
     const tenant = await this.requireBySlug(slug);
     if (tenant.keyAuthority === authority) return toTenantView(tenant);
     await this.uow.inTransaction(async (tx, changed) => {

@@ -2,10 +2,11 @@ import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 
 /**
- * Connects to the shared Redis. ioredis is loaded only here, when REDIS_URL is set, and one of its
- * String subclass's instances is made at once: defining that subclass leaves `String.prototype` in
- * V8's slow dictionary mode until an instance exists, which slows every string in the process
- * (docs/performance.md; test/unit/string-prototype-fast.test.ts checks it).
+ * Connects to the Redis the failure throttles share. ioredis is loaded only here, when a
+ * REDIS_URL is set: its `class VerbatimString extends String` leaves `String.prototype` in V8's
+ * slow dictionary mode until an instance of the subclass exists, which slows every string
+ * operation in the process (docs/performance.md). So one instance is made here, and
+ * test/unit/string-prototype-fast.test.ts checks the result.
  */
 export async function connectRedis(url: string): Promise<Redis> {
   const { Redis } = await import('ioredis');

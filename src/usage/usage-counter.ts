@@ -1,3 +1,4 @@
+import type { RunReport } from '../shared/failure-streak.ts';
 import { WriteBehindLoop } from '../shared/write-behind.ts';
 import { HOUR_MS, hourOf } from './usage-series.ts';
 
@@ -31,7 +32,8 @@ export class UsageCounter {
   constructor(
     private readonly sink: UsageSink,
     intervalMs: number,
-    private readonly onError: (error: unknown) => void = () => {},
+    /** Every flush that added or failed: a failure is kept for the next flush and must be seen. */
+    private readonly report: RunReport,
   ) {
     this.loop = new WriteBehindLoop(intervalMs, () => this.addPending());
   }
@@ -94,6 +96,7 @@ export class UsageCounter {
     if (batch.length === 0) return;
     try {
       await this.sink.add(batch);
+      this.report.succeeded();
     } catch (error) {
       // Nothing was added (one statement): keep the counts, next to what arrived meanwhile.
       for (const t of batch) {
@@ -102,7 +105,7 @@ export class UsageCounter {
         kept.rejected += t.rejected;
         kept.rateLimited += t.rateLimited;
       }
-      this.onError(error);
+      this.report.failed(error);
     }
   }
 

@@ -16,6 +16,3 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   }
   return verify(passwordHash, password).catch(() => false);
 }
-
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 200;

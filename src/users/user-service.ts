@@ -3,7 +3,7 @@ import type { Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { KeyRepository } from '../keys/key-repository.ts';
 import type { TenantRepository } from '../tenants/tenant-repository.ts';
-import { requirePermission, SYSTEM_ACTOR, type Actor, type UserActor } from '../shared/actor.ts';
+import { requirePermission, type Actor, type UserActor } from '../shared/actor.ts';
 import {
   ConflictError,
   InvalidRequestError,
@@ -11,28 +11,42 @@ import {
   PermissionDeniedError,
   type FieldError,
 } from '../shared/errors.ts';
-import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from './password.ts';
+import { hashPassword } from './password.ts';
 import { isRole, type Role } from '../shared/roles.ts';
-import { isValidEmail, nameProblem } from '../shared/text-rules.ts';
+import { isValidEmail, nameProblem, passwordProblem } from '../shared/text-rules.ts';
 import type { UserRepository, UserWithTenant } from './user-repository.ts';
 import type { NewUser, UserChanges, UserView } from './user-schemas.ts';
 
+export type UserServiceOptions = {
+  uow: UnitOfWork;
+  users: UserRepository;
+  tenants: TenantRepository;
+  keys: KeyRepository;
+  audit: AuditService;
+};
+
 /** Accounts and roles. Roles decide what a creator-bound key may do, so every change is published. */
 export class UserService {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly users: UserRepository,
-    private readonly tenants: TenantRepository,
-    private readonly keys: KeyRepository,
-    private readonly audit: AuditService,
-  ) {}
+  private readonly uow: UnitOfWork;
+  private readonly users: UserRepository;
+  private readonly tenants: TenantRepository;
+  private readonly keys: KeyRepository;
+  private readonly audit: AuditService;
+
+  constructor(options: UserServiceOptions) {
+    this.uow = options.uow;
+    this.users = options.users;
+    this.tenants = options.tenants;
+    this.keys = options.keys;
+    this.audit = options.audit;
+  }
 
   async list(actor: UserActor): Promise<UserView[]> {
     requirePermission(actor, 'users:manage');
     return (await this.users.listForTenant(actor.tenantId)).map(toUserView);
   }
 
-  async create(tenantId: string, input: NewUser, actor: Actor = SYSTEM_ACTOR): Promise<UserView> {
+  async create(actor: Actor, tenantId: string, input: NewUser): Promise<UserView> {
     requirePermission(actor, 'users:manage');
     const errors: FieldError[] = [];
     const email = checkEmail(input.email, errors);
@@ -41,7 +55,7 @@ export class UserService {
     const roles = checkRoles(input.roles, errors);
     if (errors.length > 0) throw new InvalidRequestError(errors);
     guardAdministratorGrant(actor, [], roles);
-    if (await this.users.findByEmail(email)) throw new ConflictError('email_taken', 'A user with this e-mail exists.');
+    if (await this.users.findByEmail(email)) throw new ConflictError('email_taken');
     const passwordHash = await hashPassword(input.password);
     const row = await this.uow.inTransaction(async (tx) => {
       const tenant = await this.tenants.findById(tenantId, tx);
@@ -141,10 +155,7 @@ export class UserService {
   private async guardLastAdministrator(tx: Db, actor: Actor, tenantId: string): Promise<void> {
     if (actor.type !== 'user') return;
     if ((await this.users.countWithRole(tx, tenantId, 'system_administrator')) <= 1) {
-      throw new ConflictError(
-        'last_system_administrator',
-        'This is the last System Administrator of the tenant; make someone else one first.',
-      );
+      throw new ConflictError('last_system_administrator');
     }
   }
 
@@ -198,9 +209,8 @@ function checkName(raw: unknown, errors: FieldError[]): string {
 }
 
 function checkPassword(raw: unknown, errors: FieldError[]): void {
-  if (typeof raw !== 'string' || raw.length < PASSWORD_MIN || raw.length > PASSWORD_MAX) {
-    errors.push({ path: 'password', message: `The password must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters.` });
-  }
+  const problem = passwordProblem(raw);
+  if (problem) errors.push({ path: 'password', message: problem });
 }
 
 function checkRoles(raw: readonly string[], errors: FieldError[]): Role[] {

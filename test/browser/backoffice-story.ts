@@ -7,6 +7,7 @@ import type { Role } from '../../src/shared/roles.ts';
 import { freshDataDir } from '../support/databases.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { ensureWebBuilt, launchChromium, openContext, signIn } from './browser-kit.ts';
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 export const ADMIN = { email: 'admin@demo-air.test', password: 'correct-horse-battery-staple' };
 export const CREW = { email: 'crew@demo-air.test', password: 'crew-member-password' };
@@ -58,7 +59,7 @@ export async function adminActor() {
 /** Adds a user to the admin's tenant without the UI. */
 export async function addUser(user: { email: string; password: string }, roles: Role[]): Promise<void> {
   const { tenantId } = await server.services.users.requireByEmail(ADMIN.email);
-  await server.services.users.create(tenantId, {
+  await server.services.users.create(SYSTEM_ACTOR, tenantId, {
     email: user.email,
     name: 'Casey Crew',
     password: user.password,

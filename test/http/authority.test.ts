@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 /** What a key acts as (docs/roles.md), seen through the public API. */
 describe('key authority over HTTP', () => {
@@ -91,9 +92,9 @@ describe('key authority over HTTP', () => {
       await admin.request('PATCH', `/backoffice/api/users/${creator.userId}`, { roles: ['crew'] });
       expectProblem(await h.api(secret, '/api/v1/flights'), 403, 'permission_denied');
       const tenant = (await admin.request('GET', '/backoffice/api/session')).json().user.tenant;
-      await h.services.tenants.setAuthority(tenant.slug, 'system');
+      await h.services.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'system');
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
-      await h.services.tenants.setAuthority(tenant.slug, 'creator');
+      await h.services.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'creator');
       expectProblem(await h.api(secret, '/api/v1/flights'), 403, 'permission_denied');
     });
   });

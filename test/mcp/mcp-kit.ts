@@ -13,6 +13,7 @@ import { TEST_PASSWORD } from '../support/harness.ts';
 import { withKey, type KeyVia } from '../support/keys.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { ManualClock, START } from '../support/manual-clock.ts';
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 export const ADMIN_EMAIL = 'admin@demo.airkey.test';
 export type { KeyVia };
@@ -46,7 +47,12 @@ export async function startMcpTestServer(engine: Engine = 'pglite', config: Part
   /** A user in `tenantId` (the demo tenant by default) who can create keys unless told otherwise. */
   async function user(roles: Role[] = ['system_administrator'], tenantId = demoTenantId): Promise<UserWithTenant> {
     const email = `${randomBytes(4).toString('hex')}@example.test`;
-    await services.users.create(tenantId, { email, name: 'MCP Test User', password: TEST_PASSWORD, roles });
+    await services.users.create(SYSTEM_ACTOR, tenantId, {
+      email,
+      name: 'MCP Test User',
+      password: TEST_PASSWORD,
+      roles,
+    });
     return services.users.requireByEmail(email);
   }
 

@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Flight, FlightPage } from '../../src/flights/flight-schemas.ts';
 import { startMcpTestServer, textOf, type McpTestServer } from './mcp-kit.ts';
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 const FLIGHTS = 23;
 
@@ -189,7 +190,7 @@ describe('MCP tools over Streamable HTTP', () => {
   });
 
   it("never shows another tenant's flights: its ids are not found and it lists none of them", async () => {
-    const other = await kit.services.tenants.create({ name: 'Other Air', slug: 'other-air' });
+    const other = await kit.services.tenants.create(SYSTEM_ACTOR, { name: 'Other Air', slug: 'other-air' });
     await kit.seedFlights(other.id, 5, 7);
     const theirs = await kit.services.flightRepository.list(other.id, {}, 10);
     expect(theirs).toHaveLength(5);

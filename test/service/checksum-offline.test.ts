@@ -11,6 +11,7 @@ import { userActor, type UserActor } from '../../src/shared/actor.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { ENGINES, storageFor, type Engine } from '../support/databases.ts';
 import { TEST_PASSWORD } from '../support/harness.ts';
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 /** A secret as minted before checksums: `ask_` + 64 random characters, whose tail is no checksum. */
 function legacySecret(): string {
@@ -59,8 +60,11 @@ describe.each(ENGINES)('a wrong checksum, with and without keys minted before ch
   beforeAll(async () => {
     config = { ...loadConfig({}), ...(await storageFor(engine)), usageFlushMs: 60_000 };
     services = await createServices(config, { clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
-    const tenant = await services.tenants.create({ name: 'Old Tenant', slug: `t-${randomBytes(4).toString('hex')}` });
-    const user = await services.users.create(tenant.id, {
+    const tenant = await services.tenants.create(SYSTEM_ACTOR, {
+      name: 'Old Tenant',
+      slug: `t-${randomBytes(4).toString('hex')}`,
+    });
+    const user = await services.users.create(SYSTEM_ACTOR, tenant.id, {
       email: `${randomBytes(4).toString('hex')}@example.test`,
       name: 'Old User',
       password: TEST_PASSWORD,

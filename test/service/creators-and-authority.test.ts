@@ -3,6 +3,7 @@ import { ConflictError } from '../../src/shared/errors.ts';
 import { ENGINES } from '../support/databases.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { actorIn, auditActions, tenantWithUser } from '../support/actors.ts';
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 describe.each(ENGINES)('creators, roles and authority (%s)', (engine) => {
   let h: Harness;
@@ -67,7 +68,7 @@ describe.each(ENGINES)('creators, roles and authority (%s)', (engine) => {
     const { api_key, secret } = await h.services.keys.create(creator, { name: 'orphan' });
     await h.services.users.delete(admin, tenant.id, creator.id);
 
-    await h.services.tenants.setAuthority(tenant.slug, 'system');
+    await h.services.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'system');
     expect(await check(secret)).toEqual({ ok: false, reason: 'api_key_disabled' });
     expect(await h.services.keys.setEnabled(admin, api_key.id, true)).toMatchObject({
       enabled: true,
@@ -78,7 +79,7 @@ describe.each(ENGINES)('creators, roles and authority (%s)', (engine) => {
       principal: { acts_as: { type: 'system' }, permissions: ['flights:read'] },
     });
 
-    await h.services.tenants.setAuthority(tenant.slug, 'creator');
+    await h.services.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'creator');
     expect(await check(secret)).toEqual({ ok: false, reason: 'api_key_disabled' });
     expect((await h.services.keys.list(admin)).data[0]).toMatchObject({
       enabled: false,
@@ -122,9 +123,9 @@ describe.each(ENGINES)('creators, roles and authority (%s)', (engine) => {
     const admin = await actorIn(h, tenant.id, ['system_administrator']);
     const { secret } = await h.services.keys.create(admin, { name: 'switch' });
     expect(await check(secret)).toMatchObject({ ok: true, principal: { acts_as: { type: 'user', id: admin.id } } });
-    await h.services.tenants.setAuthority(tenant.slug, 'system', actor);
+    await h.services.tenants.setAuthority(actor, tenant.slug, 'system');
     expect(await check(secret)).toMatchObject({ ok: true, principal: { acts_as: { type: 'system' } } });
-    await h.services.tenants.setAuthority(tenant.slug, 'creator');
+    await h.services.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'creator');
     expect(await check(secret)).toMatchObject({ ok: true, principal: { acts_as: { type: 'user', id: admin.id } } });
   });
 

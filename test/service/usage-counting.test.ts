@@ -8,6 +8,7 @@ import { ENGINES } from '../support/databases.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { actorIn, tenantWithUser } from '../support/actors.ts';
 import { check, keyTotal, tenantTotal, usageRows } from './usage-kit.ts';
+import { collectInto, FAIL_ON_ERROR } from '../support/run-reports.ts';
 
 const START = '2026-11-22T12:00:00Z';
 
@@ -30,7 +31,7 @@ describe.each(ENGINES)('usage counting (%s)', (engine) => {
     const otherCounter =
       engine === 'postgres'
         ? (second = await createServices(h.config, { clock: h.clock })).usageCounter
-        : new UsageCounter(new UsageRepository(h.services.database.db), 60_000);
+        : new UsageCounter(new UsageRepository(h.services.database.db), 60_000, FAIL_ON_ERROR);
     const otherCount = async () =>
       second
         ? expect((await second.keyCheck.check(secret, 'other')).ok).toBe(true)
@@ -52,7 +53,7 @@ describe.each(ENGINES)('usage counting (%s)', (engine) => {
   it('loses at most the unflushed interval when an instance crashes', async () => {
     const { actor } = await tenantWithUser(h);
     const { api_key } = await h.services.keys.create(actor, { name: 'crash' });
-    const crashing = new UsageCounter(new UsageRepository(h.services.database.db), 60_000);
+    const crashing = new UsageCounter(new UsageRepository(h.services.database.db), 60_000, FAIL_ON_ERROR);
     const now = h.clock.now().getTime();
     for (let i = 0; i < 7; i++) crashing.ok(api_key.id, actor.tenantId, now);
     crashing.rejected(api_key.id, actor.tenantId, now);
@@ -72,7 +73,7 @@ describe.each(ENGINES)('usage counting (%s)', (engine) => {
     const counter = new UsageCounter(
       { add: async (batch) => (down ? Promise.reject(new Error('connection refused')) : repository.add(batch)) },
       60_000,
-      (e) => errors.push(e),
+      collectInto(errors),
     );
     const now = h.clock.now().getTime();
     for (let i = 0; i < 4; i++) counter.ok(api_key.id, actor.tenantId, now);

@@ -1,4 +1,4 @@
-import type { KeyFacts } from '../../src/keys/principal.ts';
+import type { KeyFacts } from '../../src/keys/key-facts.ts';
 
 /** Key facts as the repository would read them; override what a test is about. */
 export function factsOf(overrides: Partial<KeyFacts> = {}): KeyFacts {

@@ -9,6 +9,7 @@ import { storageFor, type Engine } from './databases.ts';
 import { withKey, type KeyVia } from './keys.ts';
 import { captureLogs } from './log-capture.ts';
 import { ManualClock, START } from './manual-clock.ts';
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 export const TEST_PASSWORD = 'a-long-test-password';
 
@@ -63,11 +64,16 @@ export async function createHarness(options: HarnessOptions = {}) {
 
     async tenant(authority: 'creator' | 'system' = 'creator') {
       const slug = `t-${randomBytes(4).toString('hex')}`;
-      return services.tenants.create({ name: `Tenant ${slug}`, slug, authority });
+      return services.tenants.create(SYSTEM_ACTOR, { name: `Tenant ${slug}`, slug, authority });
     },
 
     async user(tenantId: string, roles: Role[], email = `${randomBytes(4).toString('hex')}@example.test`) {
-      return services.users.create(tenantId, { email, name: 'Test User', password: TEST_PASSWORD, roles });
+      return services.users.create(SYSTEM_ACTOR, tenantId, {
+        email,
+        name: 'Test User',
+        password: TEST_PASSWORD,
+        roles,
+      });
     },
 
     async signIn(email: string, password = TEST_PASSWORD): Promise<Session> {

@@ -1,11 +1,12 @@
 import { KeyCache } from '../../src/keys/key-cache.ts';
 import { KeyCheck } from '../../src/keys/key-check.ts';
 import type { KeyRepository } from '../../src/keys/key-repository.ts';
-import type { KeyFacts } from '../../src/keys/principal.ts';
+import type { KeyFacts } from '../../src/keys/key-facts.ts';
 import { digestSecret } from '../../src/keys/secret.ts';
 import { UsageRecorder, type RequestCounter } from '../../src/keys/usage-recorder.ts';
 import { FailureThrottle } from '../../src/throttle/failure-throttle.ts';
 import { ManualClock, START } from './manual-clock.ts';
+import { FAIL_ON_ERROR } from './run-reports.ts';
 
 /** A well-formed secret (ask_ + 64 characters of the key alphabet), distinct per `n`. */
 export function secretNo(n: number, fill = 'k'): string {
@@ -52,7 +53,7 @@ export type KeyCheckLimits = { failures: number; lookupsWhileBlocked: number; ca
 export function keyCheckKit(limits: KeyCheckLimits = { failures: 20, lookupsWhileBlocked: 60 }) {
   const repository = new FakeKeyRepository();
   const cache = new KeyCache({ maxEntries: 1_000, maxAgeMs: limits.cacheMaxAgeMs ?? 60_000 });
-  const usage = new UsageRecorder(repository.asRepository(), NO_COUNTS, 60_000);
+  const usage = new UsageRecorder(repository.asRepository(), NO_COUNTS, 60_000, FAIL_ON_ERROR);
   const failures = new FailureThrottle({
     points: limits.failures,
     windowSeconds: 60,
@@ -66,7 +67,15 @@ export function keyCheckKit(limits: KeyCheckLimits = { failures: 20, lookupsWhil
     keyPrefix: `unit-lookups-${Math.random()}`,
   });
   const clock = new ManualClock(START);
-  const check = new KeyCheck(repository.asRepository(), cache, usage, failures, lookups, clock, { noneRemain: false });
+  const check = new KeyCheck({
+    repository: repository.asRepository(),
+    cache,
+    usage,
+    throttle: failures,
+    lookupsWhileBlocked: lookups,
+    clock,
+    legacyKeys: { noneRemain: false },
+  });
   return {
     repository,
     cache,

@@ -1,3 +1,4 @@
+import { collectInto, FAIL_ON_ERROR } from '../support/run-reports.ts';
 import { describe, expect, it } from 'vitest';
 import { UsageCounter, type HourTally, type UsageSink } from '../../src/usage/usage-counter.ts';
 
@@ -27,7 +28,7 @@ class AddingSink implements UsageSink {
 describe('usage counter: requests refused over the rate limit', () => {
   it('moves a refused request from ok to rate_limited in the hour it was counted, even across the hour', async () => {
     const sink = new AddingSink();
-    const counter = new UsageCounter(sink, 60_000);
+    const counter = new UsageCounter(sink, 60_000, FAIL_ON_ERROR);
     counter.ok(KEY, TENANT, at('2026-11-22T12:59:59.999Z'));
     counter.rateLimited(KEY, TENANT, at('2026-11-22T13:00:00.001Z'));
     counter.ok(KEY, TENANT, at('2026-11-22T13:00:00.002Z'));
@@ -40,7 +41,7 @@ describe('usage counter: requests refused over the rate limit', () => {
 
   it('cancels an ok already flushed, and keeps rate_limited counts of a failed flush for the next', async () => {
     const sink = new AddingSink();
-    const counter = new UsageCounter(sink, 60_000, () => {});
+    const counter = new UsageCounter(sink, 60_000, collectInto([]));
     for (let i = 0; i < 3; i++) counter.ok(KEY, TENANT, at('2026-11-22T12:00:00Z'));
     await counter.flush();
     sink.failing = true;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageCounter, type HourTally, type UsageSink } from '../../src/usage/usage-counter.ts';
+import { collectInto, FAIL_ON_ERROR } from '../support/run-reports.ts';
 
 const KEY = 'key-1';
 const TENANT = 'tenant-1';
@@ -25,7 +26,7 @@ class AddingSink implements UsageSink {
 describe('usage counter', () => {
   it('counts ok and rejected per key and hour, and writes nothing until flushed', async () => {
     const sink = new AddingSink();
-    const counter = new UsageCounter(sink, 60_000);
+    const counter = new UsageCounter(sink, 60_000, FAIL_ON_ERROR);
     counter.ok(KEY, TENANT, at('2026-11-22T12:59:59.999Z'));
     counter.ok(KEY, TENANT, at('2026-11-22T13:00:00.000Z'));
     counter.rejected(KEY, TENANT, at('2026-11-22T13:30:00.000Z'));
@@ -38,7 +39,7 @@ describe('usage counter', () => {
   it('keeps the counts of a failed flush for the next one, and adds them once', async () => {
     const sink = new AddingSink();
     const errors: unknown[] = [];
-    const counter = new UsageCounter(sink, 60_000, (error) => errors.push(error));
+    const counter = new UsageCounter(sink, 60_000, collectInto(errors));
     for (let i = 0; i < 3; i++) counter.ok(KEY, TENANT, at('2026-11-22T12:00:00Z'));
     sink.failing = true;
     await counter.flush();
@@ -52,7 +53,7 @@ describe('usage counter', () => {
 
   it('moves a denied request from ok to rejected in the hour it was counted, even across the hour', async () => {
     const sink = new AddingSink();
-    const counter = new UsageCounter(sink, 60_000);
+    const counter = new UsageCounter(sink, 60_000, FAIL_ON_ERROR);
     counter.ok(KEY, TENANT, at('2026-11-22T12:59:59.999Z'));
     counter.denied(KEY, TENANT, at('2026-11-22T13:00:00.001Z'));
     await counter.flush();
@@ -62,7 +63,7 @@ describe('usage counter', () => {
 
   it('cancels an ok already flushed when its denial comes after the flush', async () => {
     const sink = new AddingSink();
-    const counter = new UsageCounter(sink, 60_000);
+    const counter = new UsageCounter(sink, 60_000, FAIL_ON_ERROR);
     counter.ok(KEY, TENANT, at('2026-11-22T12:00:00Z'));
     await counter.flush();
     counter.denied(KEY, TENANT, at('2026-11-22T12:00:00Z'));
@@ -72,7 +73,7 @@ describe('usage counter', () => {
 
   it('flushes what it holds when stopped', async () => {
     const sink = new AddingSink();
-    const counter = new UsageCounter(sink, 60_000);
+    const counter = new UsageCounter(sink, 60_000, FAIL_ON_ERROR);
     counter.start();
     counter.rejected(KEY, TENANT, at('2026-11-22T12:00:00Z'));
     await counter.stop();

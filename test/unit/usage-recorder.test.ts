@@ -6,7 +6,10 @@ import { FakeKeyRepository, NO_COUNTS } from '../support/key-check-kit.ts';
 describe('UsageRecorder', () => {
   const recorder = (onError: (error: unknown) => void = () => {}) => {
     const repository = new FakeKeyRepository();
-    return { repository, usage: new UsageRecorder(repository.asRepository(), NO_COUNTS, 60_000, onError) };
+    return {
+      repository,
+      usage: new UsageRecorder(repository.asRepository(), NO_COUNTS, 60_000, { failed: onError, succeeded() {} }),
+    };
   };
 
   it('coalesces many uses of a key into one row of one write', async () => {

@@ -6,7 +6,7 @@ import { problemResponses } from '../schemas.ts';
 import { needs, signedInActor } from '../session-auth.ts';
 
 /** The tenant's audit trail (docs/api.md); AuditService checks `audit:read` itself. */
-export async function backofficeAuditRoutes(app: FastifyInstance, services: Services): Promise<void> {
+export function backofficeAuditRoutes(app: FastifyInstance, services: Pick<Services, 'audit'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get('/audit-events', {
     preHandler: needs('audit:read'),

@@ -19,7 +19,7 @@ import { needs, signedInActor } from '../session-auth.ts';
  * The API-key endpoints (docs/api.md). KeyService checks `api_keys:manage` itself; the early `needs`
  * answers 403 before the body is even validated.
  */
-export async function backofficeKeyRoutes(app: FastifyInstance, services: Services): Promise<void> {
+export function backofficeKeyRoutes(app: FastifyInstance, services: Pick<Services, 'keys' | 'keyRolls'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('api_keys:manage');
 

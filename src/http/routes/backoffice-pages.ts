@@ -17,7 +17,7 @@ const PAGES: Record<string, Permission | null> = { '/backoffice/login': null, ..
  * with `?next=`; signed-in users without the permission get the page with status 403, which it
  * renders as "you need role X".
  */
-export async function backofficePages(app: FastifyInstance, services: Services): Promise<void> {
+export async function backofficePages(app: FastifyInstance, services: Pick<Services, 'sessions'>): Promise<void> {
   const indexPath = `${WEB_DIST}/index.html`;
   const built = existsSync(indexPath);
   let indexHtml: string | undefined;

@@ -6,7 +6,7 @@ import { problemResponses } from '../schemas.ts';
 import { checkOrigin, SESSION_COOKIE, sessionHook } from '../session-auth.ts';
 
 /** Sign in, who am I, sign out. */
-export async function backofficeSessionRoutes(app: FastifyInstance, services: Services): Promise<void> {
+export function backofficeSessionRoutes(app: FastifyInstance, services: Pick<Services, 'sessions'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const requireSession = sessionHook(services.sessions);
 
@@ -34,7 +34,7 @@ export async function backofficeSessionRoutes(app: FastifyInstance, services: Se
   api.get('/session', {
     onRequest: requireSession,
     schema: { response: { 200: sessionSchema, ...problemResponses(401) } },
-    handler: async (request) => {
+    handler: (request) => {
       const { user, csrf_token } = request.backofficeSession!;
       return { user, csrf_token };
     },

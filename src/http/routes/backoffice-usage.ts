@@ -9,7 +9,7 @@ import { needs, signedInActor } from '../session-auth.ts';
  * Usage of one key and of the whole tenant (docs/api.md). UsageService checks `api_keys:manage` and
  * answers 404 for a malformed, unknown or foreign key id itself; `needs` is the early courtesy.
  */
-export async function backofficeUsageRoutes(app: FastifyInstance, services: Services): Promise<void> {
+export function backofficeUsageRoutes(app: FastifyInstance, services: Pick<Services, 'usageReports'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('api_keys:manage');
 

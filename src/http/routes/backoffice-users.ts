@@ -7,7 +7,7 @@ import { signedInActor, needs } from '../session-auth.ts';
 import { knownId } from './backoffice-keys.ts';
 
 /** Users of the tenant (docs/api.md, back-office JSON API); `users:manage` only. */
-export async function backofficeUserRoutes(app: FastifyInstance, services: Services): Promise<void> {
+export function backofficeUserRoutes(app: FastifyInstance, services: Pick<Services, 'users'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('users:manage');
 
@@ -23,7 +23,7 @@ export async function backofficeUserRoutes(app: FastifyInstance, services: Servi
     handler: async (request, reply) => {
       const actor = signedInActor(request);
       reply.code(201);
-      return services.users.create(actor.tenantId, request.body, actor);
+      return services.users.create(actor, actor.tenantId, request.body);
     },
   });
 

@@ -5,8 +5,8 @@ import type { Services } from '../../app/services.ts';
  * Liveness (the process answers) and readiness (database reachable, change feed subscribed).
  * `lease` says whether the instance may answer from its cache (docs/keys.md (Revocation)); without it, it reads through.
  */
-export async function healthRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+export function healthRoutes(app: FastifyInstance, services: Pick<Services, 'changes' | 'database'>): void {
+  app.get('/healthz', () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const checks = {
       database: false,

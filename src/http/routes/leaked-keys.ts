@@ -8,7 +8,7 @@ import { problemContent } from '../openapi.ts';
  * `POST /api/v1/leaked-keys` (docs/api.md): registered in its own scope, outside the key-check hook of
  * the other /api/v1 routes, because whoever found a key need not hold one. LeakService owns the rules.
  */
-export async function leakedKeyRoutes(app: FastifyInstance, services: Services): Promise<void> {
+export function leakedKeyRoutes(app: FastifyInstance, services: Pick<Services, 'leaks'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post('/leaked-keys', {
     schema: {

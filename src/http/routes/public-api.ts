@@ -4,14 +4,17 @@ import type { Services } from '../../app/services.ts';
 import { flightIdSchema, flightPageSchema, flightQuerySchema, flightSchema } from '../../flights/flight-schemas.ts';
 import { NotAuthenticatedError } from '../../shared/errors.ts';
 import { apiKeyHook } from '../api-key-auth.ts';
-import { principalSchema, type Principal } from '../../keys/key-schemas.ts';
+import { principalSchema, type Principal } from '../../shared/principal.ts';
 import { FLIGHT_EXAMPLE, problemContent, WHOAMI_EXAMPLE } from '../openapi.ts';
 
 const security: Array<Record<string, string[]>> = [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { ApiKeyQuery: [] }];
 const keyProblems = problemContent(400, 401, 403, 429, 503);
 
 /** `/api/v1`: every route behind the key check (docs/api.md). */
-export async function publicApiRoutes(app: FastifyInstance, services: Services): Promise<void> {
+export function publicApiRoutes(
+  app: FastifyInstance,
+  services: Pick<Services, 'keyCheck' | 'keyRateLimits' | 'flights'>,
+): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   // onRequest, not preHandler: a request without a valid key learns nothing about validation.
   api.addHook('onRequest', apiKeyHook(services.keyCheck, services.keyRateLimits));
@@ -75,7 +78,8 @@ export const whoamiRoute = {
  * whoami's body, serialised once per principal. The principal is the key cache's own object,
  * replaced (never changed) when the key, its tenant or its creator changes, so its body is too.
  * The route's compiled serializer made it: the schema still decides what leaves. Serialising on
- * every request was costly because the `acts_as` union is resolved by a validator.
+ * every request is a large share of a whoami, as the `acts_as` union is checked by a validator
+ * (docs/performance.md).
  */
 const whoamiBodies = new WeakMap<Principal, string>();
 
@@ -84,7 +88,7 @@ function whoamiHandler(request: FastifyRequest, reply: FastifyReply): void {
   const who = principal(request);
   let body = whoamiBodies.get(who);
   if (body === undefined) {
-    body = String(reply.serialize(who)); // a string: the route serializer returns one
+    body = reply.serialize(who) as string; // the route serializer returns a string
     whoamiBodies.set(who, body);
   }
   reply.type('application/json; charset=utf-8').send(body);

@@ -1,10 +1,9 @@
-import { PermissionDeniedError } from '../shared/errors.ts';
 import type { KeyAuthority } from '../shared/actor.ts';
 import type { RateLimit, RateLimitWindow } from '../ratelimit/rate-limit.ts';
 import { API_PERMISSIONS, permissionsOf, type Permission } from '../shared/roles.ts';
 import { expiryDateOf } from './expiry.ts';
 import { rateLimitOf } from './key-view.ts';
-import type { Principal } from './key-schemas.ts';
+import type { Principal } from '../shared/principal.ts';
 
 /**
  * Everything the key check needs to know about one key, read in one query and cached by digest.
@@ -75,16 +74,4 @@ export function keyFactsOf({ key, tenant, creator }: StoredKeyFacts): KeyFacts {
       permissions,
     },
   };
-}
-
-/** A key's authority must hold the permission; under creator authority, the creator's roles now. */
-export function requireKeyPermission(principal: Principal, permission: Permission): void {
-  if (!principal.permissions.includes(permission)) {
-    throw new PermissionDeniedError(
-      permission,
-      principal.acts_as.type === 'user'
-        ? `This key acts as ${principal.acts_as.email}, who lacks the permission ${permission}.`
-        : `This key lacks the permission ${permission}.`,
-    );
-  }
 }

@@ -1,0 +1,81 @@
+import { isoOfUtcTimestamp } from '../db/utc-instant.ts';
+import type { apiKeys } from '../db/schema.ts';
+
+/** The shapes a stored key is read in, and how the list query's rows become one. */
+export type KeyRow = typeof apiKeys.$inferSelect;
+export type KeyRowWithCreator = KeyRow & { creatorEmail: string | null };
+/** A key as the back office lists it: the stored row without its digest and bookkeeping. */
+export type StoredKeyView = Pick<
+  KeyRowWithCreator,
+  | 'id'
+  | 'name'
+  | 'hint'
+  | 'createdAt'
+  | 'createdBy'
+  | 'creatorEmail'
+  | 'enabled'
+  | 'disabledReason'
+  | 'expiresAt'
+  | 'lastUsedAt'
+  | 'retiresAt'
+  | 'rateLimitRequests'
+  | 'rateLimitWindow'
+>;
+/** The same, with its instants already in the API's ISO 8601 form (as the list reads them). */
+export type KeyListRow = Omit<StoredKeyView, 'createdAt' | 'expiresAt' | 'lastUsedAt' | 'retiresAt'> & {
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  retiresAt: string | null;
+};
+type Instant = string | null;
+/** One key of the list query's JSON array, in column order. */
+export type ListedTuple = [
+  string,
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  boolean,
+  string | null,
+  Instant,
+  Instant,
+  Instant,
+  number | null,
+  KeyRow['rateLimitWindow'],
+];
+
+const isoOf = (instant: Instant) => (instant === null ? null : isoOfUtcTimestamp(instant));
+
+export function listRowOf([
+  id,
+  name,
+  hint,
+  createdAt,
+  createdBy,
+  creatorEmail,
+  enabled,
+  disabledReason,
+  expiresAt,
+  lastUsedAt,
+  retiresAt,
+  rateLimitRequests,
+  rateLimitWindow,
+]: ListedTuple): KeyListRow {
+  return {
+    id,
+    name,
+    hint,
+    createdBy,
+    creatorEmail,
+    enabled,
+    disabledReason,
+    createdAt: isoOfUtcTimestamp(createdAt),
+    expiresAt: isoOf(expiresAt),
+    lastUsedAt: isoOf(lastUsedAt),
+    retiresAt: isoOf(retiresAt),
+    rateLimitRequests,
+    rateLimitWindow,
+  };
+}

@@ -32,6 +32,7 @@ import { FailureThrottle } from '../throttle/failure-throttle.ts';
 import { connectRedis } from '../throttle/redis-client.ts';
 import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
+import { traceKeyLookups } from '../telemetry/key-lookup-span.ts';
 import { sharedSecret } from './settings.ts';
 
 export type ServiceOverrides = {
@@ -141,7 +142,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     usageCounter,
     usageReports: new UsageService(usageRepository, clock),
     keyCheck: new KeyCheck(
-      keyRepository,
+      traceKeyLookups(keyRepository),
       keyCache,
       usage,
       keyFailures,

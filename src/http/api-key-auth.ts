@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import { authenticate, type KeyRefusal } from '../keys/authenticate.ts';
 import type { KeyCheck } from '../keys/key-check.ts';
 import type { Principal } from '../keys/key-schemas.ts';
+import { recordKeyCheck } from '../telemetry/key-check-attributes.ts';
 import { sendError } from './problem.ts';
 import { queryKeysOf } from './redaction.ts';
 
@@ -33,6 +34,7 @@ function settle(
   done: HookHandlerDoneFunction,
   result: Principal | KeyRefusal,
 ): void {
+  recordKeyCheck(result);
   if (result instanceof Error) return void sendError(request, reply, result);
   request.principal = result;
   done();

@@ -20,7 +20,7 @@ export type KeyCheckMetrics = { observe(outcome: string, seconds: number): void 
 /** Verifies a presented key on every API and MCP request. */
 export class KeyCheck {
   constructor(
-    private readonly repository: KeyRepository,
+    private readonly repository: Pick<KeyRepository, 'findFactsByDigest'>,
     private readonly cache: KeyCache,
     private readonly usage: UsageRecorder,
     private readonly throttle: FailureThrottle,

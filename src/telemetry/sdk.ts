@@ -24,7 +24,8 @@ export async function startSdk(env: NodeJS.ProcessEnv): Promise<Tracing | undefi
   const level = diagLevel(env.OTEL_LOG_LEVEL);
   diag.setLogger(diagnostics, level);
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim();
-  if (protocol && protocol !== 'http/protobuf') diag.warn(`OTLP protocol "${protocol}" is not supported: only http/protobuf`);
+  if (protocol && protocol !== 'http/protobuf')
+    diag.warn(`OTLP protocol "${protocol}" is not supported: only http/protobuf`);
 
   const fastify = new FastifyOtelInstrumentation({
     // Only the request span and the handler's: a span per hook would multiply the cost of a request.
@@ -72,7 +73,10 @@ export async function startSdk(env: NodeJS.ProcessEnv): Promise<Tracing | undefi
 }
 
 /** HTTP semantic conventions: `{method} {route}`; the path as routed, with any key scrubbed. */
-function nameServerSpan(span: { updateName(name: string): unknown; setAttribute(key: string, value: string): unknown }, request: FastifyRequest): void {
+function nameServerSpan(
+  span: { updateName(name: string): unknown; setAttribute(key: string, value: string): unknown },
+  request: FastifyRequest,
+): void {
   const route = request.routeOptions.url;
   span.updateName(route ? `${request.method} ${route}` : request.method);
   span.setAttribute('url.path', scrubSecrets(request.url.split('?', 1)[0]!));
@@ -137,7 +141,9 @@ class DiagnosticsLog implements DiagLogger {
       if (this.seen.has(kind)) return;
       this.seen.add(kind);
     }
-    const detail = args.map((arg) => (arg instanceof Error ? arg.message : typeof arg === 'string' ? arg : '')).join(' ');
+    const detail = args
+      .map((arg) => (arg instanceof Error ? arg.message : typeof arg === 'string' ? arg : ''))
+      .join(' ');
     this.log[level](scrubSecrets(detail ? `OpenTelemetry: ${message} ${detail}` : `OpenTelemetry: ${message}`));
   }
 }

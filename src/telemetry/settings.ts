@@ -7,7 +7,9 @@ export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
   const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((name) => name.trim().toLowerCase());
   if (exporters.includes('none')) return false;
   return Boolean(
-    env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || exporters.includes('otlp'),
+    env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ||
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() ||
+    exporters.includes('otlp'),
   );
 }
 

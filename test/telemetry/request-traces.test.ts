@@ -16,7 +16,10 @@ function get(path: string, headers: Record<string, string>) {
 describe('a traced flights request', () => {
   it('continues the caller trace: server span, key check, SQL beneath it', async () => {
     const caller = callerTraceparent();
-    const response = await get('/api/v1/flights?limit=5', { 'x-api-key': traced.key.secret, traceparent: caller.header });
+    const response = await get('/api/v1/flights?limit=5', {
+      'x-api-key': traced.key.secret,
+      traceparent: caller.header,
+    });
     expect(response.status).toBe(200);
     await response.arrayBuffer();
 

@@ -49,9 +49,9 @@ async function serveOne(config: Config, json: boolean): Promise<void> {
       .stop()
       .then(stopTracing)
       .then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);

@@ -38,7 +38,7 @@ export class ScrubbingExporter implements Exporter {
 
   export(spans: Spans, done: Done): void {
     this.inner.export(spans.map(cleanSpan), (result) => {
-      if (result.code === SUCCESS) this.failing = false;
+      if (Number(result.code) === SUCCESS) this.failing = false;
       else if (!this.failing) {
         this.failing = true;
         this.onFailure(result.error);

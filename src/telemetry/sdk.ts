@@ -4,7 +4,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { ScrubbingExporter, scrubSecrets } from './scrubbing-exporter.ts';
 import { DEFAULT_SERVICE_NAME } from './settings.ts';
@@ -67,7 +67,7 @@ export async function startSdk(env: NodeJS.ProcessEnv): Promise<Tracing | undefi
   }
   log.info('tracing on: spans are exported over OTLP');
   return {
-    fastifyPlugin: fastify.plugin() as FastifyPluginCallback,
+    fastifyPlugin: fastify.plugin(),
     shutdown: () => withinTime(sdk.shutdown(), SHUTDOWN_MS),
   };
 }

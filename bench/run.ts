@@ -14,6 +14,7 @@ import { throwawayPostgres } from './postgres.ts';
 import { flood } from './flood.ts';
 import { backOffice, flights, pipeline, type Row, type Settings } from './scenarios.ts';
 import type { BareOptions } from './bare-server.ts';
+import { tracingCost } from './tracing.ts';
 
 const settings: Settings = {
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
@@ -105,6 +106,12 @@ if (postgres) {
 } else if (!only?.includes('pglite')) {
   notes.push('PostgreSQL rows skipped: no server reachable (set BENCH_DATABASE_URL, or run one on 127.0.0.1:5432).');
 }
+if (wanted('tracing'))
+  add(
+    await tracingCost(settings, (env, file = './airkey-server.ts') =>
+      startServer<AirkeyReady>(file, { ...AS_NPM_START, BENCH_FLIGHTS_NOW: FLIGHTS_NOW, ...env }),
+    ),
+  );
 if (!long) notes.push('4. cold path at scale (1M keys, 200k distinct keys): run `npm run bench -- --long`.');
 
 const header = ['what', 'airkey', 'reference', 'ratio', 'target', 'met'];

@@ -15,6 +15,7 @@ import { generateFlights } from '../src/flights/flight-seeder.ts';
 import { buildApp } from '../src/http/app.ts';
 import { userActor } from '../src/shared/actor.ts';
 import { SYSTEM_ACTOR } from '../src/shared/actor.ts';
+import { startTracing } from '../src/telemetry/tracing.ts';
 
 export type AirkeyReady = {
   url: string;
@@ -35,6 +36,8 @@ const config = {
   port: 0,
   maxKeysPerTenant: 1_000_000,
 };
+// As `airkey serve` does: the OTEL_* variables decide (none set: nothing loaded).
+await startTracing();
 const services = await createServices(config);
 await services.start();
 const slug = `bench-${process.pid}-${Date.now()}`;

@@ -23,6 +23,7 @@ import { throwawayPostgres } from './postgres.ts';
 import { missingRow, table, verdict, type Row } from './rows.ts';
 import type { Engine, Scenario, ScenarioContext, Settings } from './scenario.ts';
 import { rateLimits } from './rate-limits.ts';
+import { tracing } from './tracing.ts';
 import { backOfficeScenario, flights, flightsUncached, pipeline } from './scenarios.ts';
 
 /** Every scenario, in the order they run on each engine. Another branch adds its own with one entry here. */
@@ -32,6 +33,7 @@ const SCENARIOS: Scenario[] = [
   flightsUncached,
   backOfficeScenario,
   rateLimits,
+  tracing,
   floodScenario,
   longScenario,
 ];

@@ -30,6 +30,7 @@ import { FailureThrottle } from '../throttle/failure-throttle.ts';
 import { connectRedis } from '../throttle/redis-client.ts';
 import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
+import { traceKeyLookups } from '../telemetry/key-lookup-span.ts';
 import { sharedSecret } from './settings.ts';
 import { createRateLimiter } from '../ratelimit/create-limiter.ts';
 import { KeyRateLimits } from '../keys/key-rate-limits.ts';
@@ -167,7 +168,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     limiter,
     keyRateLimits: new KeyRateLimits(limiter, usageCounter, clock),
     keyCheck: new KeyCheck({
-      repository: keyRepository,
+      repository: traceKeyLookups(keyRepository),
       cache: keyCache,
       usage,
       throttle: keyFailures,

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { Config } from '../config.ts';
 import { InvalidRequestError } from '../shared/errors.ts';
 import { startServer } from '../server.ts';
+import { stopTracing } from '../telemetry/tracing.ts';
 
 /** `airkey serve [--workers N|auto]`: one process, or a node:cluster of them on PostgreSQL. */
 export async function serve(config: Config, workersOption: string, json = false): Promise<void> {
@@ -43,10 +44,14 @@ async function serveOne(config: Config, json: boolean): Promise<void> {
     process.stdout.write(`airkey listening on ${url}  (back office: ${url}/backoffice, API docs: ${url}/docs)\n`);
   const shutdown = (signal: string) => {
     server.app.log.info({ signal }, 'shutting down');
-    server.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    // Spans still queued are exported (for a moment at most) before the process ends.
+    server
+      .stop()
+      .then(stopTracing)
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);

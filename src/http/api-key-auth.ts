@@ -5,6 +5,7 @@ import type { KeyCheck } from '../keys/key-check.ts';
 import type { KeyRateLimits } from '../keys/key-rate-limits.ts';
 import type { RateDecision } from '../ratelimit/rate-limiter.ts';
 import { RateLimitedError, withoutStack } from '../shared/errors.ts';
+import { recordKeyCheck } from '../telemetry/key-check-attributes.ts';
 import { sendError } from './problem.ts';
 import { queryKeysOf } from './redaction.ts';
 
@@ -38,6 +39,7 @@ function settle(
   done: HookHandlerDoneFunction,
   result: Accepted | KeyRefusal,
 ): void {
+  recordKeyCheck(result);
   if (result instanceof Error) return void sendError(request, reply, result);
   request.principal = result.principal;
   if (result.rateLimit === undefined) return done();

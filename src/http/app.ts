@@ -23,6 +23,7 @@ import { healthRoutes } from './routes/health.ts';
 import { leakedKeyRoutes } from './routes/leaked-keys.ts';
 import { publicApiRoutes } from './routes/public-api.ts';
 import { sessionHook } from './session-auth.ts';
+import { activeTracing } from '../telemetry/tracing.ts';
 import './types.ts';
 
 export type AppOptions = {
@@ -54,6 +55,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.decorateRequest('principal', undefined);
   app.decorateRequest('problemCode', undefined);
   app.decorateRequest('backofficeSession', undefined);
+  // First, when tracing is on: its request span must be open before any other hook runs.
+  const tracing = activeTracing();
+  if (tracing) await app.register(tracing.fastifyPlugin);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { traceFields } from '../telemetry/log-fields.ts';
+import { activeTracing } from '../telemetry/tracing.ts';
 import { REDACTED_PATHS, scrubUrl } from './redaction.ts';
 
 export type LogOptions = { level: string; stream?: DestinationStream | undefined };
@@ -18,7 +20,13 @@ export function loggerOptions(options: LogOptions): LoggerOptions & { stream?: D
       res: (reply: { statusCode?: number }) => ({ statusCode: reply.statusCode }),
     },
     ...(options.stream ? { stream: options.stream } : {}),
+    ...traceMixin(),
   };
+}
+
+// Only when tracing is on: untraced, a log line costs not even the look-up of an active span.
+function traceMixin(): Pick<LoggerOptions, 'mixin'> {
+  return activeTracing() ? { mixin: traceFields } : {};
 }
 
 /**
@@ -32,7 +40,7 @@ export function loggerOptions(options: LogOptions): LoggerOptions & { stream?: D
  * lose the lines of the last write.
  */
 export function requestLineLogger(options: LogOptions): Logger {
-  return pino({ level: options.level }, options.stream ?? pino.destination({ dest: 1, sync: false }));
+  return pino({ level: options.level, ...traceMixin() }, options.stream ?? pino.destination({ dest: 1, sync: false }));
 }
 
 /** One line per request, written when the response is done. */

@@ -18,7 +18,7 @@ export type CheckOutcome = Verdict | { ok: false; reason: 'throttled'; retryAfte
 export type KeyCheckMetrics = { observe(outcome: string, seconds: number): void };
 
 export type KeyCheckOptions = {
-  repository: KeyRepository;
+  repository: Pick<KeyRepository, 'findFactsByDigest'>;
   cache: KeyCache;
   usage: UsageRecorder;
   throttle: FailureThrottle;
@@ -32,7 +32,7 @@ export type KeyCheckOptions = {
 
 /** Verifies a presented key on every API and MCP request. */
 export class KeyCheck {
-  private readonly repository: KeyRepository;
+  private readonly repository: Pick<KeyRepository, 'findFactsByDigest'>;
   private readonly cache: KeyCache;
   private readonly usage: UsageRecorder;
   private readonly throttle: FailureThrottle;

@@ -1,0 +1,123 @@
+/**
+ * What tracing costs on whoami (a cached key, the hot path): tracing off against the code before
+ * tracing existed (BENCH_TRACING_BASE, default the merge base with main, checked out from git into a
+ * temporary directory), then tracing on at a 10 % ratio and at 100 % against tracing off, exporting
+ * to an OTLP/HTTP sink on this machine.
+ */
+import { execFileSync, execSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AirkeyReady } from './airkey-server.ts';
+import { AS_NPM_START, interleaved, startServer, type Server } from './measure.ts';
+import { atLeast, type Row } from './rows.ts';
+import type { Scenario, Settings } from './scenario.ts';
+import { fmt } from './scenarios.ts';
+
+type Start = (env: Record<string, string | undefined>, file?: string) => Promise<Server<AirkeyReady>>;
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+async function tracingCost(s: Settings, start: Start): Promise<Row[]> {
+  const base = checkout(process.env.BENCH_TRACING_BASE);
+  const sink = await otlpSink();
+  const otel = (sampler: string, arg: string) => ({
+    OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+    OTEL_TRACES_SAMPLER: sampler,
+    OTEL_TRACES_SAMPLER_ARG: arg,
+  });
+  const servers: Array<Server<AirkeyReady>> = [];
+  const started = async (env: Record<string, string | undefined>, file?: string) => {
+    const server = await start(env, file);
+    servers.push(server);
+    return server.info;
+  };
+  try {
+    const today = await started({}, pathToFileURL(join(base.dir, 'bench/airkey-server.ts')).href);
+    const off = await started({});
+    const tenth = await started(otel('parentbased_traceidratio', '0.1'));
+    const all = await started(otel('parentbased_always_on', ''));
+    const whoami = (server: AirkeyReady) => ({
+      url: `${server.url}/api/v1/whoami`,
+      headers: { 'x-api-key': server.key },
+      connections: s.connections,
+      seconds: s.seconds,
+    });
+    const rows: Row[] = [];
+    const compare = async (what: string, subject: AirkeyReady, reference: AirkeyReady, minRatio?: number) => {
+      s.log(what);
+      const pair = await interleaved(whoami(subject), whoami(reference), s.rounds, s.log);
+      rows.push({
+        what: `${what}: req/s`,
+        value: fmt(pair.rps),
+        reference: fmt(pair.refRps),
+        ratio: fmt(pair.ratio, 2),
+        measured: { value: pair.rps, ratio: pair.ratio },
+        ...(minRatio === undefined ? { purpose: 'for information' } : { target: atLeast(minRatio) }),
+        bad: pair.bad,
+      });
+    };
+    await compare(`7. whoami, tracing off vs before tracing (${base.rev.slice(0, 7)})`, off, today, 0.98);
+    await compare('7. whoami, tracing on at 10 % (parentbased_traceidratio 0.1) vs off', tenth, off, 0.9);
+    await compare('7. whoami, tracing on at 100 % vs off', all, off);
+    s.log(`    the OTLP sink received ${sink.requests()} exports, ${(sink.bytes() / 1024).toFixed(0)} KiB`);
+    return rows;
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+    sink.close();
+  }
+}
+
+export const tracing: Scenario = {
+  name: 'tracing',
+  title: '7. whoami with tracing',
+  engines: ['pglite'],
+  alone: true,
+  run: ({ settings }) =>
+    tracingCost(settings, (env, file = './airkey-server.ts') =>
+      startServer<AirkeyReady>(file, { ...AS_NPM_START, BENCH_FLIGHTS_NOW: '2026-11-22T12:00:00Z', ...env }),
+    ),
+};
+
+/** The commit before tracing existed: the parent of the first commit that added src/telemetry. */
+function beforeTracing(): string {
+  const added = execFileSync('git', ['log', '--diff-filter=A', '--format=%H', '--', 'src/telemetry/tracing.ts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .at(-1)!;
+  return execFileSync('git', ['rev-parse', `${added}^`], { cwd: ROOT, encoding: 'utf8' }).trim();
+}
+
+/** The bench server and the sources it runs, as of `rev`, beside the shared node_modules. */
+function checkout(rev = beforeTracing()) {
+  const dir = mkdtempSync(join(tmpdir(), 'airkey-bench-base-'));
+  execSync(`git archive ${rev} src bench drizzle package.json tsconfig.json | tar -x -C ${dir}`, { cwd: ROOT });
+  symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
+  return { dir, rev };
+}
+
+/** A collector stand-in: accepts every export and keeps only counts. */
+async function otlpSink() {
+  let requests = 0;
+  let bytes = 0;
+  const server = createServer((request, response) => {
+    request.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    request.on('end', () => {
+      requests++;
+      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => requests,
+    bytes: () => bytes,
+    close: () => server.close(),
+  };
+}

@@ -1,0 +1,21 @@
+import { trace } from '@opentelemetry/api';
+import type { KeyRefusal } from '../keys/authenticate.ts';
+import type { Accepted } from '../keys/decide.ts';
+
+/**
+ * The key check's outcome on the request's span: the key's and tenant's ids when accepted, the
+ * refusal's problem code (also as `error.type`) otherwise. Never the presented value. Untraced,
+ * `getActiveSpan()` finds nothing and this returns at once.
+ */
+export function recordKeyCheck(result: Accepted | KeyRefusal): void {
+  const span = trace.getActiveSpan();
+  if (!span?.isRecording()) return;
+  if (result instanceof Error) {
+    span.setAttribute('airkey.key_check.outcome', result.code);
+    span.setAttribute('error.type', result.code);
+    return;
+  }
+  span.setAttribute('airkey.key_check.outcome', 'accepted');
+  span.setAttribute('airkey.key.id', result.keyId);
+  span.setAttribute('airkey.tenant.id', result.principal.tenant.id);
+}

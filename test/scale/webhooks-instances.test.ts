@@ -58,7 +58,7 @@ describe('webhooks across two instances (postgres)', () => {
       events: ['api_key.expiring', 'api_key.expired'],
     });
     const inFiveDays = await a.services.keys.create(actor, { name: 'five days', expires_at: '2026-11-27' });
-    const tomorrow = await a.services.keys.create(actor, { name: 'twelve hours', expires_at: '2026-11-23' });
+    await a.services.keys.create(actor, { name: 'twelve hours', expires_at: '2026-11-23' });
     const name = (id: string) => (id === inFiveDays.api_key.id ? 'five days' : 'twelve hours');
     const before = receiver.received.length;
     const sweepBoth = () => Promise.all([a.services.expirySweep.run(), b.expirySweep.run()]);

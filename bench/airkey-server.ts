@@ -14,6 +14,7 @@ import { loadConfig } from '../src/config.ts';
 import { generateFlights } from '../src/flights/flight-seeder.ts';
 import { buildApp } from '../src/http/app.ts';
 import { userActor } from '../src/shared/actor.ts';
+import { hungWebhook } from './webhooks.ts';
 
 export type AirkeyReady = {
   url: string;
@@ -56,6 +57,8 @@ if (extraKeys > 0) {
   await services.database.db.insert(apiKeys).values(rows);
 }
 await services.flightRepository.insertMany(generateFlights(tenant.id, 2000, FLIGHTS_NOW));
+// BENCH_HUNG_WEBHOOK=<url>: an endpoint that never answers, with 100 deliveries pending to it.
+if (process.env.BENCH_HUNG_WEBHOOK) await hungWebhook(services, tenant.id, process.env.BENCH_HUNG_WEBHOOK);
 const verdict = await services.keyCheck.check(secret, 'setup');
 if (!verdict.ok) throw new Error(`bench key rejected: ${verdict.reason}`);
 

@@ -14,6 +14,7 @@ import { throwawayPostgres } from './postgres.ts';
 import { flood } from './flood.ts';
 import { backOffice, flights, pipeline, type Row, type Settings } from './scenarios.ts';
 import type { BareOptions } from './bare-server.ts';
+import { webhooksBench } from './webhooks.ts';
 
 const settings: Settings = {
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
@@ -84,6 +85,7 @@ async function engine(name: 'pglite' | 'postgres', databaseUrl: string | undefin
   }
 }
 
+if ((only?.includes('webhooks') ?? true) || process.argv.includes('--webhooks')) add(await webhooksBench(settings));
 if (wanted('pglite') || !only?.some((part) => part === 'postgres' || part === 'long'))
   await engine('pglite', undefined);
 const postgres = only?.includes('pglite')

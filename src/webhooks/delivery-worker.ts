@@ -47,6 +47,7 @@ export class DeliveryWorker {
   private poll: NodeJS.Timeout | undefined;
   private wake: NodeJS.Timeout | undefined;
   private wakeAt = Infinity;
+  private soon: NodeJS.Timeout | undefined;
   private lastPrune = 0;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
@@ -80,11 +81,21 @@ export class DeliveryWorker {
     void this.drain().finally(() => (this.running = false));
   }
 
+  /** After a send: sends finishing together share one claim instead of one each. */
+  private pokeSoon(): void {
+    if (this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      this.poke();
+    }, 5);
+  }
+
   /** Stops claiming; attempts in flight are cut short and left to their claims' lapse (at least once). */
   async stop(): Promise<void> {
     this.stopping.abort();
     clearInterval(this.poll);
     clearTimeout(this.wake);
+    clearTimeout(this.soon);
     await Promise.allSettled([...this.sending]);
     await this.dispatcher.close().catch(() => undefined);
   }
@@ -108,7 +119,9 @@ export class DeliveryWorker {
     const now = this.now();
     // Longer than any attempt can run, so a live claimer never loses its claim mid-attempt.
     const until = new Date(now + 2 * this.options.timeoutMs + 5_000);
-    const claimed = await this.repository.claim(new Date(now), until, free, busy);
+    // No more than one endpoint's share at once: what one endpoint cannot take yet is not claimed
+    // only to be given back, and the next round (skipping saturated endpoints) serves the others.
+    const claimed = await this.repository.claim(new Date(now), until, Math.min(free, this.perEndpoint), busy);
     const excess: string[] = [];
     for (const delivery of claimed) {
       const count = this.inFlight.get(delivery.webhookId) ?? 0;
@@ -122,7 +135,7 @@ export class DeliveryWorker {
         const left = (this.inFlight.get(delivery.webhookId) ?? 1) - 1;
         if (left > 0) this.inFlight.set(delivery.webhookId, left);
         else this.inFlight.delete(delivery.webhookId);
-        this.poke();
+        this.pokeSoon();
       });
       this.sending.add(sent);
     }

@@ -46,7 +46,7 @@ export type ServiceOverrides = {
   onBackgroundError?: (error: unknown) => void;
   /** A revoking write stopped waiting for an instance whose lease ran out instead (docs/keys.md (Revocation)). */
   onRevocationLapsed?: (confirmation: Confirmation) => void;
-  /** Said once at start (the webhook sealing key kept in the database); a process warning by default. */
+  /** Said once at start (the webhook sealing key kept in the database); kept in `startupWarnings` by default. */
   onWarning?: (message: string) => void;
   /** How webhook deliveries resolve names (tests answer with chosen addresses). */
   webhookResolver?: Resolver;
@@ -72,13 +72,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Every write starts here: one transaction, its changes published on the feed and applied locally.
   // A commit that queued webhook deliveries starts the worker at once (it is built below).
   const uow = new UnitOfWork(db, changes, { onDeliveriesCommitted: () => deliveries.poke() });
+  // Said by the server once its log exists (a CLI verb keeps its stderr to its one line).
+  const startupWarnings: string[] = [];
   // Webhook secrets are sealed with this key; where it comes from is docs/webhooks.md (Secrets).
   const webhookSecrets = await loadSealingKey({
     secretKey: config.secretKey,
     databaseKind: database.kind,
     dataDir: config.dataDir,
     db,
-    warn: overrides.onWarning ?? ((message) => process.emitWarning(message)),
+    warn: overrides.onWarning ?? ((message) => startupWarnings.push(message)),
   });
 
   const tenantRepository = new TenantRepository(db);
@@ -193,6 +195,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ),
     uow,
     webhookSecrets,
+    startupWarnings,
     deliveries,
     keys,
     expirySweep,

@@ -61,7 +61,7 @@ export class DeliveryWorker {
       });
     this.now = options.now ?? Date.now;
     this.concurrency = options.concurrency ?? 32;
-    this.perEndpoint = options.perEndpoint ?? 8;
+    this.perEndpoint = options.perEndpoint ?? 16;
   }
 
   start(): void {

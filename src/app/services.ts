@@ -33,8 +33,7 @@ import { connectRedis } from '../throttle/redis-client.ts';
 import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
 import { sharedSecret } from './settings.ts';
-import { loadSealingKey } from '../webhooks/sealing-key.ts';
-import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
+import { webhookDelivery } from '../webhooks/delivery-setup.ts';
 import type { Resolver } from '../webhooks/safe-agent.ts';
 import { ExpirySweep } from '../keys/expiry-sweep.ts';
 
@@ -72,16 +71,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // Every write starts here: one transaction, its changes published on the feed and applied locally.
   // A commit that queued webhook deliveries starts the worker at once (it is built below).
   const uow = new UnitOfWork(db, changes, { onDeliveriesCommitted: () => deliveries.poke() });
-  // Said by the server once its log exists (a CLI verb keeps its stderr to its one line).
-  const startupWarnings: string[] = [];
-  // Webhook secrets are sealed with this key; where it comes from is docs/webhooks.md (Secrets).
-  const webhookSecrets = await loadSealingKey({
-    secretKey: config.secretKey,
-    databaseKind: database.kind,
-    dataDir: config.dataDir,
-    db,
-    warn: overrides.onWarning ?? ((message) => startupWarnings.push(message)),
+  const backgroundError = overrides.onBackgroundError ?? ((error: unknown) => console.error(error));
+  // Webhook secrets and deliveries, sent off every request's path (docs/webhooks.md).
+  const webhooks = await webhookDelivery(config, database, {
+    onError: backgroundError,
+    ...(overrides.onWarning ? { onWarning: overrides.onWarning } : {}),
+    ...(overrides.webhookResolver ? { resolver: overrides.webhookResolver } : {}),
   });
+  const deliveries = webhooks.worker;
 
   const tenantRepository = new TenantRepository(db);
   const keyRepository = new KeyRepository(db);
@@ -148,17 +145,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const usageCounter = new UsageCounter(usageRepository, config.usageFlushMs, overrides.onBackgroundError);
   const usage = new UsageRecorder(keyRepository, usageCounter, config.usageFlushMs, overrides.onBackgroundError);
 
-  const backgroundError = overrides.onBackgroundError ?? ((error: unknown) => console.error(error));
-  // Webhook deliveries: claimed from the outbox and sent off every request's path (docs/webhooks.md).
-  const deliveries = new DeliveryWorker({
-    db,
-    secrets: webhookSecrets,
-    retryScheduleMs: config.webhookRetryScheduleMs,
-    timeoutMs: config.webhookTimeoutMs,
-    allowPrivate: config.webhookAllowPrivate,
-    onError: backgroundError,
-    ...(overrides.webhookResolver ? { resolver: overrides.webhookResolver } : {}),
-  });
   const keys = new KeyService(uow, keyRepository, audit, clock, {
     maxKeysPerTenant: config.maxKeysPerTenant,
     ...(overrides.random ? { random: overrides.random } : {}),
@@ -166,7 +152,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // api_key.expiring and api_key.expired, every SWEEP_INTERVAL_MS.
   const expirySweep = new ExpirySweep({
     uow,
-    keys: keyRepository,
     keyService: keys,
     clock,
     intervalMs: config.sweepIntervalMs,
@@ -194,8 +179,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       keyCheckMetricsOf(metrics, overrides.keyCheckMetrics),
     ),
     uow,
-    webhookSecrets,
-    startupWarnings,
+    webhookSecrets: webhooks.secrets,
+    startupWarnings: webhooks.startupWarnings,
     deliveries,
     keys,
     expirySweep,

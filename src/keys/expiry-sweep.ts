@@ -1,8 +1,8 @@
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
+import { claimExpiringNotices, withCreatorEmails } from './key-event-queries.ts';
 import { keyEvent } from './key-events.ts';
-import type { KeyRepository } from './key-repository.ts';
 import type { KeyService } from './key-service.ts';
 
 /**
@@ -16,7 +16,6 @@ export class ExpirySweep {
   constructor(
     private readonly options: {
       uow: UnitOfWork;
-      keys: KeyRepository;
       keyService: Pick<KeyService, 'recordExpiries'>;
       clock: Clock;
       intervalMs: number;
@@ -43,10 +42,10 @@ export class ExpirySweep {
   }
 
   private announceExpiring(): Promise<number> {
-    const { uow, keys, clock } = this.options;
+    const { uow, clock } = this.options;
     return uow.inTransaction(async (tx, _changed, emit) => {
       const now = clock.now();
-      const found = await keys.withCreatorEmails(tx, await keys.claimExpiringNotices(tx, now));
+      const found = await withCreatorEmails(tx, await claimExpiringNotices(tx, now));
       for (const key of found) {
         emit(keyEvent('api_key.expiring', key, now.getTime(), SYSTEM_ACTOR, { days_left: key.expiringNoticeDays }));
       }

@@ -9,6 +9,7 @@ import { nameProblem } from '../shared/text-rules.ts';
 import { expiryDateOf, expiryInstantOf, isExpired } from './expiry.ts';
 import type { KeyRepository, KeyRowWithCreator } from './key-repository.ts';
 import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList } from './key-schemas.ts';
+import { withCreatorEmails } from './key-event-queries.ts';
 import { keyEvent } from './key-events.ts';
 import { keyTarget, listedKeyView, toApiKeyView } from './key-view.ts';
 import { digestSecret, generateSecret, hintOf } from './secret.ts';
@@ -139,7 +140,7 @@ export class KeyService {
   async recordExpiries(): Promise<number> {
     return this.uow.inTransaction(async (tx, _changed, emit) => {
       const now = this.clock.now();
-      const expired = await this.keys.withCreatorEmails(tx, await this.keys.claimNewlyExpired(tx, now));
+      const expired = await withCreatorEmails(tx, await this.keys.claimNewlyExpired(tx, now));
       for (const key of expired) {
         emit(keyEvent('api_key.expired', key, now.getTime(), SYSTEM_ACTOR));
         await this.audit.record(tx, key.tenantId, { type: 'system' }, 'api_key.expired', keyTarget(key), {

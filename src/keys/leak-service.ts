@@ -7,6 +7,7 @@ import type { FailureThrottle } from '../throttle/failure-throttle.ts';
 import { hasValidChecksum } from './checksum.ts';
 import type { KeyRepository } from './key-repository.ts';
 import type { LeakReport, LeakReceipt } from './key-schemas.ts';
+import { withCreatorEmails } from './key-event-queries.ts';
 import { keyEvent } from './key-events.ts';
 import { keyTarget } from './key-view.ts';
 import type { LegacyKeys } from './legacy-keys.ts';
@@ -54,7 +55,7 @@ export class LeakService {
   private async disableLeaked(digests: string[], reporter: Reporter): Promise<void> {
     const now = this.clock.now();
     await this.uow.inTransaction(async (tx, changed, emit) => {
-      const live = await this.keys.withCreatorEmails(tx, await this.keys.findLiveByDigests(tx, digests, now));
+      const live = await withCreatorEmails(tx, await this.keys.findLiveByDigests(tx, digests, now));
       for (const key of live) {
         // 'leaked' also replaces a user's disable: a leaked key must never be enabled again.
         await this.keys.setEnabled(tx, key.id, false, 'leaked');

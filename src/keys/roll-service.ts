@@ -7,6 +7,7 @@ import { ConflictError, NotFoundError } from '../shared/errors.ts';
 import { expiryDateOf, isExpired } from './expiry.ts';
 import type { KeyRepository } from './key-repository.ts';
 import type { RolledKey, RollOverlap } from './key-schemas.ts';
+import { withCreatorEmails } from './key-event-queries.ts';
 import { keyEvent } from './key-events.ts';
 import { keyTarget, toApiKeyView } from './key-view.ts';
 import { digestSecret, generateSecret, hintOf } from './secret.ts';
@@ -104,7 +105,7 @@ export class RollService {
   async deleteRetired(): Promise<number> {
     return this.uow.inTransaction(async (tx, changed, emit) => {
       const now = this.clock.now();
-      const retired = await this.keys.withCreatorEmails(tx, await this.keys.deleteRetired(tx, now));
+      const retired = await withCreatorEmails(tx, await this.keys.deleteRetired(tx, now));
       for (const key of retired) {
         emit(keyEvent('api_key.deleted', key, now.getTime(), SYSTEM_ACTOR, { reason: 'retired' }));
         await this.audit.record(tx, key.tenantId, SYSTEM_ACTOR, 'api_key.deleted', keyTarget(key), {

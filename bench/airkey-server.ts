@@ -16,6 +16,7 @@ import { buildApp } from '../src/http/app.ts';
 import { userActor } from '../src/shared/actor.ts';
 import { SYSTEM_ACTOR } from '../src/shared/actor.ts';
 import { startTracing } from '../src/telemetry/tracing.ts';
+import { hungWebhook } from './webhooks.ts';
 
 export type AirkeyReady = {
   url: string;
@@ -65,6 +66,8 @@ if (extraKeys > 0) {
   await services.database.db.insert(apiKeys).values(rows);
 }
 await services.flightRepository.insertMany(generateFlights(tenant.id, 2000, FLIGHTS_NOW));
+// BENCH_HUNG_WEBHOOK=<url>: an endpoint that never answers, with 100 deliveries pending to it.
+if (process.env.BENCH_HUNG_WEBHOOK) await hungWebhook(services, tenant.id, process.env.BENCH_HUNG_WEBHOOK);
 const verdict = await services.keyCheck.check(secret, 'setup');
 if (!verdict.ok) throw new Error(`bench key rejected: ${verdict.reason}`);
 

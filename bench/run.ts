@@ -24,6 +24,7 @@ import { missingRow, table, verdict, type Row } from './rows.ts';
 import type { Engine, Scenario, ScenarioContext, Settings } from './scenario.ts';
 import { rateLimits } from './rate-limits.ts';
 import { tracing } from './tracing.ts';
+import { webhooksScenario } from './webhooks.ts';
 import { backOfficeScenario, flights, flightsUncached, pipeline } from './scenarios.ts';
 
 /** Every scenario, in the order they run on each engine. Another branch adds its own with one entry here. */
@@ -34,6 +35,7 @@ const SCENARIOS: Scenario[] = [
   backOfficeScenario,
   rateLimits,
   tracing,
+  webhooksScenario,
   floodScenario,
   longScenario,
 ];

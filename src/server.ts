@@ -47,6 +47,7 @@ export async function startServer(
   const firstStart = await bootstrapIfEmpty(services);
   resolveOperations(localOperations(services));
   const app = await buildApp(services, { ...options, plugins: [mcpRoutes, ...(options.plugins ?? [])] });
+  for (const warning of services.startupWarnings) app.log.warn(warning);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -37,6 +37,9 @@ import { KeyRateLimits } from '../keys/key-rate-limits.ts';
 import type { Logger } from 'pino';
 import { backgroundLogger } from '../http/logging.ts';
 import { FailureStreak } from '../shared/failure-streak.ts';
+import { webhookDelivery } from '../webhooks/delivery-setup.ts';
+import type { Resolver } from '../webhooks/safe-agent.ts';
+import { ExpirySweep } from '../keys/expiry-sweep.ts';
 
 export type ServiceOverrides = {
   clock?: Clock;
@@ -44,6 +47,10 @@ export type ServiceOverrides = {
   log?: Pick<Logger, 'warn' | 'info'>;
   /** A revoking write stopped waiting for an instance whose lease ran out instead (docs/keys.md (Revocation)). */
   onRevocationLapsed?: (confirmation: Confirmation) => void;
+  /** Said once at start (the webhook sealing key kept in the database); kept in `startupWarnings` by default. */
+  onWarning?: (message: string) => void;
+  /** How webhook deliveries resolve names (tests answer with chosen addresses). */
+  webhookResolver?: Resolver;
 };
 
 /**
@@ -63,7 +70,17 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ...(overrides.onRevocationLapsed ? { onLapsed: overrides.onRevocationLapsed } : {}),
   });
   // Every write starts here: one transaction, its changes published on the feed and applied locally.
-  const uow = new UnitOfWork(db, changes);
+  // A commit that queued webhook deliveries starts the worker at once (it is built below).
+  const uow = new UnitOfWork(db, changes, { onDeliveriesCommitted: () => deliveries.poke() });
+  const log = overrides.log ?? backgroundLogger({ level: config.logLevel });
+  const backgroundError = (error: unknown) => log.warn({ err: error }, 'background work failed');
+  // Webhook secrets and deliveries, sent off every request's path (docs/webhooks.md).
+  const webhooks = await webhookDelivery(config, database, {
+    onError: backgroundError,
+    ...(overrides.onWarning ? { onWarning: overrides.onWarning } : {}),
+    ...(overrides.webhookResolver ? { resolver: overrides.webhookResolver } : {}),
+  });
+  const deliveries = webhooks.worker;
 
   const tenantRepository = new TenantRepository(db);
   const keyRepository = new KeyRepository(db);
@@ -127,7 +144,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   // Request counts per key and hour: incremented in memory by the key check, added up by a flush.
   const usageRepository = new UsageRepository(db);
-  const log = overrides.log ?? backgroundLogger({ level: config.logLevel });
   const streakOf = (task: string) => {
     metrics.backgroundFailed(task, 0);
     return new FailureStreak(task, {
@@ -154,6 +170,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     else if (change.type === 'all') limiter.forgetAll();
   });
 
+  const keys = new KeyService({ uow, keys: keyRepository, audit, clock, maxKeysPerTenant: config.maxKeysPerTenant });
+  // api_key.expiring and api_key.expired, every SWEEP_INTERVAL_MS.
+  const expirySweep = new ExpirySweep({
+    uow,
+    keyService: keys,
+    clock,
+    intervalMs: config.sweepIntervalMs,
+    onError: backgroundError,
+  });
   const services = {
     config,
     clock,
@@ -178,7 +203,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       metrics: metrics.keyCheck,
     }),
     uow,
-    keys: new KeyService({ uow, keys: keyRepository, audit, clock, maxKeysPerTenant: config.maxKeysPerTenant }),
+    webhookSecrets: webhooks.secrets,
+    startupWarnings: webhooks.startupWarnings,
+    deliveries,
+    keys,
+    expirySweep,
     keyRolls: new RollService({ uow, keys: keyRepository, audit, clock }),
     leaks: new LeakService({ uow, keys: keyRepository, audit, clock, reports: leakReports, legacyKeys }),
     tenants: new TenantService({ uow, tenants: tenantRepository, keys: keyRepository, audit }),
@@ -207,14 +236,18 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     tenantRepository,
     userRepository,
     audit,
-    /** Starts background work: the change feed, usage write-behind. */
+    /** Starts background work: the change feed, usage write-behind, webhook deliveries, the expiry sweep. */
     async start() {
       await changes.start();
       await legacyKeys.refresh();
       usage.start();
       usageCounter.start();
+      deliveries.start();
+      expirySweep.start();
     },
     async close() {
+      expirySweep.stop();
+      await deliveries.stop();
       await usage.stop();
       await usageCounter.stop();
       await changes.stop();

@@ -175,21 +175,21 @@ export class KeyRepository {
   }
 
   /** Disables every key a user created (their account is being deleted). */
-  async disableByCreator(tx: Db, userId: string, reason: string): Promise<Array<{ id: string; name: string }>> {
+  async disableByCreator(tx: Db, userId: string, reason: string): Promise<KeyRow[]> {
     return tx
       .update(apiKeys)
       .set({ enabled: false, disabledReason: reason })
       .where(eq(apiKeys.createdBy, userId))
-      .returning({ id: apiKeys.id, name: apiKeys.name });
+      .returning();
   }
 
   /** Disables a tenant's keys whose creator no longer exists (authority switched to creator). */
-  async disableOrphaned(tx: Db, tenantId: string, reason: string): Promise<Array<{ id: string; name: string }>> {
+  async disableOrphaned(tx: Db, tenantId: string, reason: string): Promise<KeyRow[]> {
     return tx
       .update(apiKeys)
       .set({ enabled: false, disabledReason: reason })
       .where(and(eq(apiKeys.tenantId, tenantId), isNull(apiKeys.createdBy), eq(apiKeys.enabled, true)))
-      .returning({ id: apiKeys.id, name: apiKeys.name });
+      .returning();
   }
 
   /** Marks newly expired keys once, across all instances (for the api_key.expired audit event). */

@@ -1,7 +1,7 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { requirePermission, type UserActor } from '../shared/actor.ts';
+import { requirePermission, SYSTEM_ACTOR, type UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { RandomBytes } from '../shared/digest.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/errors.ts';
@@ -10,9 +10,11 @@ import { expiryDateOf, expiryInstantOf, isExpired } from './expiry.ts';
 import type { KeyRepository } from './key-repository.ts';
 import type { KeyRowWithCreator } from './key-rows.ts';
 import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, UpdateKeyInput } from './key-schemas.ts';
+import { withCreatorEmails } from './key-event-queries.ts';
+import { keyEvent, rateLimitChangedEvent } from './key-events.ts';
 import { keyTarget, listedKeyView, rateLimitOf, toApiKeyView } from './key-view.ts';
 import type { RateLimit } from '../ratelimit/rate-limit.ts';
-import type { ChangeRecorder } from '../db/unit-of-work.ts';
+import type { ChangeRecorder, EventEmitter } from '../db/unit-of-work.ts';
 import { digestSecret, generateSecret, hintOf } from './secret.ts';
 
 export type KeyServiceOptions = {
@@ -29,6 +31,9 @@ export type KeyServiceOptions = {
  * `api_keys:manage` itself, so no adapter (route, MCP tool, CLI verb) can skip it; every change
  * is audited and published through the unit of work.
  */
+/** What a step of `update` works with, inside its transaction. */
+type Apply = { tx: Db; changed: ChangeRecorder; emit: EventEmitter; actor: UserActor; now: Date };
+
 export class KeyService {
   private readonly uow: UnitOfWork;
   private readonly keys: KeyRepository;
@@ -56,7 +61,7 @@ export class KeyService {
     const now = this.clock.now();
     const expiresAt = input.expires_at ? expiryInstantOf(input.expires_at, now) : null;
     const secret = generateSecret(this.options.random);
-    const row = await this.uow.inTransaction(async (tx) => {
+    const row = await this.uow.inTransaction(async (tx, _changed, emit) => {
       await this.keys.lockTenant(tx, actor.tenantId);
       if ((await this.keys.countForTenant(tx, actor.tenantId)) >= this.options.maxKeysPerTenant) {
         throw new ConflictError(
@@ -80,6 +85,7 @@ export class KeyService {
         expires_at: expiresAt ? expiryDateOf(expiresAt) : null,
         rate_limit: input.rate_limit ?? null,
       });
+      emit(keyEvent('api_key.created', { ...inserted, creatorEmail: actor.email }, now.getTime(), actor));
       return inserted;
     });
     return { api_key: toApiKeyView({ ...row, creatorEmail: actor.email }, now.getTime()), secret };
@@ -101,22 +107,20 @@ export class KeyService {
       throw InvalidRequestError.field('body', 'Give enabled, rate_limit or both.');
     }
     const now = this.clock.now();
-    const row = await this.uow.inTransaction(async (tx, changed) => {
+    const row = await this.uow.inTransaction(async (tx, changed, emit) => {
       let key = await this.requireKey(tx, actor.tenantId, id);
-      if (input.enabled !== undefined) key = await this.applyEnabled(tx, changed, actor, key, input.enabled, now);
-      if (input.rate_limit !== undefined) key = await this.applyRateLimit(tx, changed, actor, key, input.rate_limit);
+      const apply = { tx, changed, emit, actor, now };
+      if (input.enabled !== undefined) key = await this.applyEnabled(apply, key, input.enabled);
+      if (input.rate_limit !== undefined) key = await this.applyRateLimit(apply, key, input.rate_limit);
       return key;
     });
     return toApiKeyView(row, now.getTime());
   }
 
   private async applyEnabled(
-    tx: Db,
-    changed: ChangeRecorder,
-    actor: UserActor,
+    { tx, changed, emit, actor, now }: Apply,
     key: KeyRowWithCreator,
     enabled: boolean,
-    now: Date,
   ): Promise<KeyRowWithCreator> {
     if (isExpired(key.expiresAt, now.getTime())) {
       throw new ConflictError(
@@ -146,13 +150,17 @@ export class KeyService {
     const action = enabled ? 'api_key.enabled' : 'api_key.disabled';
     await this.audit.record(tx, actor.tenantId, actor, action, keyTarget(key), { hint: key.hint });
     changed({ type: 'key', id: key.id });
-    return { ...key, enabled, disabledReason };
+    const after = { ...key, enabled, disabledReason };
+    emit(
+      enabled
+        ? keyEvent('api_key.enabled', after, now.getTime(), actor)
+        : keyEvent('api_key.disabled', after, now.getTime(), actor, { reason: disabledReason }),
+    );
+    return after;
   }
 
   private async applyRateLimit(
-    tx: Db,
-    changed: ChangeRecorder,
-    actor: UserActor,
+    { tx, changed, emit, actor, now }: Apply,
     key: KeyRowWithCreator,
     limit: RateLimit | null,
   ): Promise<KeyRowWithCreator> {
@@ -165,25 +173,30 @@ export class KeyService {
       after: limit,
     });
     changed({ type: 'key', id: key.id });
-    return { ...key, rateLimitRequests: limit?.requests ?? null, rateLimitWindow: limit?.window ?? null };
+    const after = { ...key, rateLimitRequests: limit?.requests ?? null, rateLimitWindow: limit?.window ?? null };
+    emit(rateLimitChangedEvent(after, now.getTime(), actor, before, limit));
+    return after;
   }
 
   async delete(actor: UserActor, id: string): Promise<void> {
     requirePermission(actor, 'api_keys:manage');
-    await this.uow.inTransaction(async (tx, changed) => {
+    await this.uow.inTransaction(async (tx, changed, emit) => {
       const key = await this.requireKey(tx, actor.tenantId, id);
       await this.keys.delete(tx, key.id);
+      emit(keyEvent('api_key.deleted', key, this.clock.now().getTime(), actor, { reason: 'deleted' }));
       // The row is gone; the trail keeps what identifies it.
       await this.audit.record(tx, actor.tenantId, actor, 'api_key.deleted', keyTarget(key), { hint: key.hint });
       changed({ type: 'key', id: key.id });
     });
   }
 
-  /** Writes one api_key.expired event per key that has expired since the last sweep. */
+  /** Writes one api_key.expired audit and webhook event per key that has expired since the last sweep. */
   async recordExpiries(): Promise<number> {
-    return this.uow.inTransaction(async (tx) => {
-      const expired = await this.keys.claimNewlyExpired(tx, this.clock.now());
+    return this.uow.inTransaction(async (tx, _changed, emit) => {
+      const now = this.clock.now();
+      const expired = await withCreatorEmails(tx, await this.keys.claimNewlyExpired(tx, now));
       for (const key of expired) {
+        emit(keyEvent('api_key.expired', key, now.getTime(), SYSTEM_ACTOR));
         await this.audit.record(tx, key.tenantId, { type: 'system' }, 'api_key.expired', keyTarget(key), {
           hint: key.hint,
           expired_at: key.expiresAt?.toISOString() ?? null,

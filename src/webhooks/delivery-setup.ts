@@ -1,0 +1,34 @@
+import type { Config } from '../config.ts';
+import type { Database } from '../db/handle.ts';
+import { DeliveryWorker } from './delivery-worker.ts';
+import type { Resolver } from './safe-agent.ts';
+import { loadSealingKey } from './sealing-key.ts';
+
+export type DeliverySetupOptions = {
+  onError: (error: unknown) => void;
+  /** The sealing key's warning; kept in `startupWarnings` for the server's log by default. */
+  onWarning?: (message: string) => void;
+  resolver?: Resolver;
+};
+
+/** The webhook side of the composition root: the secret box and the delivery worker, from config. */
+export async function webhookDelivery(config: Config, database: Database, options: DeliverySetupOptions) {
+  const startupWarnings: string[] = [];
+  const secrets = await loadSealingKey({
+    secretKey: config.secretKey,
+    dataDir: config.dataDir,
+    databaseKind: database.kind,
+    db: database.db,
+    warn: options.onWarning ?? ((message) => startupWarnings.push(message)),
+  });
+  const worker = new DeliveryWorker({
+    db: database.db,
+    secrets,
+    retryScheduleMs: config.webhookRetryScheduleMs,
+    timeoutMs: config.webhookTimeoutMs,
+    allowPrivate: config.webhookAllowPrivate,
+    onError: options.onError,
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+  });
+  return { secrets, worker, startupWarnings };
+}

@@ -9,6 +9,10 @@ export const AUDIT_ACTIONS = [
   'api_key.expired',
   'api_key.rolled',
   'api_key.leaked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
   'user.signed_in',
   'user.sign_in_failed',
   'user.created',
@@ -19,7 +23,7 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const auditTargetSchema = z.object({
-  type: z.enum(['api_key', 'user', 'tenant']),
+  type: z.enum(['api_key', 'user', 'tenant', 'webhook']),
   id: z.string().nullable(),
   name: z.string().nullable(),
 });

@@ -57,6 +57,16 @@ export class KeyRejectedError extends AirkeyError {
   }
 }
 
+/** A webhook URL aimed at something that must not receive requests from us (docs/webhooks.md). */
+export class WebhookUrlRejectedError extends AirkeyError {
+  readonly status = 400;
+  readonly code = 'webhook_url_rejected';
+  readonly title = 'Webhook URL rejected';
+  constructor(reason: string) {
+    super(`url: ${reason} Webhooks go to public https: addresses only.`);
+  }
+}
+
 export class NotAuthenticatedError extends AirkeyError {
   readonly status = 401;
   readonly code = 'not_authenticated';
@@ -120,6 +130,8 @@ export type ConflictCode =
   | 'creator_deleted'
   | 'api_key_leaked'
   | 'api_key_limit_reached'
+  | 'webhook_limit_reached'
+  | 'webhook_disabled'
   | 'email_taken'
   | 'slug_taken'
   | 'last_system_administrator';

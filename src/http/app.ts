@@ -19,6 +19,7 @@ import { backofficePages } from './routes/backoffice-pages.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
 import { backofficeUsageRoutes } from './routes/backoffice-usage.ts';
 import { backofficeUserRoutes } from './routes/backoffice-users.ts';
+import { backofficeWebhookRoutes } from './routes/backoffice-webhooks.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leakedKeyRoutes } from './routes/leaked-keys.ts';
 import { publicApiRoutes } from './routes/public-api.ts';
@@ -122,6 +123,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
           await backofficeUsageRoutes(guarded, services);
           await backofficeAuditRoutes(guarded, services);
           await backofficeUserRoutes(guarded, services);
+          backofficeWebhookRoutes(guarded, services);
         });
       },
       { prefix: '/backoffice/api' },

@@ -30,6 +30,15 @@ export type Config = {
    * that cannot confirm has stopped serving from its cache by then: its lease is shorter.
    */
   revocationWaitMs: number;
+  /** How often expiry events are looked for (SWEEP_INTERVAL_MS). */
+  sweepIntervalMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE=1: webhook URLs may use http: and loopback or private addresses. */
+  webhookAllowPrivate: boolean;
+  webhookTimeoutMs: number;
+  /** The waits before each retry of a delivery, in milliseconds (WEBHOOK_RETRY_SCHEDULE). */
+  webhookRetryScheduleMs: number[];
+  /** AIRKEY_SECRET_KEY: base64 of the 32-byte key webhook secrets are sealed with (docs/webhooks.md). */
+  secretKey: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -64,6 +73,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: publicUrl(env.PUBLIC_URL, host, port),
     mcpAllowedOrigins: origins(env.MCP_ALLOWED_ORIGINS),
     revocationWaitMs: integer(env, 'REVOCATION_WAIT_MS', 2_000, 200, 60_000),
+    sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 60_000, 10, 86_400_000),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 10, 300_000),
+    webhookRetryScheduleMs: retrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
+    secretKey: sealingKey(env.AIRKEY_SECRET_KEY),
   };
 }
 
@@ -102,4 +116,33 @@ function origins(raw: string | undefined): string[] {
         throw new ConfigError(`MCP_ALLOWED_ORIGINS: "${item}" is not an origin such as https://app.example.com.`);
       return new URL(item).origin;
     });
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+/** `5s,5m,30m`: each wait a whole number with a unit (ms, s, m, h, d); at most 20 waits of at most a day. */
+export function retrySchedule(raw: string | undefined): number[] {
+  const text = raw === undefined || raw.trim() === '' ? DEFAULT_RETRY_SCHEDULE : raw;
+  const waits = text.split(',').map((item) => {
+    const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(item.trim());
+    const ms = match ? Number(match[1]) * DURATION_UNITS_MS[match[2]!]! : NaN;
+    if (!(ms >= 1 && ms <= 86_400_000)) {
+      throw new ConfigError(
+        `WEBHOOK_RETRY_SCHEDULE: "${item.trim()}" is not a wait such as 5s, 5m or 2h (from 1ms to 1d).`,
+      );
+    }
+    return ms;
+  });
+  if (waits.length > 20) throw new ConfigError('WEBHOOK_RETRY_SCHEDULE holds at most 20 waits.');
+  return waits;
+}
+
+function sealingKey(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  const trimmed = raw.trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(trimmed) || Buffer.from(trimmed, 'base64').length !== 32) {
+    throw new ConfigError('AIRKEY_SECRET_KEY must be base64 of 32 bytes (openssl rand -base64 32).');
+  }
+  return trimmed;
 }

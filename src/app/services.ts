@@ -33,6 +33,7 @@ import { connectRedis } from '../throttle/redis-client.ts';
 import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
 import { sharedSecret } from './settings.ts';
+import { loadSealingKey } from '../webhooks/sealing-key.ts';
 
 export type ServiceOverrides = {
   clock?: Clock;
@@ -42,6 +43,8 @@ export type ServiceOverrides = {
   onBackgroundError?: (error: unknown) => void;
   /** A revoking write stopped waiting for an instance whose lease ran out instead (docs/keys.md (Revocation)). */
   onRevocationLapsed?: (confirmation: Confirmation) => void;
+  /** Said once at start (the webhook sealing key kept in the database); a process warning by default. */
+  onWarning?: (message: string) => void;
 };
 
 /**
@@ -63,6 +66,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   // Every write starts here: one transaction, its changes published on the feed and applied locally.
   const uow = new UnitOfWork(db, changes);
+  // Webhook secrets are sealed with this key; where it comes from is docs/webhooks.md (Secrets).
+  const webhookSecrets = await loadSealingKey({
+    secretKey: config.secretKey,
+    databaseKind: database.kind,
+    dataDir: config.dataDir,
+    db,
+    warn: overrides.onWarning ?? ((message) => process.emitWarning(message)),
+  });
 
   const tenantRepository = new TenantRepository(db);
   const keyRepository = new KeyRepository(db);
@@ -151,6 +162,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       keyCheckMetricsOf(metrics, overrides.keyCheckMetrics),
     ),
     uow,
+    webhookSecrets,
     keys: new KeyService(uow, keyRepository, audit, clock, {
       maxKeysPerTenant: config.maxKeysPerTenant,
       ...(overrides.random ? { random: overrides.random } : {}),

@@ -1,4 +1,5 @@
 import type { KeyChange } from '../bus/change.ts';
+import { recordEvent, type EventRecord } from '../webhooks/outbox.ts';
 import type { Db } from './handle.ts';
 
 /** How a committed change reaches the instances: the change feed implements it. */
@@ -12,30 +13,49 @@ export interface ChangeCarrier {
 /** Records what a unit of work changed; the unit of work publishes it. */
 export type ChangeRecorder = (change: KeyChange) => void;
 
-export type Work<T> = (tx: Db, changed: ChangeRecorder) => Promise<T>;
+/** Records an event a change caused (a webhook event); the unit of work writes it to the outbox. */
+export type EventEmitter = (event: EventRecord) => void;
+
+export type Work<T> = (tx: Db, changed: ChangeRecorder, emit: EventEmitter) => Promise<T>;
+
+export type UnitOfWorkOptions = {
+  /** After a commit that queued deliveries: the delivery worker looks for them now, not at its next poll. */
+  onDeliveriesCommitted?: () => void;
+};
 
 /**
  * Where every write starts. `inTransaction` runs the work in one transaction; the changes the
  * work records are sent on the change feed inside that transaction (pg_notify is delivered at
  * commit, never for a rollback) and applied to this instance after commit, before the caller
- * can answer. Services say what changed; they never handle transactions or the feed themselves.
+ * can answer. The events it emits are written to the outbox in the same transaction, so an event
+ * exists exactly when its change does, and survives a crash right after the answer. Services say
+ * what changed; they never handle transactions, the feed or the outbox themselves.
  */
 export class UnitOfWork {
   constructor(
     private readonly db: Db,
     private readonly carrier: ChangeCarrier,
+    private readonly options: UnitOfWorkOptions = {},
   ) {}
 
   async inTransaction<T>(work: Work<T>): Promise<T> {
     const changes: KeyChange[] = [];
+    let deliveries = 0;
     const result = await this.db.transaction(async (transaction) => {
       // Drizzle types a transaction apart from its database; every query API we use is shared.
       const tx = transaction as unknown as Db;
-      const value = await work(tx, (change) => changes.push(change));
+      const events: EventRecord[] = [];
+      const value = await work(
+        tx,
+        (change) => changes.push(change),
+        (event) => events.push(event),
+      );
+      for (const event of events) deliveries += (await recordEvent(tx, event)).length;
       for (const change of changes) await this.carrier.sendWithin(tx, change);
       return value;
     });
     if (changes.length > 0) await this.carrier.deliverCommitted(changes);
+    if (deliveries > 0) this.options.onDeliveriesCommitted?.();
     return result;
   }
 }

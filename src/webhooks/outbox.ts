@@ -1,0 +1,52 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/handle.ts';
+import { tenants } from '../db/schema.ts';
+import { webhookDeliveries, webhookEvents, webhooks } from '../db/webhook-tables.ts';
+import type { WebhookEventType } from './event-types.ts';
+
+/** What a change says happened; `data` gets `tenant: {id, slug}` added when it is recorded. */
+export type EventRecord = {
+  tenantId: string;
+  type: WebhookEventType;
+  data: Record<string, unknown>;
+  /** The delivered `timestamp`; the moment of recording when absent. */
+  at?: Date;
+};
+
+/**
+ * Inside a unit of work's transaction: the event row plus one pending delivery per enabled endpoint
+ * of the tenant subscribed to its type (or only to `onlyWebhookId`, whatever it subscribes to).
+ * Returns the delivery ids. A tenant with no such endpoint gets no row at all: nobody would read it.
+ */
+export async function recordEvent(tx: Db, event: EventRecord, onlyWebhookId?: string): Promise<string[]> {
+  const targets = await tx
+    .select({ id: webhooks.id, slug: tenants.slug })
+    .from(webhooks)
+    .innerJoin(tenants, eq(tenants.id, webhooks.tenantId))
+    .where(
+      onlyWebhookId === undefined
+        ? and(
+            eq(webhooks.tenantId, event.tenantId),
+            eq(webhooks.enabled, true),
+            sql`${event.type} = any(${webhooks.events})`,
+          )
+        : and(eq(webhooks.tenantId, event.tenantId), eq(webhooks.id, onlyWebhookId)),
+    );
+  const first = targets[0];
+  if (!first) return [];
+  const at = event.at ?? new Date();
+  const body = {
+    type: event.type,
+    timestamp: at.toISOString(),
+    data: { tenant: { id: event.tenantId, slug: first.slug }, ...event.data },
+  };
+  const [row] = await tx
+    .insert(webhookEvents)
+    .values({ tenantId: event.tenantId, type: event.type, body, createdAt: at })
+    .returning({ id: webhookEvents.id });
+  const deliveries = await tx
+    .insert(webhookDeliveries)
+    .values(targets.map((target) => ({ webhookId: target.id, eventId: row!.id, nextAttemptAt: new Date() })))
+    .returning({ id: webhookDeliveries.id });
+  return deliveries.map((delivery) => delivery.id);
+}

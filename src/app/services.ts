@@ -34,6 +34,9 @@ import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
 import { sharedSecret } from './settings.ts';
 import { loadSealingKey } from '../webhooks/sealing-key.ts';
+import { recordEvent } from '../webhooks/outbox.ts';
+import { WebhookRepository } from '../webhooks/webhook-repository.ts';
+import { WebhookService } from '../webhooks/webhook-service.ts';
 
 export type ServiceOverrides = {
   clock?: Clock;
@@ -163,6 +166,17 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ),
     uow,
     webhookSecrets,
+    webhooks: new WebhookService({
+      uow,
+      repository: new WebhookRepository(db),
+      audit,
+      clock,
+      cursors,
+      secrets: webhookSecrets,
+      recordEvent,
+      poke: () => undefined,
+      allowPrivate: config.webhookAllowPrivate,
+    }),
     keys: new KeyService(uow, keyRepository, audit, clock, {
       maxKeysPerTenant: config.maxKeysPerTenant,
       ...(overrides.random ? { random: overrides.random } : {}),

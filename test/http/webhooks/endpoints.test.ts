@@ -22,13 +22,13 @@ describe('webhook endpoints', () => {
     expect(response.headers['cache-control']).toContain('no-store');
     const { webhook, secret } = response.json<{ webhook: Record<string, unknown>; secret: string }>();
     expect(webhook).toEqual({
-      id: expect.any(String),
+      id: expect.any(String) as string,
       url: PUBLIC_URL,
       description: 'Ops pager',
       events: [...WEBHOOK_EVENT_TYPES],
       enabled: true,
       disabled_reason: null,
-      created_at: expect.stringMatching(/Z$/),
+      created_at: expect.stringMatching(/Z$/) as string,
     });
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     // The reference implementation accepts it as a signing secret.

@@ -6,7 +6,7 @@ import { formatInstant } from '../shared/dates.ts';
 import { isApiError } from '../shared/api-client.ts';
 import { useDeliveries, useRetryDelivery, type DeliveryView, type WebhookView } from './webhooks-api.ts';
 
-const STATUS_COLOR = { pending: 'yellow.9', delivered: 'teal.9', failed: 'red.9' } as const;
+const STATUS_COLOR = { pending: 'yellow', delivered: 'teal', failed: 'red' } as const;
 
 /** One endpoint's deliveries, newest first: each attempt's answer or error, and "Resend". */
 export function DeliveryLog({ webhook, onClose }: { webhook: WebhookView | null; onClose: () => void }) {

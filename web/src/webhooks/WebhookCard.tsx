@@ -42,12 +42,12 @@ export function WebhookCard({ webhook, actions }: { webhook: WebhookView; action
         </Group>
         <Group gap={4} aria-label="Events it receives">
           {all ? (
-            <Badge variant="light" color="gray.8">
+            <Badge variant="light" color="indigo">
               All events
             </Badge>
           ) : (
             webhook.events.map((type) => (
-              <Badge key={type} variant="light" color="gray.8" tt="none">
+              <Badge key={type} variant="light" color="indigo" tt="none">
                 {type}
               </Badge>
             ))
@@ -94,7 +94,7 @@ export function WebhookCard({ webhook, actions }: { webhook: WebhookView; action
           <Button
             size="xs"
             variant="subtle"
-            color="red.8"
+            color="red"
             leftSection={<IconTrash size={14} aria-hidden />}
             onClick={() => actions.onDelete(webhook)}
             aria-label={`Delete ${name}`}

@@ -33,6 +33,7 @@ export async function startServer(
 
   let log: FastifyInstance['log'] | undefined;
   const services = await createServices(config, {
+    onBackgroundError: (error) => log?.warn({ err: error }, 'background work failed'),
     onRevocationLapsed: (confirmation) =>
       log?.warn(
         { lapsed: confirmation.lapsed, waited_ms: Math.round(confirmation.waitedMs) },

@@ -34,6 +34,9 @@ import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
 import { sharedSecret } from './settings.ts';
 import { loadSealingKey } from '../webhooks/sealing-key.ts';
+import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
+import type { Resolver } from '../webhooks/safe-agent.ts';
+import { ExpirySweep } from '../keys/expiry-sweep.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { WebhookRepository } from '../webhooks/webhook-repository.ts';
 import { WebhookService } from '../webhooks/webhook-service.ts';
@@ -48,6 +51,8 @@ export type ServiceOverrides = {
   onRevocationLapsed?: (confirmation: Confirmation) => void;
   /** Said once at start (the webhook sealing key kept in the database); a process warning by default. */
   onWarning?: (message: string) => void;
+  /** How webhook deliveries resolve names (tests answer with chosen addresses). */
+  webhookResolver?: Resolver;
 };
 
 /**
@@ -68,7 +73,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ...(overrides.onRevocationLapsed ? { onLapsed: overrides.onRevocationLapsed } : {}),
   });
   // Every write starts here: one transaction, its changes published on the feed and applied locally.
-  const uow = new UnitOfWork(db, changes);
+  // A commit that queued webhook deliveries starts the worker at once (it is built below).
+  const uow = new UnitOfWork(db, changes, { onDeliveriesCommitted: () => deliveries.poke() });
   // Webhook secrets are sealed with this key; where it comes from is docs/webhooks.md (Secrets).
   const webhookSecrets = await loadSealingKey({
     secretKey: config.secretKey,
@@ -143,6 +149,30 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const usageCounter = new UsageCounter(usageRepository, config.usageFlushMs, overrides.onBackgroundError);
   const usage = new UsageRecorder(keyRepository, usageCounter, config.usageFlushMs, overrides.onBackgroundError);
 
+  const backgroundError = overrides.onBackgroundError ?? ((error: unknown) => console.error(error));
+  // Webhook deliveries: claimed from the outbox and sent off every request's path (docs/webhooks.md).
+  const deliveries = new DeliveryWorker({
+    db,
+    secrets: webhookSecrets,
+    retryScheduleMs: config.webhookRetryScheduleMs,
+    timeoutMs: config.webhookTimeoutMs,
+    allowPrivate: config.webhookAllowPrivate,
+    onError: backgroundError,
+    ...(overrides.webhookResolver ? { resolver: overrides.webhookResolver } : {}),
+  });
+  const keys = new KeyService(uow, keyRepository, audit, clock, {
+    maxKeysPerTenant: config.maxKeysPerTenant,
+    ...(overrides.random ? { random: overrides.random } : {}),
+  });
+  // api_key.expiring and api_key.expired, every SWEEP_INTERVAL_MS.
+  const expirySweep = new ExpirySweep({
+    uow,
+    keys: keyRepository,
+    keyService: keys,
+    clock,
+    intervalMs: config.sweepIntervalMs,
+    onError: backgroundError,
+  });
   const services = {
     config,
     clock,
@@ -166,6 +196,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ),
     uow,
     webhookSecrets,
+    deliveries,
     webhooks: new WebhookService({
       uow,
       repository: new WebhookRepository(db),
@@ -174,13 +205,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       cursors,
       secrets: webhookSecrets,
       recordEvent,
-      poke: () => undefined,
+      poke: () => deliveries.poke(),
       allowPrivate: config.webhookAllowPrivate,
     }),
-    keys: new KeyService(uow, keyRepository, audit, clock, {
-      maxKeysPerTenant: config.maxKeysPerTenant,
-      ...(overrides.random ? { random: overrides.random } : {}),
-    }),
+    keys,
+    expirySweep,
     keyRolls: new RollService(uow, keyRepository, audit, clock, overrides.random),
     leaks: new LeakService(uow, keyRepository, audit, clock, leakReports, legacyKeys),
     tenants: new TenantService(uow, tenantRepository, keyRepository, audit),
@@ -204,14 +233,18 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     tenantRepository,
     userRepository,
     audit,
-    /** Starts background work: the change feed, usage write-behind. */
+    /** Starts background work: the change feed, usage write-behind, webhook deliveries, the expiry sweep. */
     async start() {
       await changes.start();
       await legacyKeys.refresh();
       usage.start();
       usageCounter.start();
+      deliveries.start();
+      expirySweep.start();
     },
     async close() {
+      expirySweep.stop();
+      await deliveries.stop();
       await usage.stop();
       await usageCounter.stop();
       await changes.stop();

@@ -236,21 +236,32 @@ export class KeyRepository {
   }
 
   /** Disables every key a user created (their account is being deleted). */
-  async disableByCreator(tx: Db, userId: string, reason: string): Promise<Array<{ id: string; name: string }>> {
+  async disableByCreator(tx: Db, userId: string, reason: string): Promise<KeyRow[]> {
     return tx
       .update(apiKeys)
       .set({ enabled: false, disabledReason: reason })
       .where(eq(apiKeys.createdBy, userId))
-      .returning({ id: apiKeys.id, name: apiKeys.name });
+      .returning();
   }
 
   /** Disables a tenant's keys whose creator no longer exists (authority switched to creator). */
-  async disableOrphaned(tx: Db, tenantId: string, reason: string): Promise<Array<{ id: string; name: string }>> {
+  async disableOrphaned(tx: Db, tenantId: string, reason: string): Promise<KeyRow[]> {
     return tx
       .update(apiKeys)
       .set({ enabled: false, disabledReason: reason })
       .where(and(eq(apiKeys.tenantId, tenantId), isNull(apiKeys.createdBy), eq(apiKeys.enabled, true)))
-      .returning({ id: apiKeys.id, name: apiKeys.name });
+      .returning();
+  }
+
+  /** The same rows with their creators' e-mails, as an event's ApiKey shows them. */
+  async withCreatorEmails(tx: Db, rows: readonly KeyRow[]): Promise<KeyRowWithCreator[]> {
+    const creators = [...new Set(rows.flatMap((row) => (row.createdBy ? [row.createdBy] : [])))];
+    const found =
+      creators.length === 0
+        ? []
+        : await tx.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, creators));
+    const emails = new Map(found.map((user) => [user.id, user.email]));
+    return rows.map((row) => ({ ...row, creatorEmail: row.createdBy ? (emails.get(row.createdBy) ?? null) : null }));
   }
 
   /** Marks newly expired keys once, across all instances (for the api_key.expired audit event). */
@@ -259,6 +270,33 @@ export class KeyRepository {
       .update(apiKeys)
       .set({ expiryRecorded: true })
       .where(and(lte(apiKeys.expiresAt, now), eq(apiKeys.expiryRecorded, false)))
+      .returning();
+  }
+
+  /**
+   * Marks the keys that have come within 7 days or 1 day of their expiry since last asked, in all
+   * tenants, with the smaller threshold they are within. One `update ... returning`: with several
+   * instances sweeping at once, the second waits for the first's row locks, finds the notice
+   * already marked, and returns nothing, so each notice is sent once.
+   */
+  async claimExpiringNotices(tx: Db, now: Date): Promise<KeyRow[]> {
+    const oneDay = new Date(now.getTime() + 86_400_000);
+    const sevenDays = new Date(now.getTime() + 7 * 86_400_000);
+    return tx
+      .update(apiKeys)
+      .set({
+        expiringNoticeDays: sql`case when ${apiKeys.expiresAt} <= ${oneDay.toISOString()}::timestamptz then 1 else 7 end`,
+      })
+      .where(
+        and(
+          gt(apiKeys.expiresAt, now),
+          lte(apiKeys.expiresAt, sevenDays),
+          or(
+            isNull(apiKeys.expiringNoticeDays),
+            and(gt(apiKeys.expiringNoticeDays, 1), lte(apiKeys.expiresAt, oneDay)),
+          ),
+        ),
+      )
       .returning();
   }
 

@@ -1,7 +1,7 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { requirePermission, type UserActor } from '../shared/actor.ts';
+import { requirePermission, SYSTEM_ACTOR, type UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { RandomBytes } from '../shared/digest.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/errors.ts';
@@ -9,6 +9,7 @@ import { nameProblem } from '../shared/text-rules.ts';
 import { expiryDateOf, expiryInstantOf, isExpired } from './expiry.ts';
 import type { KeyRepository, KeyRowWithCreator } from './key-repository.ts';
 import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList } from './key-schemas.ts';
+import { keyEvent } from './key-events.ts';
 import { keyTarget, listedKeyView, toApiKeyView } from './key-view.ts';
 import { digestSecret, generateSecret, hintOf } from './secret.ts';
 
@@ -42,7 +43,7 @@ export class KeyService {
     const now = this.clock.now();
     const expiresAt = input.expires_at ? expiryInstantOf(input.expires_at, now) : null;
     const secret = generateSecret(this.options.random);
-    const row = await this.uow.inTransaction(async (tx) => {
+    const row = await this.uow.inTransaction(async (tx, _changed, emit) => {
       await this.keys.lockTenant(tx, actor.tenantId);
       if ((await this.keys.countForTenant(tx, actor.tenantId)) >= this.options.maxKeysPerTenant) {
         throw new ConflictError(
@@ -63,6 +64,7 @@ export class KeyService {
         hint: inserted.hint,
         expires_at: expiresAt ? expiryDateOf(expiresAt) : null,
       });
+      emit(keyEvent('api_key.created', { ...inserted, creatorEmail: actor.email }, now.getTime(), actor));
       return inserted;
     });
     return { api_key: toApiKeyView({ ...row, creatorEmail: actor.email }, now.getTime()), secret };
@@ -72,7 +74,7 @@ export class KeyService {
   async setEnabled(actor: UserActor, id: string, enabled: boolean): Promise<ApiKeyView> {
     requirePermission(actor, 'api_keys:manage');
     const now = this.clock.now();
-    const row = await this.uow.inTransaction(async (tx, changed) => {
+    const row = await this.uow.inTransaction(async (tx, changed, emit) => {
       const key = await this.requireKey(tx, actor.tenantId, id);
       if (isExpired(key.expiresAt, now.getTime())) {
         throw new ConflictError(
@@ -110,27 +112,36 @@ export class KeyService {
         },
       );
       changed({ type: 'key', id: key.id });
-      return { ...key, enabled, disabledReason };
+      const after = { ...key, enabled, disabledReason };
+      emit(
+        enabled
+          ? keyEvent('api_key.enabled', after, now.getTime(), actor)
+          : keyEvent('api_key.disabled', after, now.getTime(), actor, { reason: disabledReason }),
+      );
+      return after;
     });
     return toApiKeyView(row, now.getTime());
   }
 
   async delete(actor: UserActor, id: string): Promise<void> {
     requirePermission(actor, 'api_keys:manage');
-    await this.uow.inTransaction(async (tx, changed) => {
+    await this.uow.inTransaction(async (tx, changed, emit) => {
       const key = await this.requireKey(tx, actor.tenantId, id);
       await this.keys.delete(tx, key.id);
+      emit(keyEvent('api_key.deleted', key, this.clock.now().getTime(), actor, { reason: 'deleted' }));
       // The row is gone; the trail keeps what identifies it.
       await this.audit.record(tx, actor.tenantId, actor, 'api_key.deleted', keyTarget(key), { hint: key.hint });
       changed({ type: 'key', id: key.id });
     });
   }
 
-  /** Writes one api_key.expired event per key that has expired since the last sweep. */
+  /** Writes one api_key.expired audit and webhook event per key that has expired since the last sweep. */
   async recordExpiries(): Promise<number> {
-    return this.uow.inTransaction(async (tx) => {
-      const expired = await this.keys.claimNewlyExpired(tx, this.clock.now());
+    return this.uow.inTransaction(async (tx, _changed, emit) => {
+      const now = this.clock.now();
+      const expired = await this.keys.withCreatorEmails(tx, await this.keys.claimNewlyExpired(tx, now));
       for (const key of expired) {
+        emit(keyEvent('api_key.expired', key, now.getTime(), SYSTEM_ACTOR));
         await this.audit.record(tx, key.tenantId, { type: 'system' }, 'api_key.expired', keyTarget(key), {
           hint: key.hint,
           expired_at: key.expiresAt?.toISOString() ?? null,

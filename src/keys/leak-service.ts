@@ -7,6 +7,7 @@ import type { FailureThrottle } from '../throttle/failure-throttle.ts';
 import { hasValidChecksum } from './checksum.ts';
 import type { KeyRepository } from './key-repository.ts';
 import type { LeakReport, LeakReceipt } from './key-schemas.ts';
+import { keyEvent } from './key-events.ts';
 import { keyTarget } from './key-view.ts';
 import type { LegacyKeys } from './legacy-keys.ts';
 import { digestSecret, hasKeyFormat } from './secret.ts';
@@ -52,8 +53,9 @@ export class LeakService {
 
   private async disableLeaked(digests: string[], reporter: Reporter): Promise<void> {
     const now = this.clock.now();
-    await this.uow.inTransaction(async (tx, changed) => {
-      for (const key of await this.keys.findLiveByDigests(tx, digests, now)) {
+    await this.uow.inTransaction(async (tx, changed, emit) => {
+      const live = await this.keys.withCreatorEmails(tx, await this.keys.findLiveByDigests(tx, digests, now));
+      for (const key of live) {
         // 'leaked' also replaces a user's disable: a leaked key must never be enabled again.
         await this.keys.setEnabled(tx, key.id, false, 'leaked');
         await this.audit.record(tx, key.tenantId, SYSTEM_ACTOR, 'api_key.leaked', keyTarget(key), {
@@ -62,6 +64,17 @@ export class LeakService {
           reporter_user_agent: reporter.userAgent?.slice(0, USER_AGENT_KEPT) ?? null,
         });
         changed({ type: 'key', id: key.id });
+        emit(
+          keyEvent(
+            'api_key.disabled',
+            { ...key, enabled: false, disabledReason: 'leaked' },
+            now.getTime(),
+            SYSTEM_ACTOR,
+            {
+              reason: 'leaked',
+            },
+          ),
+        );
       }
     });
   }

@@ -7,6 +7,7 @@ import { ConflictError, NotFoundError } from '../shared/errors.ts';
 import { expiryDateOf, isExpired } from './expiry.ts';
 import type { KeyRepository } from './key-repository.ts';
 import type { RolledKey, RollOverlap } from './key-schemas.ts';
+import { keyEvent } from './key-events.ts';
 import { keyTarget, toApiKeyView } from './key-view.ts';
 import { digestSecret, generateSecret, hintOf } from './secret.ts';
 
@@ -35,7 +36,7 @@ export class RollService {
     requirePermission(actor, 'api_keys:manage');
     const now = this.clock.now();
     const secret = generateSecret(this.random);
-    return this.uow.inTransaction(async (tx, changed) => {
+    return this.uow.inTransaction(async (tx, changed, emit) => {
       // Serialises with creates and other rolls of the tenant's keys.
       await this.keys.lockTenant(tx, actor.tenantId);
       const old = await this.keys.findForTenant(tx, actor.tenantId, id);
@@ -80,19 +81,32 @@ export class RollService {
       }
       // Cached facts of the old key lack its retires_at (or its row): every instance drops them.
       changed({ type: 'key', id: old.id });
+      const successor = { ...created, creatorEmail: actor.email };
+      const nowMs = now.getTime();
+      emit(keyEvent('api_key.created', successor, nowMs, actor, { rolled_from: old.id }));
+      emit(
+        keyEvent('api_key.rolled', { ...old, retiresAt }, nowMs, actor, {
+          new_api_key: toApiKeyView(successor, nowMs),
+          overlap,
+        }),
+      );
+      if (overlap === 'none')
+        emit(keyEvent('api_key.deleted', { ...old, retiresAt }, nowMs, actor, { reason: 'retired' }));
       return {
-        api_key: toApiKeyView({ ...created, creatorEmail: actor.email }, now.getTime()),
+        api_key: toApiKeyView(successor, nowMs),
         secret,
-        previous: overlap === 'none' ? null : toApiKeyView({ ...old, retiresAt }, now.getTime()),
+        previous: overlap === 'none' ? null : toApiKeyView({ ...old, retiresAt }, nowMs),
       };
     });
   }
 
   /** The sweep: deletes every key whose retires_at has come (they are already refused), audited as the system. */
   async deleteRetired(): Promise<number> {
-    return this.uow.inTransaction(async (tx, changed) => {
-      const retired = await this.keys.deleteRetired(tx, this.clock.now());
+    return this.uow.inTransaction(async (tx, changed, emit) => {
+      const now = this.clock.now();
+      const retired = await this.keys.withCreatorEmails(tx, await this.keys.deleteRetired(tx, now));
       for (const key of retired) {
+        emit(keyEvent('api_key.deleted', key, now.getTime(), SYSTEM_ACTOR, { reason: 'retired' }));
         await this.audit.record(tx, key.tenantId, SYSTEM_ACTOR, 'api_key.deleted', keyTarget(key), {
           hint: key.hint,
           retired_at: key.retiresAt?.toISOString() ?? null,

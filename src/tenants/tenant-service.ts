@@ -1,3 +1,4 @@
+import { keyEvent } from '../keys/key-events.ts';
 import type { AuditService } from '../audit/audit-service.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { KeyRepository } from '../keys/key-repository.ts';
@@ -52,7 +53,7 @@ export class TenantService {
   async setAuthority(slug: string, authority: KeyAuthority, actor: Actor = SYSTEM_ACTOR): Promise<TenantView> {
     const tenant = await this.requireBySlug(slug);
     if (tenant.keyAuthority === authority) return toTenantView(tenant);
-    await this.uow.inTransaction(async (tx, changed) => {
+    await this.uow.inTransaction(async (tx, changed, emit) => {
       await this.tenants.setAuthority(tx, tenant.id, authority);
       const disabled = authority === 'creator' ? await this.keys.disableOrphaned(tx, tenant.id, 'creator_deleted') : [];
       await this.audit.record(
@@ -68,6 +69,13 @@ export class TenantService {
         },
       );
       changed({ type: 'tenant', id: tenant.id });
+      for (const key of disabled) {
+        emit(
+          keyEvent('api_key.disabled', { ...key, creatorEmail: null }, Date.now(), actor, {
+            reason: 'creator_deleted',
+          }),
+        );
+      }
     });
     return toTenantView({ ...tenant, keyAuthority: authority });
   }

@@ -1,6 +1,7 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
+import { keyEvent } from '../keys/key-events.ts';
 import type { KeyRepository } from '../keys/key-repository.ts';
 import type { TenantRepository } from '../tenants/tenant-repository.ts';
 import { requirePermission, SYSTEM_ACTOR, type Actor, type UserActor } from '../shared/actor.ts';
@@ -111,7 +112,7 @@ export class UserService {
     if (actor.type === 'user' && actor.id === id) {
       throw InvalidRequestError.field('id', 'You cannot delete your own account.');
     }
-    await this.uow.inTransaction(async (tx, changed) => {
+    await this.uow.inTransaction(async (tx, changed, emit) => {
       const user = await this.users.findInTenant(tx, tenantId, id);
       if (!user) throw new NotFoundError('user');
       guardAdministratorGrant(actor, user.roles, []);
@@ -120,6 +121,11 @@ export class UserService {
       const disabled =
         tenant?.keyAuthority === 'creator' ? await this.keys.disableByCreator(tx, user.id, 'creator_deleted') : [];
       await this.users.delete(tx, user.id);
+      const nowMs = Date.now();
+      for (const key of disabled) {
+        const view = { ...key, creatorEmail: user.email };
+        emit(keyEvent('api_key.disabled', view, nowMs, actor, { reason: 'creator_deleted' }));
+      }
       await this.audit.record(
         tx,
         tenantId,

@@ -1,0 +1,56 @@
+import type { UnitOfWork } from '../db/unit-of-work.ts';
+import { SYSTEM_ACTOR } from '../shared/actor.ts';
+import type { Clock } from '../shared/clock.ts';
+import { keyEvent } from './key-events.ts';
+import type { KeyRepository } from './key-repository.ts';
+import type { KeyService } from './key-service.ts';
+
+/**
+ * Every SWEEP_INTERVAL_MS: `api_key.expiring` for keys that came within 7 days or 1 day of their
+ * expiry, and `api_key.expired` (with its audit event) for keys that expired. Each key's notices
+ * are marked in the same statement that finds them, so with several instances each is sent once.
+ */
+export class ExpirySweep {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: {
+      uow: UnitOfWork;
+      keys: KeyRepository;
+      keyService: Pick<KeyService, 'recordExpiries'>;
+      clock: Clock;
+      intervalMs: number;
+      onError?: (error: unknown) => void;
+    },
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.run().catch((error: unknown) => this.options.onError?.(error));
+    }, this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** One pass; returns how many expiring and expired events it found. */
+  async run(): Promise<{ expiring: number; expired: number }> {
+    const expiring = await this.announceExpiring();
+    const expired = await this.options.keyService.recordExpiries();
+    return { expiring, expired };
+  }
+
+  private announceExpiring(): Promise<number> {
+    const { uow, keys, clock } = this.options;
+    return uow.inTransaction(async (tx, _changed, emit) => {
+      const now = clock.now();
+      const found = await keys.withCreatorEmails(tx, await keys.claimExpiringNotices(tx, now));
+      for (const key of found) {
+        emit(keyEvent('api_key.expiring', key, now.getTime(), SYSTEM_ACTOR, { days_left: key.expiringNoticeDays }));
+      }
+      return found.length;
+    });
+  }
+}

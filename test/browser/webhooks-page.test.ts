@@ -1,11 +1,12 @@
 import type { Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhooks } from '../../src/db/webhook-tables.ts';
 import { expectAccessible, shot } from './browser-kit.ts';
 import { page, problems, server, useBackOffice } from './backoffice-story.ts';
+import { answerWith, startReceiver, verifyWith, WEBHOOK_TEST_CONFIG, type Receiver } from '../support/webhook-kit.ts';
 
-const URL_A = 'https://hooks.example.com/airkey';
+let receiver: Receiver;
 const URL_B = 'https://pager.example.net/in';
 
 /** Presses Tab until the focused element's accessible text is `name`: how a keyboard user gets there. */
@@ -28,7 +29,12 @@ async function sealedSecretOf(url: string): Promise<string> {
 
 /** /backoffice/settings/webhooks in Chromium, as a System Administrator uses it. */
 describe('back office in Chromium: webhooks', () => {
-  useBackOffice({ signedIn: true });
+  // A real receiver on 127.0.0.1, which WEBHOOK_ALLOW_PRIVATE=1 lets an endpoint use.
+  useBackOffice({ signedIn: true, config: WEBHOOK_TEST_CONFIG });
+  beforeAll(async () => {
+    receiver = await startReceiver(answerWith(204));
+  });
+  afterAll(async () => receiver?.close());
 
   it('reaches the page from the navigation and says there are no endpoints yet', async () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
@@ -41,7 +47,7 @@ describe('back office in Chromium: webhooks', () => {
   it('adds an endpoint, shows its secret once with a copy button, and never again', async () => {
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add webhook endpoint' });
-    await dialog.getByLabel('URL').fill('http://127.0.0.1/hooks');
+    await dialog.getByLabel('URL').fill('https://user:password@example.com/hooks');
     await dialog.getByLabel('Description').fill('Ops pager');
     // Every event is chosen by default.
     expect(await dialog.getByRole('checkbox', { checked: true }).count()).toBe(10);
@@ -49,15 +55,15 @@ describe('back office in Chromium: webhooks', () => {
     await expectAccessible(page, 'add-endpoint dialog');
     await dialog.getByRole('button', { name: 'Add endpoint' }).click();
     // The server's reason lands on the URL field.
-    await dialog.getByText('url: The URL is not https:', { exact: false }).waitFor();
-    await dialog.getByLabel('URL').fill(URL_A);
+    await dialog.getByText('A URL without a user name or password.').waitFor();
+    await dialog.getByLabel('URL').fill(receiver.url);
     await dialog.getByRole('button', { name: 'Add endpoint' }).click();
 
     const secretDialog = page.getByRole('dialog', { name: 'Endpoint added' });
-    const field = secretDialog.getByLabel(`Signing secret for ${URL_A}`);
+    const field = secretDialog.getByLabel(`Signing secret for ${receiver.url}`);
     const secret = await field.inputValue();
     expect(secret).toMatch(/^whsec_/);
-    expect(secret).toBe(await sealedSecretOf(URL_A));
+    expect(secret).toBe(await sealedSecretOf(receiver.url));
     await secretDialog.getByText('it will not be shown again', { exact: false }).waitFor();
     await secretDialog.getByRole('button', { name: 'Copy' }).click();
     await secretDialog.getByRole('button', { name: 'Copied' }).waitFor();
@@ -67,7 +73,7 @@ describe('back office in Chromium: webhooks', () => {
     await secretDialog.getByRole('button', { name: 'I have saved the secret' }).click();
     await secretDialog.waitFor({ state: 'detached' });
 
-    const card = page.getByRole('listitem', { name: `Endpoint ${URL_A}` });
+    const card = page.getByRole('listitem', { name: `Endpoint ${receiver.url}` });
     await card.getByText('Ops pager').waitFor();
     await card.getByText('api_key.expiring').waitFor();
     expect(await card.getByText('api_key.rate_limited').count()).toBe(0);
@@ -77,21 +83,25 @@ describe('back office in Chromium: webhooks', () => {
     await expectAccessible(page, 'webhooks list');
   });
 
-  it('sends a test event and shows the delivery in the log, with Resend', async () => {
-    const card = page.getByRole('listitem', { name: `Endpoint ${URL_A}` });
+  it('sends a test event, which the receiver gets and the log shows delivered, with Resend', async () => {
+    const card = page.getByRole('listitem', { name: `Endpoint ${receiver.url}` });
     await card.getByRole('button', { name: 'Send test event to Ops pager' }).click();
-    const log = page.getByRole('dialog', { name: `Deliveries to ${URL_A}` });
+    const log = page.getByRole('dialog', { name: `Deliveries to ${receiver.url}` });
     const delivery = log.getByTestId('delivery-row').first();
     await delivery.getByText('webhook.test').waitFor();
-    // No receiver is reachable from here (a public name, and no delivery worker in this branch yet):
-    // the delivery is recorded and waits for its attempt.
-    await delivery.getByText(/pending|delivered|failed/).waitFor();
+    await delivery.getByText('delivered').waitFor();
+    await delivery.getByText('HTTP 204', { exact: false }).waitFor();
+    const secret = await sealedSecretOf(receiver.url);
+    expect(verifyWith(secret, receiver.received[0]!).type).toBe('webhook.test');
     await expectAccessible(page, 'delivery log');
     await shot(page, 'webhook-deliveries-1280');
     const retried = page.waitForResponse((response) => response.url().endsWith('/retry'));
     await delivery.getByRole('button', { name: /^Resend webhook\.test/ }).click();
     expect((await retried).status()).toBe(202);
     await page.getByText('Sending again').waitFor();
+    // The log refreshes on its own: the second attempt shows up without a reload.
+    await expect.poll(() => delivery.getByText('HTTP 204', { exact: false }).count(), { timeout: 10_000 }).toBe(2);
+    expect(receiver.received).toHaveLength(2);
     await page.keyboard.press('Escape');
     await log.waitFor({ state: 'detached' });
   });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { createServices, type Services } from '../../src/app/services.ts';
+import { createServices, type ServiceOverrides, type Services } from '../../src/app/services.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { buildApp, type AppOptions } from '../../src/http/app.ts';
 import type { ApiKeyView } from '../../src/keys/key-schemas.ts';
@@ -12,7 +12,14 @@ import { ManualClock, START } from './manual-clock.ts';
 
 export const TEST_PASSWORD = 'a-long-test-password';
 
-export type HarnessOptions = { engine?: Engine; config?: Partial<Config>; now?: string | Date; app?: AppOptions };
+export type HarnessOptions = {
+  engine?: Engine;
+  config?: Partial<Config>;
+  now?: string | Date;
+  app?: AppOptions;
+  /** Collaborators a test replaces (the clock is the harness's own). */
+  overrides?: Omit<ServiceOverrides, 'clock'>;
+};
 
 export type Session = {
   email: string;
@@ -48,7 +55,7 @@ export async function createHarness(options: HarnessOptions = {}) {
     ...options.config,
   };
   const clock = new ManualClock(new Date(options.now ?? START));
-  const services = await createServices(config, { clock });
+  const services = await createServices(config, { ...options.overrides, clock });
   await services.start();
   const { lines: logs, stream: logStream } = captureLogs();
   const app = await buildApp(services, { logStream, ...options.app });

@@ -2,8 +2,8 @@ import type { Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhooks } from '../../src/db/webhook-tables.ts';
-import { expectAccessible, shot } from './browser-kit.ts';
-import { page, problems, server, useBackOffice } from './backoffice-story.ts';
+import { expectAccessible, openContext, PHONE, shot, signIn } from './browser-kit.ts';
+import { ADMIN, browser, page, problems, server, useBackOffice } from './backoffice-story.ts';
 import { answerWith, startReceiver, verifyWith, WEBHOOK_TEST_CONFIG, type Receiver } from '../support/webhook-kit.ts';
 
 let receiver: Receiver;
@@ -144,5 +144,23 @@ describe('back office in Chromium: webhooks', () => {
     await page.keyboard.press('Escape');
     await log.waitFor({ state: 'detached' });
     expect(problems).toEqual([]);
+  });
+
+  it('fits a phone: the list and the add dialog, axe-clean', async () => {
+    const phone = await openContext(browser, server.url, PHONE);
+    try {
+      await phone.page.goto('/backoffice/login?next=%2Fbackoffice%2Fsettings%2Fwebhooks');
+      await signIn(phone.page, ADMIN.email, ADMIN.password);
+      await phone.page.getByRole('listitem', { name: `Endpoint ${receiver.url}` }).waitFor();
+      expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      await expectAccessible(phone.page, 'webhooks on a phone');
+      await phone.page.getByRole('button', { name: 'Add endpoint' }).click();
+      await phone.page.getByRole('dialog', { name: 'Add webhook endpoint' }).waitFor();
+      await expectAccessible(phone.page, 'add-endpoint dialog on a phone');
+      await shot(phone.page, 'webhook-add-390');
+      expect(phone.problems).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
   });
 });

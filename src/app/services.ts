@@ -40,6 +40,9 @@ import { FailureStreak } from '../shared/failure-streak.ts';
 import { webhookDelivery } from '../webhooks/delivery-setup.ts';
 import type { Resolver } from '../webhooks/safe-agent.ts';
 import { ExpirySweep } from '../keys/expiry-sweep.ts';
+import { recordEvent } from '../webhooks/outbox.ts';
+import { WebhookRepository } from '../webhooks/webhook-repository.ts';
+import { WebhookService } from '../webhooks/webhook-service.ts';
 
 export type ServiceOverrides = {
   clock?: Clock;
@@ -206,6 +209,17 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     webhookSecrets: webhooks.secrets,
     startupWarnings: webhooks.startupWarnings,
     deliveries,
+    webhooks: new WebhookService({
+      uow,
+      repository: new WebhookRepository(db),
+      audit,
+      clock,
+      cursors,
+      secrets: webhooks.secrets,
+      recordEvent,
+      poke: () => deliveries.poke(),
+      allowPrivate: config.webhookAllowPrivate,
+    }),
     keys,
     expirySweep,
     keyRolls: new RollService({ uow, keys: keyRepository, audit, clock }),

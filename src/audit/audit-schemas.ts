@@ -10,6 +10,10 @@ export const AUDIT_ACTIONS = [
   'api_key.rolled',
   'api_key.leaked',
   'api_key.rate_limit_changed',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
   'user.signed_in',
   'user.sign_in_failed',
   'user.created',
@@ -20,7 +24,7 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const auditTargetSchema = z.object({
-  type: z.enum(['api_key', 'user', 'tenant']),
+  type: z.enum(['api_key', 'user', 'tenant', 'webhook']),
   id: z.string().nullable(),
   name: z.string().nullable(),
 });

@@ -19,6 +19,7 @@ import { backofficePages } from './routes/backoffice-pages.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
 import { backofficeUsageRoutes } from './routes/backoffice-usage.ts';
 import { backofficeUserRoutes } from './routes/backoffice-users.ts';
+import { backofficeWebhookRoutes } from './routes/backoffice-webhooks.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leakedKeyRoutes } from './routes/leaked-keys.ts';
 import { publicApiRoutes } from './routes/public-api.ts';
@@ -164,12 +165,13 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
 /** The signed-in part of the back office: behind the session hook, each module with its services. */
 function backofficeRoutes(guarded: FastifyInstance, services: Services): void {
-  const { sessions, keys, keyRolls, usageReports, audit, users } = services;
+  const { sessions, keys, keyRolls, usageReports, audit, users, webhooks } = services;
   guarded.addHook('onRequest', sessionHook(sessions));
   backofficeKeyRoutes(guarded, { keys, keyRolls });
   backofficeUsageRoutes(guarded, { usageReports });
   backofficeAuditRoutes(guarded, { audit });
   backofficeUserRoutes(guarded, { users });
+  backofficeWebhookRoutes(guarded, { webhooks });
 }
 
 /** A route module as a Fastify plugin (an encapsulated scope) over the services it is handed. */

@@ -69,6 +69,11 @@ export const ERROR_CATALOG = {
     title: 'Webhook limit reached',
     detail: 'The tenant has as many webhook endpoints as it may have; delete one first.',
   },
+  webhook_disabled: {
+    status: 409,
+    title: 'Webhook disabled',
+    detail: 'This endpoint is disabled: enable it before sending it a test event.',
+  },
   payload_too_large: { status: 413, title: 'Payload too large', detail: 'The request body is too large.' },
   uri_too_long: {
     status: 414,
@@ -157,6 +162,13 @@ export class KeyRejectedError extends AirkeyError {
   }
 }
 
+/** A webhook URL aimed at something that must not receive requests from us (docs/webhooks.md). */
+export class WebhookUrlRejectedError extends AirkeyError {
+  constructor(reason: string) {
+    super('webhook_url_rejected', `url: ${reason} Webhooks go to public https: addresses only.`);
+  }
+}
+
 export class NotAuthenticatedError extends AirkeyError {
   constructor() {
     super('not_authenticated');
@@ -202,10 +214,11 @@ export type ConflictCode =
   | 'creator_deleted'
   | 'api_key_leaked'
   | 'api_key_limit_reached'
+  | 'webhook_limit_reached'
+  | 'webhook_disabled'
   | 'email_taken'
   | 'slug_taken'
-  | 'last_system_administrator'
-  | 'webhook_limit_reached';
+  | 'last_system_administrator';
 
 /** A transition the resource's state does not allow (409). */
 export class ConflictError extends AirkeyError {

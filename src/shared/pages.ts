@@ -6,6 +6,7 @@ import type { Permission } from './roles.ts';
  */
 export const BACKOFFICE_PAGES = {
   '/backoffice/settings/api-keys': 'api_keys:manage',
+  '/backoffice/settings/webhooks': 'api_keys:manage',
   '/backoffice/users': 'users:manage',
 } as const satisfies Record<string, Permission>;
 

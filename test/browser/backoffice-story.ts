@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { userActor } from '../../src/shared/actor.ts';
 import type { Role } from '../../src/shared/roles.ts';
@@ -24,7 +24,10 @@ export const clock = new ManualClock(new Date());
 export const row = (name: string) => page.locator('tr', { has: page.getByText(name, { exact: true }) });
 
 /** Starts the server and Chromium; with `signedIn`, the admin page starts on the key list. */
-export function useBackOffice({ signedIn = false }: { signedIn?: boolean } = {}): void {
+export function useBackOffice({
+  signedIn = false,
+  config: extra = {},
+}: { signedIn?: boolean; config?: Partial<Config> } = {}): void {
   beforeAll(async () => {
     ensureWebBuilt();
     const config = {
@@ -34,6 +37,7 @@ export function useBackOffice({ signedIn = false }: { signedIn?: boolean } = {})
       adminEmail: ADMIN.email,
       adminPassword: ADMIN.password,
       demo: false,
+      ...extra,
     };
     server = await startServer(config, { overrides: { clock } });
     browser = await launchChromium();

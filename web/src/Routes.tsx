@@ -10,6 +10,7 @@ import { navigate, useLocation } from './shared/router.ts';
 import { Shell } from './shared/Shell.tsx';
 import { ForbiddenPage, NotFoundPage } from './shared/StatusPages.tsx';
 import { UsersPage } from './users/UsersPage.tsx';
+import { WebhooksPage } from './webhooks/WebhooksPage.tsx';
 
 type Page = { title: string; permission: Permission; roleNeeded: string; render: () => ReactNode };
 
@@ -23,6 +24,12 @@ export const PAGES: Record<BackofficePath, Page> = {
     permission: BACKOFFICE_PAGES['/backoffice/settings/api-keys'],
     roleNeeded: 'System Administrator',
     render: () => <ApiKeysPage />,
+  },
+  '/backoffice/settings/webhooks': {
+    title: 'Webhooks',
+    permission: BACKOFFICE_PAGES['/backoffice/settings/webhooks'],
+    roleNeeded: 'System Administrator',
+    render: () => <WebhooksPage />,
   },
   '/backoffice/users': {
     title: 'Users',

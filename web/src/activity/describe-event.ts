@@ -41,6 +41,14 @@ export function describeEvent(event: AuditEvent): string {
       const authority = text(event.detail.to);
       return `Changed key authority${authority ? ` to “${authority === 'system' ? 'system user' : 'creator'}”` : ''}`;
     }
+    case 'webhook.created':
+      return `Added webhook endpoint ${name}`;
+    case 'webhook.updated':
+      return `Changed webhook endpoint ${name}`;
+    case 'webhook.deleted':
+      return `Deleted webhook endpoint ${name}`;
+    case 'webhook.secret_rotated':
+      return `Rotated the signing secret of webhook endpoint ${name}`;
     default:
       return event.action;
   }

@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { generateFlights } from '../../src/flights/flight-seeder.ts';
+import { mcpRoutes } from '../../src/mcp/mcp-routes.ts';
+import { mcpCall } from '../support/mcp-inject.ts';
+import { json, useHarness } from '../support/use.ts';
 import { expectProblem } from '../support/problems.ts';
 
 /** What a key acts as (docs/roles.md), seen through the public API. */
 describe('key authority over HTTP', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ app: { plugins: [mcpRoutes] } });
 
   /** A tenant with two System Administrators: one creates keys, the other manages the first. */
   async function tenantWithCreator(authority: 'creator' | 'system') {
@@ -95,6 +94,24 @@ describe('key authority over HTTP', () => {
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
       await h.services.tenants.setAuthority(tenant.slug, 'creator');
       expectProblem(await h.api(secret, '/api/v1/flights'), 403, 'permission_denied');
+    });
+
+    it('serves MCP under system authority: whoami acts as system, list_flights works', async () => {
+      const system = await h.signedIn(['system_administrator'], 'system');
+      const { secret } = await h.createKey(system, { name: 'system agent' });
+      await h.services.flightRepository.insertMany(generateFlights(system.tenantId, 3, h.clock.now(), 7));
+      type ToolResult<T> = { result: { structuredContent: T; isError?: boolean } };
+      const whoami = await mcpCall(h, secret, 'tools/call', { name: 'whoami', arguments: {} });
+      expect(whoami.statusCode).toBe(200);
+      const who = json<ToolResult<{ acts_as: unknown; tenant: { id: string } }>>(whoami).result;
+      expect(who.isError ?? false).toBe(false);
+      expect(who.structuredContent.acts_as).toEqual({ type: 'system' });
+      expect(who.structuredContent.tenant.id).toBe(system.tenantId);
+      const flights = await mcpCall(h, secret, 'tools/call', { name: 'list_flights', arguments: { limit: 10 } });
+      expect(flights.statusCode).toBe(200);
+      const page = json<ToolResult<{ data: unknown[] }>>(flights).result;
+      expect(page.isError ?? false).toBe(false);
+      expect(page.structuredContent.data).toHaveLength(3);
     });
   });
 });

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { overflowIsUri } from '../../src/http/framework-errors.ts';
 import { mcpRoutes } from '../../src/mcp/mcp-routes.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 import { getRequest, listen, rawRequest, type RawResponse } from '../support/raw-http.ts';
+import { useHarness } from '../support/use.ts';
 
 /** A raw socket response that is a problem (docs/api.md (errors)) and repeats nothing of what was sent. */
 function expectRawProblem(response: RawResponse, status: number, code: string, sent: string[]) {
@@ -23,13 +23,11 @@ function expectRawProblem(response: RawResponse, status: number, code: string, s
 
 /** docs/api.md (errors), last paragraph: errors raised before any route runs are problem details too. */
 describe('errors before any route runs', () => {
-  let h: Harness;
+  const h = useHarness({ app: { plugins: [mcpRoutes] } });
   let port: number;
   beforeAll(async () => {
-    h = await createHarness({ app: { plugins: [mcpRoutes] } });
     port = await listen(h.app);
   });
-  afterAll(async () => h.close());
 
   describe('through a socket (what inject cannot send)', () => {
     it('answers a request line with raw non-ASCII bytes with 400 invalid_request', async () => {

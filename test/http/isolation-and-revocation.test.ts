@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
 import { generateFlights } from '../../src/flights/flight-seeder.ts';
-import { createHarness, type Harness, type KeyVia } from '../support/harness.ts';
+import { type KeyVia } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 
 describe('tenant isolation and immediate revocation', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness();
 
   it("answers another tenant's key id with 404 on PATCH and DELETE, and leaves that key alone", async () => {
     const a = await h.signedIn();

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { apiFrom, expectProblem, unknownKey } from '../support/problems.ts';
+import { useHarness } from '../support/use.ts';
 
 /** `POST /api/v1/leaked-keys` (docs/api.md): no key needed, always 202, throttled per client. */
 describe('reporting leaked keys over HTTP', () => {
-  let h: Harness;
+  const h = useHarness();
   let clients = 0;
   const report = (payload: unknown, client = `10.4.0.${++clients}`, headers: Record<string, string> = {}) =>
     h.app.inject({
@@ -15,11 +15,6 @@ describe('reporting leaked keys over HTTP', () => {
       remoteAddress: client,
       headers,
     });
-
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
 
   it('answers 202 {received} alike for junk, an unknown key and a real key, and the real key stops working', async () => {
     const admin = await h.signedIn();

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
 
 const API_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -9,11 +9,7 @@ const API_HEADERS = {
 };
 
 describe('security headers and serialisation per scope', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness();
 
   it('answers the API, its refusals and unknown routes with the small JSON API set and no page headers', async () => {
     const admin = await h.signedIn();

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
 import { ROLES, type Role } from '../../src/shared/roles.ts';
-import { createHarness, type Harness, type Session } from '../support/harness.ts';
+import { type Session } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 
 const MANAGES_KEYS: Role[] = ['system_administrator'];
@@ -8,11 +9,7 @@ const MANAGES_USERS: Role[] = ['system_administrator', 'administrator'];
 
 /** Every role against every key endpoint (docs/roles.md, §4): allowed → 2xx, others → 403, even listing. */
 describe('roles on the back-office endpoints', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness();
 
   /** A tenant where a System Administrator already made a key, and a user with `role` signed in. */
   async function tenantFor(role: Role): Promise<{ admin: Session; user: Session; keyId: string }> {

@@ -1,17 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
 import { apiFrom, expectProblem } from '../support/problems.ts';
 
 const START = '2026-11-22T12:00:00Z';
 
 /** `POST /backoffice/api/api-keys/{id}/roll` (docs/api.md). */
 describe('rolling a key over HTTP', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ now: START });
-  });
-  afterAll(async () => h.close());
-  afterEach(() => h.clock.set(START));
+  const h = useHarness({ now: START, rewindClock: true });
 
   it('answers 201 with the new key, its secret and the retiring key, never to be cached', async () => {
     const admin = await h.signedIn();

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../support/harness.ts';
+import { useHarness } from '../support/use.ts';
 import { ENGINES } from '../support/databases.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 
 /** The `url` of every request line logged so far. */
@@ -15,11 +16,7 @@ function loggedUrls(h: Harness): string[] {
 
 /** docs/keys.md, §5: the secret is in the creation response and nowhere else: no log line, no row. */
 describe.each(ENGINES)('a key used in the query string (%s)', (engine) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ engine });
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ engine });
 
   const secretBody = (secret: string) => secret.slice(4);
 

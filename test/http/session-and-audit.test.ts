@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
 import { expectProblem } from '../support/problems.ts';
 
 describe('back-office session and audit trail', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness();
 
   it('sets an HttpOnly, SameSite=Lax session cookie scoped to the back office, and a CSRF token', async () => {
     const tenant = await h.tenant();
@@ -105,5 +101,24 @@ describe('back-office session and audit trail', () => {
     ).toBe(200);
     await expect(h.signIn(user.email)).rejects.toThrow(/401/);
     expect((await h.signIn(user.email, 'a-brand-new-password')).userId).toBe(user.id);
+  });
+
+  it('redirects a signed-out visit to a back-office page to the sign-in page with ?next=', async () => {
+    for (const [page, next] of [
+      ['/backoffice/settings/api-keys', '%2Fbackoffice%2Fsettings%2Fapi-keys'],
+      ['/backoffice/users', '%2Fbackoffice%2Fusers'],
+    ]) {
+      const response = await h.app.inject({ method: 'GET', url: page });
+      expect({ status: response.statusCode, location: response.headers.location }).toEqual({
+        status: 302,
+        location: `/backoffice/login?next=${next}`,
+      });
+    }
+    const stale = await h.app.inject({
+      method: 'GET',
+      url: '/backoffice/settings/api-keys',
+      headers: { cookie: 'airkey_session=not-a-session' },
+    });
+    expect(stale.headers.location).toBe('/backoffice/login?next=%2Fbackoffice%2Fsettings%2Fapi-keys');
   });
 });

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
 import { ENGINES } from '../support/databases.ts';
 
 describe.each(ENGINES)('a key created in the back office (%s)', (engine) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ engine });
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ engine });
 
   it('authenticates whoami by header, bearer and query', async () => {
     const admin = await h.signedIn();

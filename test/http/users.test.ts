@@ -1,14 +1,11 @@
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
 import { createHarness, TEST_PASSWORD, type Harness } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 
 describe('users endpoints', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness();
 
   const newUser = (roles: string[], email = `${crypto.randomUUID().slice(0, 8)}@example.test`) => ({
     email,
@@ -193,11 +190,7 @@ describe('users endpoints', () => {
 });
 
 describe('sign-in throttling', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness();
 
   const signIn = (email: string, password: string, client: string) => h.signInAttempt(email, password, client);
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../../support/use.ts';
 import { ENGINES } from '../../support/databases.ts';
-import { createHarness, type Harness } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';
 import { h, key, all, useFlights, type Flight } from './flights-fixture.ts';
 
@@ -21,11 +21,7 @@ describe('flights API: one flight', () => {
 });
 
 describe.each(ENGINES)('flights API: instants (%s)', (engine) => {
-  let engineHarness: Harness;
-  beforeAll(async () => {
-    engineHarness = await createHarness({ engine });
-  });
-  afterAll(async () => engineHarness.close());
+  const engineHarness = useHarness({ engine });
 
   it('shows departure and arrival exactly as stored, to the millisecond', async () => {
     const admin = await engineHarness.signedIn();

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { json, useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { expectProblem } from '../../support/problems.ts';
 
 /** docs/api.md (errors), through the real HTTP app. */
 describe('problem responses (docs/api.md (errors))', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ now: START });
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ now: START });
 
   describe('400 invalid_request', () => {
     it('lists each malformed body field in errors', async () => {
@@ -89,6 +85,27 @@ describe('problem responses (docs/api.md (errors))', () => {
         'invalid_request',
       );
       expect(body.errors?.map((e) => e.path).sort()).toEqual(['from', 'limit', 'origin', 'status']);
+    });
+
+    it('refuses to change expires_at after creation, naming the field, and leaves the key as it was', async () => {
+      const admin = await h.signedIn();
+      const { api_key } = await h.createKey(admin, { expires_at: '2027-01-01' });
+      const url = `/backoffice/api/api-keys/${api_key.id}`;
+      for (const change of [
+        { expires_at: '2028-01-01' },
+        { expires_at: null },
+        { enabled: false, expires_at: '2028-01-01' },
+      ]) {
+        const body = expectProblem(await admin.request('PATCH', url, change), 400, 'invalid_request');
+        expect(JSON.stringify(body.errors ?? body.detail)).toMatch(/expires_at/);
+      }
+      const listed = json<{ data: Array<{ id: string; expires_at: string; status: string }> }>(
+        await admin.request('GET', '/backoffice/api/api-keys'),
+      );
+      expect(listed.data.find((k) => k.id === api_key.id)).toMatchObject({
+        expires_at: '2027-01-01',
+        status: 'enabled',
+      });
     });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../support/use.ts';
+import { containing, useHarness } from '../support/use.ts';
 import { ConflictError, TooManyRequestsError } from '../../src/shared/errors.ts';
 import { ENGINES } from '../support/databases.ts';
 import { unknownKey } from '../support/problems.ts';
@@ -37,9 +37,9 @@ describe.each(ENGINES)('leak reports (%s)', (engine) => {
     });
     const leaked = (await auditActions(h, b.tenant.id)).filter((e) => e.action === 'api_key.leaked');
     expect(leaked).toEqual([
-      expect.objectContaining({
-        actor: expect.objectContaining({ type: 'system', id: null }),
-        target: expect.objectContaining({ id: api_key.id, name: "b's key" }),
+      containing({
+        actor: containing({ type: 'system', id: null }),
+        target: containing({ id: api_key.id, name: "b's key" }),
         detail: { hint: api_key.hint, reporter_address: from.address, reporter_user_agent: 'leak-finder/1.0' },
       }),
     ]);

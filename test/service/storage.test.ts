@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { Harness } from '../support/harness.ts';
+import { rowsOf, type Harness } from '../support/harness.ts';
 import { useHarness } from '../support/use.ts';
 import { ENGINES } from '../support/databases.ts';
 import { START } from '../support/manual-clock.ts';
@@ -9,7 +9,7 @@ import { auditActions, tenantWithUser } from '../support/actors.ts';
 import type { ApiKeyView } from '../../src/keys/key-schemas.ts';
 
 async function rows(h: Harness, query: ReturnType<typeof sql>): Promise<Array<Record<string, unknown>>> {
-  const result = (await h.services.database.db.execute(query)) as unknown as { rows: Array<Record<string, unknown>> };
+  const result = await rowsOf<Record<string, unknown>>(h, query);
   return result.rows;
 }
 

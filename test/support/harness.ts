@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { SQL } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
 import { createServices, type Services } from '../../src/app/services.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { buildApp, type AppOptions } from '../../src/http/app.ts';
@@ -57,7 +58,7 @@ export async function createHarness(options: HarnessOptions = {}) {
   const harness = {
     config,
     services,
-    app: app as FastifyInstance,
+    app,
     clock,
     logs,
 
@@ -166,3 +167,9 @@ export async function createHarness(options: HarnessOptions = {}) {
 
 export type Harness = Awaited<ReturnType<typeof createHarness>>;
 export type { Services };
+
+/** A raw query's rows: Drizzle types `execute` over both drivers as unknown, so the caller names the row. */
+export async function rowsOf<Row>(h: Harness, query: SQL): Promise<{ rows: Row[] }> {
+  const result: unknown = await h.services.database.db.execute(query);
+  return result as { rows: Row[] };
+}

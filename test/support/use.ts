@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createHarness, type Harness, type HarnessOptions } from './harness.ts';
 
 /**
@@ -50,4 +50,18 @@ export function useHarness({ rewindClock = false, ...options }: UseHarnessOption
 /** The JSON body of an `inject` response as `T` (`unknown` unless the test says what it expects). */
 export function json<T = unknown>(response: LightMyRequestResponse): T {
   return response.json<T>();
+}
+
+/**
+ * Asymmetric matchers typed as the values they stand for (Vitest types them `any`), so an expected
+ * object that holds one stays typed.
+ */
+export const anyString = (): string => expect.any(String) as string;
+export const anyNumber = (): number => expect.any(Number) as number;
+export const containing = <T extends object>(partial: T): T => expect.objectContaining<object>(partial) as T;
+export const matching = (pattern: RegExp): string => expect.stringMatching(pattern) as string;
+
+/** The JSON body of a `fetch` response as `T` (`unknown` unless the test says what it expects). */
+export async function jsonOf<T = unknown>(response: Response): Promise<T> {
+  return (await response.json()) as T;
 }

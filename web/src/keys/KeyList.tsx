@@ -1,4 +1,4 @@
-import { Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Group, Paper, SimpleGrid, Stack, Table } from '@mantine/core';
 import {
   DeleteKeyButton,
   EnabledSwitch,

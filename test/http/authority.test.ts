@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { SignedIn } from '../../src/users/user-schemas.ts';
+import type { KeyList, Principal } from '../../src/keys/key-schemas.ts';
 import { generateFlights } from '../../src/flights/flight-seeder.ts';
 import { mcpRoutes } from '../../src/mcp/mcp-routes.ts';
 import { mcpCall } from '../support/mcp-inject.ts';
@@ -22,7 +24,7 @@ describe('key authority over HTTP', () => {
     it('narrows the key on the next request when the creator loses flights:read, and widens it again', async () => {
       const { admin, creator, secret } = await tenantWithCreator('creator');
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
-      const whoami = (await h.api(secret, '/api/v1/whoami')).json();
+      const whoami = json<Principal>(await h.api(secret, '/api/v1/whoami'));
       expect(whoami.acts_as).toEqual({ type: 'user', id: creator.userId, email: creator.email });
       expect(whoami.permissions).toEqual(['flights:read']);
 
@@ -34,7 +36,7 @@ describe('key authority over HTTP', () => {
       expectProblem(await h.api(secret, `/api/v1/flights/${crypto.randomUUID()}`), 403, 'permission_denied');
       const narrowed = await h.api(secret, '/api/v1/whoami');
       expect(narrowed.statusCode).toBe(200);
-      expect(narrowed.json().permissions).toEqual([]);
+      expect(json<Principal>(narrowed).permissions).toEqual([]);
 
       await admin.request('PATCH', `/backoffice/api/users/${creator.userId}`, { roles: ['operations'] });
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
@@ -47,9 +49,9 @@ describe('key authority over HTTP', () => {
       expect((await admin.request('DELETE', `/backoffice/api/users/${creator.userId}`)).statusCode).toBe(204);
       expectProblem(await h.api(secret, '/api/v1/whoami'), 401, 'api_key_disabled');
       expect((await h.api(own.secret, '/api/v1/whoami')).statusCode).toBe(200);
-      const listed = (await admin.request('GET', '/backoffice/api/api-keys'))
-        .json()
-        .data.find((k: { id: string }) => k.id === keyId);
+      const listed = json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data.find(
+        (k) => k.id === keyId,
+      );
       expect(listed).toMatchObject({
         enabled: false,
         status: 'disabled',
@@ -69,19 +71,19 @@ describe('key authority over HTTP', () => {
   describe('system authority', () => {
     it('acts as the system with every API permission, whatever becomes of the creator', async () => {
       const { admin, creator, secret, keyId } = await tenantWithCreator('system');
-      const whoami = (await h.api(secret, '/api/v1/whoami')).json();
+      const whoami = json<Principal>(await h.api(secret, '/api/v1/whoami'));
       expect(whoami.acts_as).toEqual({ type: 'system' });
       expect(whoami.permissions).toContain('flights:read');
-      expect((await admin.request('GET', '/backoffice/api/api-keys')).json().authority).toBe('system');
+      expect(json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).authority).toBe('system');
 
       await admin.request('PATCH', `/backoffice/api/users/${creator.userId}`, { roles: ['crew'] });
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
 
       expect((await admin.request('DELETE', `/backoffice/api/users/${creator.userId}`)).statusCode).toBe(204);
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
-      const listed = (await admin.request('GET', '/backoffice/api/api-keys'))
-        .json()
-        .data.find((k: { id: string }) => k.id === keyId);
+      const listed = json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data.find(
+        (k) => k.id === keyId,
+      );
       expect(listed).toMatchObject({ enabled: true, status: 'enabled', created_by: null });
     });
 
@@ -89,7 +91,7 @@ describe('key authority over HTTP', () => {
       const { admin, creator, secret } = await tenantWithCreator('creator');
       await admin.request('PATCH', `/backoffice/api/users/${creator.userId}`, { roles: ['crew'] });
       expectProblem(await h.api(secret, '/api/v1/flights'), 403, 'permission_denied');
-      const tenant = (await admin.request('GET', '/backoffice/api/session')).json().user.tenant;
+      const tenant = json<SignedIn>(await admin.request('GET', '/backoffice/api/session')).user.tenant;
       await h.services.tenants.setAuthority(tenant.slug, 'system');
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
       await h.services.tenants.setAuthority(tenant.slug, 'creator');

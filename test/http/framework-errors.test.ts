@@ -3,7 +3,7 @@ import { overflowIsUri } from '../../src/http/framework-errors.ts';
 import { mcpRoutes } from '../../src/mcp/mcp-routes.ts';
 import { expectProblem } from '../support/problems.ts';
 import { getRequest, listen, rawRequest, type RawResponse } from '../support/raw-http.ts';
-import { useHarness } from '../support/use.ts';
+import { anyString, useHarness } from '../support/use.ts';
 
 /** A raw socket response that is a problem (docs/api.md (errors)) and repeats nothing of what was sent. */
 function expectRawProblem(response: RawResponse, status: number, code: string, sent: string[]) {
@@ -12,9 +12,9 @@ function expectRawProblem(response: RawResponse, status: number, code: string, s
   const body = JSON.parse(response.body) as Record<string, unknown>;
   expect(body).toMatchObject({
     type: `https://airkey.dev/problems/${code}`,
-    title: expect.any(String),
+    title: anyString(),
     status,
-    detail: expect.any(String),
+    detail: anyString(),
     code,
   });
   for (const fragment of sent) expect(response.body).not.toContain(fragment);
@@ -40,7 +40,7 @@ describe('errors before any route runs', () => {
         'zz-garbage',
         '/api/v1',
       ]);
-      expect(body.errors).toEqual([{ path: 'request', message: expect.any(String) }]);
+      expect(body.errors).toEqual([{ path: 'request', message: anyString() }]);
     });
 
     it('answers a NUL in a header value with 400 invalid_request', async () => {
@@ -84,7 +84,7 @@ describe('errors before any route runs', () => {
         'invalid_request',
         ['%E0', '/api/v1'],
       );
-      expect(body.errors).toEqual([{ path: 'path', message: expect.any(String) }]);
+      expect(body.errors).toEqual([{ path: 'path', message: anyString() }]);
     });
 
     it('answers a request without Host with 400 invalid_request instead of an empty 400', async () => {
@@ -95,7 +95,7 @@ describe('errors before any route runs', () => {
           'invalid_request',
           ['healthz'],
         );
-        expect(body.errors).toEqual([{ path: 'host', message: expect.any(String) }]);
+        expect(body.errors).toEqual([{ path: 'host', message: anyString() }]);
       }
     });
 
@@ -111,7 +111,7 @@ describe('errors before any route runs', () => {
           'invalid_request',
           ['zz', secret],
         );
-        expect(problem.errors).toEqual([{ path: 'host', message: expect.any(String) }]);
+        expect(problem.errors).toEqual([{ path: 'host', message: anyString() }]);
       }
       const good = `POST /mcp HTTP/1.1\r\nHost: My_Service:3000\r\nX-Api-Key: ${secret}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
       expect((await rawRequest(port, good)).status).toBe(200);
@@ -166,9 +166,7 @@ describe('errors before any route runs', () => {
         headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf, 'content-type': 'application/json' },
         payload: '{"name": zz-garbage',
       });
-      expect(expectProblem(response, 400, 'invalid_request').errors).toEqual([
-        { path: 'body', message: expect.any(String) },
-      ]);
+      expect(expectProblem(response, 400, 'invalid_request').errors).toEqual([{ path: 'body', message: anyString() }]);
       expect(response.body).not.toContain('zz-garbage');
     });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/use.ts';
-import { createHarness, TEST_PASSWORD, type Harness } from '../support/harness.ts';
+import { TEST_PASSWORD } from '../support/harness.ts';
 import { apiFrom, expectProblem, unknownKey } from '../support/problems.ts';
 
 /**

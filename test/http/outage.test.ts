@@ -1,9 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import type { Principal } from '../../src/keys/key-schemas.ts';
 import { ENGINES, type Engine } from '../support/databases.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { apiFrom, expectProblem } from '../support/problems.ts';
-import { useFixture } from '../support/use.ts';
+import { json, useFixture } from '../support/use.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 /**
@@ -64,7 +65,7 @@ describe.each(ENGINES)('the database goes down (%s)', (engine) => {
   it('keeps a cached key working on whoami', async () => {
     const response = await apiFrom(h, '10.5.0.1', cached, '/api/v1/whoami');
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json().key.name).toBe('cached');
+    expect(json<Principal>(response).key.name).toBe('cached');
   });
 
   it('reports a database read the API needs as 503, without SQL in the body', async () => {
@@ -83,7 +84,7 @@ describe.each(ENGINES)('the database goes down (%s)', (engine) => {
   it('says it is not ready', async () => {
     const response = await h.app.inject({ method: 'GET', url: '/readyz' });
     expect(response.statusCode).toBe(503);
-    expect(response.json().checks.database).toBe(false);
+    expect(json<{ checks: Record<string, boolean> }>(response).checks.database).toBe(false);
     expect((await h.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 });

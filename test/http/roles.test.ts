@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../support/use.ts';
+import type { UserView } from '../../src/users/user-schemas.ts';
+import type { KeyList } from '../../src/keys/key-schemas.ts';
+import { json, useHarness } from '../support/use.ts';
 import { ROLES, type Role } from '../../src/shared/roles.ts';
 import { type Session } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
@@ -34,7 +36,7 @@ describe('roles on the back-office endpoints', () => {
         const audit = await user.request('GET', '/backoffice/api/audit-events');
         if (allowed) {
           expect(list.statusCode).toBe(200);
-          expect(list.json().data.map((k: { id: string }) => k.id)).toEqual([keyId]);
+          expect(json<KeyList>(list).data.map((k) => k.id)).toEqual([keyId]);
           expect(create.statusCode).toBe(201);
           expect(create.headers['cache-control']).toContain('no-store');
           expect(patch.statusCode).toBe(200);
@@ -47,7 +49,7 @@ describe('roles on the back-office endpoints', () => {
         else expectProblem(remove, 403, 'permission_denied');
 
         // What the administrator sees proves whether anything changed.
-        const after = (await admin.request('GET', '/backoffice/api/api-keys')).json().data as Array<{
+        const after = json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data as Array<{
           id: string;
           enabled: boolean;
         }>;
@@ -61,7 +63,7 @@ describe('roles on the back-office endpoints', () => {
       const list = await user.request('GET', '/backoffice/api/users');
       if (MANAGES_USERS.includes(role)) {
         expect(list.statusCode).toBe(200);
-        expect(list.json().data.map((u: { email: string }) => u.email)).toContain(user.email);
+        expect(json<{ data: UserView[] }>(list).data.map((u) => u.email)).toContain(user.email);
       } else {
         expectProblem(list, 403, 'permission_denied');
         expectProblem(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../support/use.ts';
+import type { KeyList, Principal, RolledKey } from '../../src/keys/key-schemas.ts';
+import { json, useHarness } from '../support/use.ts';
 import { apiFrom, expectProblem } from '../support/problems.ts';
 
 const START = '2026-11-22T12:00:00Z';
@@ -14,7 +15,7 @@ describe('rolling a key over HTTP', () => {
     const response = await admin.request('POST', `/backoffice/api/api-keys/${old.api_key.id}/roll`, { overlap: '24h' });
     expect(response.statusCode, response.body).toBe(201);
     expect(response.headers['cache-control']).toContain('no-store');
-    const body = response.json();
+    const body = json<RolledKey>(response);
     expect(Object.keys(body).sort()).toEqual(['api_key', 'previous', 'secret']);
     expect(body.api_key).toMatchObject({
       name: 'rolled',
@@ -27,7 +28,7 @@ describe('rolling a key over HTTP', () => {
       retires_at: '2026-11-23T12:00:00.000Z',
       status: 'enabled',
     });
-    expect((await apiFrom(h, '10.3.0.1', body.secret, '/api/v1/whoami')).json().key.id).toBe(body.api_key.id);
+    expect(json<Principal>(await apiFrom(h, '10.3.0.1', body.secret, '/api/v1/whoami')).key.id).toBe(body.api_key.id);
     expect((await apiFrom(h, '10.3.0.1', old.secret, '/api/v1/whoami')).statusCode).toBe(200);
     h.clock.set('2026-11-23T12:00:00.000Z');
     expectProblem(await apiFrom(h, '10.3.0.1', old.secret, '/api/v1/whoami'), 401, 'api_key_invalid');
@@ -41,7 +42,7 @@ describe('rolling a key over HTTP', () => {
       overlap: 'none',
     });
     expect(response.statusCode).toBe(201);
-    expect(response.json().previous).toBeNull();
+    expect(json<RolledKey>(response).previous).toBeNull();
     expectProblem(await apiFrom(h, '10.3.0.2', old.secret, '/api/v1/whoami'), 401, 'api_key_invalid');
   });
 
@@ -91,7 +92,7 @@ describe('rolling a key over HTTP', () => {
       403,
       'permission_denied',
     );
-    expect((await admin.request('GET', '/backoffice/api/api-keys')).json().data).toHaveLength(1);
+    expect(json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data).toHaveLength(1);
   });
 
   it('answers 403 csrf_rejected without the CSRF token', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../support/use.ts';
+import type { AuditPage } from '../../src/audit/audit-schemas.ts';
+import { containing, anyString, json, useHarness } from '../support/use.ts';
 import { expectProblem } from '../support/problems.ts';
 
 describe('back-office session and audit trail', () => {
@@ -13,16 +14,15 @@ describe('back-office session and audit trail', () => {
     const cookie = response.cookies.find((c) => c.name === 'airkey_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/backoffice' });
     expect(cookie!.value.length).toBeGreaterThanOrEqual(32);
-    const body = response.json();
-    expect(body).toEqual({
+    expect(json(response)).toEqual({
       user: {
         id: user.id,
         email: user.email,
         name: 'Test User',
         roles: ['operations'],
-        tenant: expect.objectContaining({ id: tenant.id }),
+        tenant: containing({ id: tenant.id }),
       },
-      csrf_token: expect.any(String),
+      csrf_token: anyString(),
     });
     expect(response.body).not.toContain(cookie!.value);
   });
@@ -73,7 +73,8 @@ describe('back-office session and audit trail', () => {
     const a = await h.signedIn();
     const b = await h.signedIn();
     for (let i = 0; i < 3; i++) await h.createKey(a, { name: `a${i}` });
-    const cursor = (await a.request('GET', '/backoffice/api/audit-events?limit=1')).json().next_cursor as string;
+    const cursor = json<AuditPage>(await a.request('GET', '/backoffice/api/audit-events?limit=1'))
+      .next_cursor as string;
     expect(cursor).toEqual(expect.any(String));
     expectProblem(
       await a.request(

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useHarness } from '../support/use.ts';
-import { createHarness, TEST_PASSWORD, type Harness, type Session } from '../support/harness.ts';
+import { TEST_PASSWORD, type Session } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 
 /** Sessions (issue 11): fixation, server-side logout, expiry, cookie flags, CSRF, tenant isolation. */

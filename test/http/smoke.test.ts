@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../support/use.ts';
+import type { Principal } from '../../src/keys/key-schemas.ts';
+import { json, useHarness } from '../support/use.ts';
 import { ENGINES } from '../support/databases.ts';
 
 describe.each(ENGINES)('a key created in the back office (%s)', (engine) => {
@@ -11,7 +12,7 @@ describe.each(ENGINES)('a key created in the back office (%s)', (engine) => {
     for (const via of ['header', 'bearer', 'query'] as const) {
       const response = await h.api(secret, '/api/v1/whoami', via);
       expect(response.statusCode, via).toBe(200);
-      expect(response.json().key.id).toBe(api_key.id);
+      expect(json<Principal>(response).key.id).toBe(api_key.id);
     }
   });
 

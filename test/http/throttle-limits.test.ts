@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/use.ts';
-import { createHarness, TEST_PASSWORD, type Harness } from '../support/harness.ts';
+import { TEST_PASSWORD } from '../support/harness.ts';
 import { unknownKey } from '../support/keys.ts';
 import { apiFrom, expectProblem } from '../support/problems.ts';
 

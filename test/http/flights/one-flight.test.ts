@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../../support/use.ts';
+import type { FlightPage } from '../../../src/flights/flight-schemas.ts';
+import { json, useHarness } from '../../support/use.ts';
 import { ENGINES } from '../../support/databases.ts';
 import { expectProblem } from '../../support/problems.ts';
 import { h, key, all, useFlights, type Flight } from './flights-fixture.ts';
@@ -41,7 +42,7 @@ describe.each(ENGINES)('flights API: instants (%s)', (engine) => {
         aircraftType: 'A320',
       },
     ]);
-    const listed = (await engineHarness.api(ownKey, '/api/v1/flights')).json() as { data: Flight[] };
+    const listed = json<FlightPage>(await engineHarness.api(ownKey, '/api/v1/flights')) as { data: Flight[] };
     expect(listed.data).toEqual([
       expect.objectContaining({ flight_number: 'DA900', scheduled_departure: departure, scheduled_arrival: arrival }),
     ]);

@@ -24,7 +24,7 @@ describe.each(ENGINES)('flight pages and flight writes (%s)', (engine) => {
   const h = useHarness({ engine });
   const keys = new Map<string, string>();
   const list = async (tenantId: string, query = '') => {
-    const response = await h.api(keys.get(tenantId)!, `/api/v1/flights${query}`);
+    const response = await h.api(keys.get(tenantId), `/api/v1/flights${query}`);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<Page>();
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../../support/use.ts';
+import type { Principal } from '../../../src/keys/key-schemas.ts';
+import { json, useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { expectProblem } from '../../support/problems.ts';
 
@@ -39,7 +40,7 @@ describe('problem responses (docs/api.md (errors))', () => {
         headers: { 'x-api-key': secret, authorization: `Bearer ${secret}` },
       });
       expect(response.statusCode).toBe(200);
-      expect(response.json().key.id).toBe(api_key.id);
+      expect(json<Principal>(response).key.id).toBe(api_key.id);
     });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { json, useHarness } from '../../support/use.ts';
+import type { KeyList } from '../../../src/keys/key-schemas.ts';
+import { anyString, json, useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { expectProblem } from '../../support/problems.ts';
 
@@ -15,13 +16,13 @@ describe('problem responses (docs/api.md (errors))', () => {
         400,
         'invalid_request',
       );
-      expect(empty.errors).toEqual([{ path: 'name', message: expect.any(String) }]);
+      expect(empty.errors).toEqual([{ path: 'name', message: anyString() }]);
       const today = expectProblem(
         await admin.request('POST', '/backoffice/api/api-keys', { name: 'k', expires_at: '2026-11-22' }),
         400,
         'invalid_request',
       );
-      expect(today.errors).toEqual([{ path: 'expires_at', message: expect.any(String) }]);
+      expect(today.errors).toEqual([{ path: 'expires_at', message: anyString() }]);
       const impossible = expectProblem(
         await admin.request('POST', '/backoffice/api/api-keys', { name: 'k', expires_at: '2026-02-30' }),
         400,
@@ -40,7 +41,7 @@ describe('problem responses (docs/api.md (errors))', () => {
         'invalid_request',
       );
       expect(wrongType.errors?.map((e) => e.path)).toEqual(['enabled']);
-      expect((await admin.request('GET', '/backoffice/api/api-keys')).json().data).toEqual([]);
+      expect(json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data).toEqual([]);
     });
 
     it('takes an empty body sent as application/json as no body: a DELETE succeeds, a POST lists what is missing', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useHarness } from '../../support/use.ts';
+import type { KeyList } from '../../../src/keys/key-schemas.ts';
+import { json, useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { expectProblem } from '../../support/problems.ts';
 
@@ -36,7 +37,7 @@ describe('problem responses (docs/api.md (errors))', () => {
         }),
       ];
       for (const response of await Promise.all(attempts)) expectProblem(response, 403, 'csrf_rejected');
-      const listed = (await admin.request('GET', '/backoffice/api/api-keys')).json().data;
+      const listed = json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data;
       expect(listed).toEqual([expect.objectContaining({ id: api_key.id, enabled: true })]);
       // The same origin passes the check.
       expect(

@@ -7,7 +7,19 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'data', 'test-results', 'drizzle', '.tmp', 'tools/**/*.js', 'bin/airkey'] },
+  {
+    ignores: [
+      'node_modules',
+      'dist',
+      'web/dist',
+      'data',
+      'test-results',
+      'drizzle',
+      '.tmp',
+      'tools/**/*.js',
+      'bin/airkey',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: type-check, build the back office if its sources changed, then every Vitest test,
+// `npm test`: type-check, lint, build the back office if its sources changed, then every Vitest test,
 // ending with one plain "N passed, N failed" line.
 //
 // The browser files and the scale suite (real server processes whose revoking responses are held to
@@ -14,6 +14,8 @@ const run = (command, args, env = process.env) => spawnSync(command, args, { std
 const exitOn = (status) => status !== 0 && process.exit(status);
 
 exitOn(run('npx', ['tsc', '-p', '.']));
+// ESLint and `prettier --check`: a finding fails the run, yet the tests still run and report.
+const lintStatus = run('npm', ['run', '--silent', 'lint']);
 exitOn(run('node', ['scripts/build-web-if-needed.mjs']));
 
 const extra = process.argv.slice(2);
@@ -55,5 +57,6 @@ if (totals.total === 0) {
   console.log('no tests ran');
   process.exit(1);
 }
+if (lintStatus !== 0) console.log('\nlint failed: see the ESLint / Prettier findings above (npm run lint)');
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
-process.exit(status || (totals.failed > 0 ? 1 : 0));
+process.exit(status || lintStatus || (totals.failed > 0 ? 1 : 0));

@@ -23,11 +23,21 @@ export const clock = new ManualClock(new Date());
 
 export const row = (name: string) => page.locator('tr', { has: page.getByText(name, { exact: true }) });
 
-/** Starts the server and Chromium; with `signedIn`, the admin page starts on the key list. */
+export type BackOfficeOptions = {
+  /** The admin page starts signed in, on the key list. */
+  signedIn?: boolean;
+  /** Settings over the defaults (a fresh data directory, no demo tenant, ADMIN bootstrapped). */
+  config?: Partial<Config>;
+  /** The server reads `clock`, which tests move by hand (the default), or the real time. */
+  clock?: 'manual' | 'real';
+};
+
+/** Starts the server and Chromium for the file's tests, stopped after them. */
 export function useBackOffice({
   signedIn = false,
   config: extra = {},
-}: { signedIn?: boolean; config?: Partial<Config> } = {}): void {
+  clock: time = 'manual',
+}: BackOfficeOptions = {}): void {
   beforeAll(async () => {
     ensureWebBuilt();
     const config = {
@@ -39,7 +49,7 @@ export function useBackOffice({
       demo: false,
       ...extra,
     };
-    server = await startServer(config, { overrides: { clock } });
+    server = await startServer(config, time === 'manual' ? { overrides: { clock } } : {});
     browser = await launchChromium();
     ({ page, problems } = await openContext(browser, server.url));
     if (signedIn) {

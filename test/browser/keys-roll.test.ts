@@ -1,32 +1,14 @@
 import { sql } from 'drizzle-orm';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatInstant } from '../../web/src/shared/dates.ts';
-import { freshDataDir } from '../support/databases.ts';
-import {
-  backofficeApi,
-  expectAccessible,
-  ensureWebBuilt,
-  launchChromium,
-  openContext,
-  PHONE,
-  shot,
-  signIn,
-  whoami,
-} from './browser-kit.ts';
+import { backofficeApi, expectAccessible, PHONE, shot, whoami } from './browser-kit.ts';
+import { page, problems, server, useBackOffice } from './backoffice-story.ts';
 
-const ADMIN = { email: 'admin@demo-air.test', password: 'correct-horse-battery-staple' };
 type ApiKey = { id: string; name: string; hint: string; retires_at: string | null };
 type Created = { api_key: ApiKey; secret: string };
 type Rolled = Created & { previous: ApiKey | null };
 
 // One server and one signed-in admin page; each test continues the last.
-let server: RunningServer;
-let browser: Browser;
-let page: Page;
-let problems: string[];
 let oldSecret = '';
 let newSecret = '';
 
@@ -35,33 +17,14 @@ const rowOf = (hint: string) => page.locator('tr', { has: page.getByText(hint, {
 const hintOf = (secret: string) => `ask_…${secret.slice(-4)}`;
 
 describe('rolling and leaked keys in Chromium', { timeout: 90_000 }, () => {
+  useBackOffice({ signedIn: true, clock: 'real' });
   beforeAll(async () => {
-    ensureWebBuilt();
-    const config = {
-      ...loadConfig({}),
-      port: 0,
-      dataDir: freshDataDir(),
-      adminEmail: ADMIN.email,
-      adminPassword: ADMIN.password,
-      demo: false,
-    };
-    server = await startServer(config);
-    browser = await launchChromium();
-    ({ page, problems } = await openContext(browser, server.url));
-    await page.goto('/backoffice/login?next=%2Fbackoffice%2Fsettings%2Fapi-keys');
-    await signIn(page, ADMIN.email, ADMIN.password);
-    await page.waitForURL('**/backoffice/settings/api-keys');
     const api = await backofficeApi(page);
     const created = await api<Created>('POST', '/api-keys', { name: 'Crew roster sync' });
     expect(created.status).toBe(201);
     oldSecret = created.body.secret;
     expect((await api<Created>('POST', '/api-keys', { name: 'Pasted in a gist' })).status).toBe(201);
     await page.reload();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it('asks for the overlap, explains it, and is accessible', async () => {

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { SYSTEM_ACTOR, userActor } from '../../src/shared/actor.ts';
 import { storageFor, ENGINES } from '../support/databases.ts';
+import { jsonOf } from '../support/use.ts';
 
 const exec = promisify(execFile);
 const ADMIN = 'cli-admin@example.test';
@@ -96,7 +97,9 @@ describe.each(ENGINES)('the CLI while a server runs on the same data (%s)', (eng
     const key = await keyOf('ops@cli-air.test');
     await cli('user', 'delete', '--email', 'ops@cli-air.test');
     await within(engine === 'pglite' ? 1 : 1_000, async () => (await status(key, '/api/v1/whoami')) === 401);
-    const body = await (await fetch(`${server.url}/api/v1/whoami`, { headers: { 'x-api-key': key } })).json();
+    const body = await jsonOf<{ code: string }>(
+      await fetch(`${server.url}/api/v1/whoami`, { headers: { 'x-api-key': key } }),
+    );
     expect(body.code).toBe('api_key_disabled');
   });
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { anyNumber, anyString, matching } from '../support/use.ts';
 
 /** Generated requests per run: ~1,500 in `npm test`, `FUZZ_RUNS=10000` (or more) for a soak run. */
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
@@ -43,7 +44,7 @@ export function expectContract(
     const body = JSON.parse(response.body) as { jsonrpc?: string; error?: { code?: unknown; message?: unknown } };
     expect(body, where).toMatchObject({
       jsonrpc: '2.0',
-      error: { code: expect.any(Number), message: expect.any(String) },
+      error: { code: anyNumber(), message: anyString() },
     });
     tally.jsonRpcErrors.set(response.status, (tally.jsonRpcErrors.get(response.status) ?? 0) + 1);
     return;
@@ -53,11 +54,11 @@ export function expectContract(
   if (options.head) return expect(response.body, where).toBe('');
   const body = JSON.parse(response.body) as Record<string, unknown>;
   expect(body, where).toMatchObject({
-    type: expect.stringMatching(/^https:\/\/airkey\.dev\/problems\/[a-z_]+$/),
-    title: expect.any(String),
+    type: matching(/^https:\/\/airkey\.dev\/problems\/[a-z_]+$/),
+    title: anyString(),
     status: response.status,
-    detail: expect.any(String),
-    code: expect.stringMatching(/^[a-z_]+$/),
+    detail: anyString(),
+    code: matching(/^[a-z_]+$/),
   });
 }
 

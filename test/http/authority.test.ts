@@ -1,15 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { SignedIn } from '../../src/users/user-schemas.ts';
+import type { KeyList } from '../../src/keys/key-schemas.ts';
+import type { Principal } from '../../src/shared/principal.ts';
+import { generateFlights } from '../../src/flights/flight-seeder.ts';
+import { mcpRoutes } from '../../src/mcp/mcp-routes.ts';
+import { mcpCall } from '../support/mcp-inject.ts';
+import { json, useHarness } from '../support/use.ts';
 import { expectProblem } from '../support/problems.ts';
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 /** What a key acts as (docs/roles.md), seen through the public API. */
 describe('key authority over HTTP', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ app: { plugins: [mcpRoutes] } });
 
   /** A tenant with two System Administrators: one creates keys, the other manages the first. */
   async function tenantWithCreator(authority: 'creator' | 'system') {
@@ -24,7 +26,7 @@ describe('key authority over HTTP', () => {
     it('narrows the key on the next request when the creator loses flights:read, and widens it again', async () => {
       const { admin, creator, secret } = await tenantWithCreator('creator');
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
-      const whoami = (await h.api(secret, '/api/v1/whoami')).json();
+      const whoami = json<Principal>(await h.api(secret, '/api/v1/whoami'));
       expect(whoami.acts_as).toEqual({ type: 'user', id: creator.userId, email: creator.email });
       expect(whoami.permissions).toEqual(['flights:read']);
 
@@ -36,7 +38,7 @@ describe('key authority over HTTP', () => {
       expectProblem(await h.api(secret, `/api/v1/flights/${crypto.randomUUID()}`), 403, 'permission_denied');
       const narrowed = await h.api(secret, '/api/v1/whoami');
       expect(narrowed.statusCode).toBe(200);
-      expect(narrowed.json().permissions).toEqual([]);
+      expect(json<Principal>(narrowed).permissions).toEqual([]);
 
       await admin.request('PATCH', `/backoffice/api/users/${creator.userId}`, { roles: ['operations'] });
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
@@ -49,9 +51,9 @@ describe('key authority over HTTP', () => {
       expect((await admin.request('DELETE', `/backoffice/api/users/${creator.userId}`)).statusCode).toBe(204);
       expectProblem(await h.api(secret, '/api/v1/whoami'), 401, 'api_key_disabled');
       expect((await h.api(own.secret, '/api/v1/whoami')).statusCode).toBe(200);
-      const listed = (await admin.request('GET', '/backoffice/api/api-keys'))
-        .json()
-        .data.find((k: { id: string }) => k.id === keyId);
+      const listed = json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data.find(
+        (k) => k.id === keyId,
+      );
       expect(listed).toMatchObject({
         enabled: false,
         status: 'disabled',
@@ -71,19 +73,19 @@ describe('key authority over HTTP', () => {
   describe('system authority', () => {
     it('acts as the system with every API permission, whatever becomes of the creator', async () => {
       const { admin, creator, secret, keyId } = await tenantWithCreator('system');
-      const whoami = (await h.api(secret, '/api/v1/whoami')).json();
+      const whoami = json<Principal>(await h.api(secret, '/api/v1/whoami'));
       expect(whoami.acts_as).toEqual({ type: 'system' });
       expect(whoami.permissions).toContain('flights:read');
-      expect((await admin.request('GET', '/backoffice/api/api-keys')).json().authority).toBe('system');
+      expect(json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).authority).toBe('system');
 
       await admin.request('PATCH', `/backoffice/api/users/${creator.userId}`, { roles: ['crew'] });
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
 
       expect((await admin.request('DELETE', `/backoffice/api/users/${creator.userId}`)).statusCode).toBe(204);
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
-      const listed = (await admin.request('GET', '/backoffice/api/api-keys'))
-        .json()
-        .data.find((k: { id: string }) => k.id === keyId);
+      const listed = json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data.find(
+        (k) => k.id === keyId,
+      );
       expect(listed).toMatchObject({ enabled: true, status: 'enabled', created_by: null });
     });
 
@@ -91,11 +93,29 @@ describe('key authority over HTTP', () => {
       const { admin, creator, secret } = await tenantWithCreator('creator');
       await admin.request('PATCH', `/backoffice/api/users/${creator.userId}`, { roles: ['crew'] });
       expectProblem(await h.api(secret, '/api/v1/flights'), 403, 'permission_denied');
-      const tenant = (await admin.request('GET', '/backoffice/api/session')).json().user.tenant;
+      const tenant = json<SignedIn>(await admin.request('GET', '/backoffice/api/session')).user.tenant;
       await h.services.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'system');
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
       await h.services.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'creator');
       expectProblem(await h.api(secret, '/api/v1/flights'), 403, 'permission_denied');
+    });
+
+    it('serves MCP under system authority: whoami acts as system, list_flights works', async () => {
+      const system = await h.signedIn(['system_administrator'], 'system');
+      const { secret } = await h.createKey(system, { name: 'system agent' });
+      await h.services.flightRepository.insertMany(generateFlights(system.tenantId, 3, h.clock.now(), 7));
+      type ToolResult<T> = { result: { structuredContent: T; isError?: boolean } };
+      const whoami = await mcpCall(h, secret, 'tools/call', { name: 'whoami', arguments: {} });
+      expect(whoami.statusCode).toBe(200);
+      const who = json<ToolResult<{ acts_as: unknown; tenant: { id: string } }>>(whoami).result;
+      expect(who.isError ?? false).toBe(false);
+      expect(who.structuredContent.acts_as).toEqual({ type: 'system' });
+      expect(who.structuredContent.tenant.id).toBe(system.tenantId);
+      const flights = await mcpCall(h, secret, 'tools/call', { name: 'list_flights', arguments: { limit: 10 } });
+      expect(flights.statusCode).toBe(200);
+      const page = json<ToolResult<{ data: unknown[] }>>(flights).result;
+      expect(page.isError ?? false).toBe(false);
+      expect(page.structuredContent.data).toHaveLength(3);
     });
   });
 });

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { overflowIsUri } from '../../src/http/framework-errors.ts';
 import { mcpRoutes } from '../../src/mcp/mcp-routes.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 import { getRequest, listen, rawRequest, type RawResponse } from '../support/raw-http.ts';
+import { anyString, useHarness } from '../support/use.ts';
 
 /** A raw socket response that is a problem (docs/api.md (errors)) and repeats nothing of what was sent. */
 function expectRawProblem(response: RawResponse, status: number, code: string, sent: string[]) {
@@ -12,9 +12,9 @@ function expectRawProblem(response: RawResponse, status: number, code: string, s
   const body = JSON.parse(response.body) as Record<string, unknown>;
   expect(body).toMatchObject({
     type: `https://airkey.dev/problems/${code}`,
-    title: expect.any(String),
+    title: anyString(),
     status,
-    detail: expect.any(String),
+    detail: anyString(),
     code,
   });
   for (const fragment of sent) expect(response.body).not.toContain(fragment);
@@ -23,13 +23,11 @@ function expectRawProblem(response: RawResponse, status: number, code: string, s
 
 /** docs/api.md (errors), last paragraph: errors raised before any route runs are problem details too. */
 describe('errors before any route runs', () => {
-  let h: Harness;
+  const h = useHarness({ app: { plugins: [mcpRoutes] } });
   let port: number;
   beforeAll(async () => {
-    h = await createHarness({ app: { plugins: [mcpRoutes] } });
     port = await listen(h.app);
   });
-  afterAll(async () => h.close());
 
   describe('through a socket (what inject cannot send)', () => {
     it('answers a request line with raw non-ASCII bytes with 400 invalid_request', async () => {
@@ -42,7 +40,7 @@ describe('errors before any route runs', () => {
         'zz-garbage',
         '/api/v1',
       ]);
-      expect(body.errors).toEqual([{ path: 'request', message: expect.any(String) }]);
+      expect(body.errors).toEqual([{ path: 'request', message: anyString() }]);
     });
 
     it('answers a NUL in a header value with 400 invalid_request', async () => {
@@ -86,7 +84,7 @@ describe('errors before any route runs', () => {
         'invalid_request',
         ['%E0', '/api/v1'],
       );
-      expect(body.errors).toEqual([{ path: 'path', message: expect.any(String) }]);
+      expect(body.errors).toEqual([{ path: 'path', message: anyString() }]);
     });
 
     it('answers a request without Host with 400 invalid_request instead of an empty 400', async () => {
@@ -97,7 +95,7 @@ describe('errors before any route runs', () => {
           'invalid_request',
           ['healthz'],
         );
-        expect(body.errors).toEqual([{ path: 'host', message: expect.any(String) }]);
+        expect(body.errors).toEqual([{ path: 'host', message: anyString() }]);
       }
     });
 
@@ -113,7 +111,7 @@ describe('errors before any route runs', () => {
           'invalid_request',
           ['zz', secret],
         );
-        expect(problem.errors).toEqual([{ path: 'host', message: expect.any(String) }]);
+        expect(problem.errors).toEqual([{ path: 'host', message: anyString() }]);
       }
       const good = `POST /mcp HTTP/1.1\r\nHost: My_Service:3000\r\nX-Api-Key: ${secret}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
       expect((await rawRequest(port, good)).status).toBe(200);
@@ -168,9 +166,7 @@ describe('errors before any route runs', () => {
         headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf, 'content-type': 'application/json' },
         payload: '{"name": zz-garbage',
       });
-      expect(expectProblem(response, 400, 'invalid_request').errors).toEqual([
-        { path: 'body', message: expect.any(String) },
-      ]);
+      expect(expectProblem(response, 400, 'invalid_request').errors).toEqual([{ path: 'body', message: anyString() }]);
       expect(response.body).not.toContain('zz-garbage');
     });
 

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, TEST_PASSWORD, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
+import { TEST_PASSWORD } from '../support/harness.ts';
 import { apiFrom, expectProblem, unknownKey } from '../support/problems.ts';
 
 /**
@@ -7,11 +8,7 @@ import { apiFrom, expectProblem, unknownKey } from '../support/problems.ts';
  * lock out another account, or a client's valid key, behind the same address.
  */
 describe('guessing', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness();
 
   const signIn = (email: string, password: string, client: string) =>
     h.app.inject({

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { SignedIn } from '../../src/users/user-schemas.ts';
+import type { KeyList } from '../../src/keys/key-schemas.ts';
+import type { FlightPage } from '../../src/flights/flight-schemas.ts';
+import { json, useHarness } from '../support/use.ts';
 import { generateFlights } from '../../src/flights/flight-seeder.ts';
-import { createHarness, type Harness, type KeyVia } from '../support/harness.ts';
+import { type KeyVia } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 
 describe('tenant isolation and immediate revocation', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness();
 
   it("answers another tenant's key id with 404 on PATCH and DELETE, and leaves that key alone", async () => {
     const a = await h.signedIn();
@@ -20,9 +20,9 @@ describe('tenant isolation and immediate revocation', () => {
       'not_found',
     );
     expectProblem(await a.request('DELETE', `/backoffice/api/api-keys/${api_key.id}`), 404, 'not_found');
-    expect((await a.request('GET', '/backoffice/api/api-keys')).json().data).toEqual([]);
+    expect(json<KeyList>(await a.request('GET', '/backoffice/api/api-keys')).data).toEqual([]);
     expect((await h.api(secret, '/api/v1/whoami')).statusCode).toBe(200);
-    expect((await b.request('GET', '/backoffice/api/api-keys')).json().data).toEqual([
+    expect(json<KeyList>(await b.request('GET', '/backoffice/api/api-keys')).data).toEqual([
       expect.objectContaining({ id: api_key.id, enabled: true }),
     ]);
   });
@@ -34,8 +34,8 @@ describe('tenant isolation and immediate revocation', () => {
     await h.services.flightRepository.insertMany(generateFlights(b.tenantId, 20, h.clock.now(), 2));
     const keyA = (await h.createKey(a)).secret;
     const keyB = (await h.createKey(b)).secret;
-    const flightsA = (await h.api(keyA, '/api/v1/flights?limit=500')).json().data as Array<{ id: string }>;
-    const flightsB = (await h.api(keyB, '/api/v1/flights?limit=500')).json().data as Array<{ id: string }>;
+    const flightsA = json<FlightPage>(await h.api(keyA, '/api/v1/flights?limit=500')).data as Array<{ id: string }>;
+    const flightsB = json<FlightPage>(await h.api(keyB, '/api/v1/flights?limit=500')).data as Array<{ id: string }>;
     expect(flightsA).toHaveLength(20);
     expect(flightsB).toHaveLength(20);
     const idsA = new Set(flightsA.map((f) => f.id));
@@ -49,7 +49,9 @@ describe('tenant isolation and immediate revocation', () => {
     const b = await h.signedIn();
     expectProblem(await a.request('PATCH', `/backoffice/api/users/${b.userId}`, { roles: ['crew'] }), 404, 'not_found');
     expectProblem(await a.request('DELETE', `/backoffice/api/users/${b.userId}`), 404, 'not_found');
-    expect((await b.request('GET', '/backoffice/api/session')).json().user.roles).toEqual(['system_administrator']);
+    expect(json<SignedIn>(await b.request('GET', '/backoffice/api/session')).user.roles).toEqual([
+      'system_administrator',
+    ]);
   });
 
   describe.each<KeyVia>(['header', 'bearer', 'query'])('a key sent by %s', (via) => {
@@ -76,7 +78,7 @@ describe('tenant isolation and immediate revocation', () => {
       expect((await h.api(secret, '/api/v1/flights', via)).statusCode).toBe(200);
       expect((await admin.request('DELETE', `/backoffice/api/api-keys/${api_key.id}`)).statusCode).toBe(204);
       expectProblem(await h.api(secret, '/api/v1/flights', via), 401, 'api_key_invalid');
-      expect((await admin.request('GET', '/backoffice/api/api-keys')).json().data).toEqual([]);
+      expect(json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data).toEqual([]);
       expectProblem(await admin.request('DELETE', `/backoffice/api/api-keys/${api_key.id}`), 404, 'not_found');
     });
   });

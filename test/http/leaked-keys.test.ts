@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { KeyList } from '../../src/keys/key-schemas.ts';
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { apiFrom, expectProblem, unknownKey } from '../support/problems.ts';
+import { anyString, json, useHarness } from '../support/use.ts';
 
 /** `POST /api/v1/leaked-keys` (docs/api.md): no key needed, always 202, throttled per client. */
 describe('reporting leaked keys over HTTP', () => {
-  let h: Harness;
+  const h = useHarness();
   let clients = 0;
   const report = (payload: unknown, client = `10.4.0.${++clients}`, headers: Record<string, string> = {}) =>
     h.app.inject({
@@ -15,11 +16,6 @@ describe('reporting leaked keys over HTTP', () => {
       remoteAddress: client,
       headers,
     });
-
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
 
   it('answers 202 {received} alike for junk, an unknown key and a real key, and the real key stops working', async () => {
     const admin = await h.signedIn();
@@ -58,7 +54,7 @@ describe('reporting leaked keys over HTTP', () => {
     expect((await report({ keys: [secret] })).statusCode).toBe(202);
     const patch = await admin.request('PATCH', `/backoffice/api/api-keys/${api_key.id}`, { enabled: true });
     expectProblem(patch, 409, 'api_key_leaked');
-    const listed = (await admin.request('GET', '/backoffice/api/api-keys')).json().data[0];
+    const listed = json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data[0];
     expect(listed).toMatchObject({ id: api_key.id, enabled: false, disabled_reason: 'leaked', status: 'disabled' });
   });
 
@@ -90,11 +86,18 @@ describe('reporting leaked keys over HTTP', () => {
   });
 
   it('is described in the public OpenAPI document as reportLeakedKeys, without key security', async () => {
-    const doc = (await h.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
-    const operation = doc.paths['/api/v1/leaked-keys'].post;
-    expect(operation).toMatchObject({ operationId: 'reportLeakedKeys', summary: expect.any(String), security: [] });
-    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['202', '400', '429']));
-    expect(operation.requestBody.content['application/json'].schema.properties.keys).toMatchObject({
+    type Operation = {
+      operationId: string;
+      responses: Record<string, unknown>;
+      requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+    };
+    const doc = json<{ paths: Record<string, { post: Operation }> }>(
+      await h.app.inject({ method: 'GET', url: '/api/v1/openapi.json' }),
+    );
+    const operation = doc.paths['/api/v1/leaked-keys']!.post;
+    expect(operation).toMatchObject({ operationId: 'reportLeakedKeys', summary: anyString(), security: [] });
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining<string>(['202', '400', '429']));
+    expect(operation.requestBody.content['application/json']!.schema.properties.keys).toMatchObject({
       type: 'array',
       minItems: 1,
       maxItems: 100,

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../../src/shared/principal.ts';
+import { json, useHarness } from '../support/use.ts';
 
 const API_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -9,11 +10,7 @@ const API_HEADERS = {
 };
 
 describe('security headers and serialisation per scope', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness();
 
   it('answers the API, its refusals and unknown routes with the small JSON API set and no page headers', async () => {
     const admin = await h.signedIn();
@@ -48,7 +45,7 @@ describe('security headers and serialisation per scope', () => {
   it('answers whoami with exactly the fields of its schema', async () => {
     const admin = await h.signedIn();
     const { secret, api_key } = await h.createKey(admin, { name: 'Fields' });
-    const body = (await h.api(secret, '/api/v1/whoami', 'header')).json();
+    const body = json<Principal>(await h.api(secret, '/api/v1/whoami', 'header'));
     expect(Object.keys(body).sort()).toEqual(['acts_as', 'key', 'permissions', 'tenant']);
     expect(Object.keys(body.key).sort()).toEqual(['expires_at', 'hint', 'id', 'name']);
     expect(body.key.id).toBe(api_key.id);

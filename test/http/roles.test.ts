@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { UserView } from '../../src/users/user-schemas.ts';
+import type { KeyList } from '../../src/keys/key-schemas.ts';
+import { json, useHarness } from '../support/use.ts';
 import { ROLES, type Role } from '../../src/shared/roles.ts';
-import { createHarness, type Harness, type Session } from '../support/harness.ts';
+import { type Session } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 
 const MANAGES_KEYS: Role[] = ['system_administrator'];
@@ -8,11 +11,7 @@ const MANAGES_USERS: Role[] = ['system_administrator', 'administrator'];
 
 /** Every role against every key endpoint (docs/roles.md, §4): allowed → 2xx, others → 403, even listing. */
 describe('roles on the back-office endpoints', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness();
 
   /** A tenant where a System Administrator already made a key, and a user with `role` signed in. */
   async function tenantFor(role: Role): Promise<{ admin: Session; user: Session; keyId: string }> {
@@ -37,7 +36,7 @@ describe('roles on the back-office endpoints', () => {
         const audit = await user.request('GET', '/backoffice/api/audit-events');
         if (allowed) {
           expect(list.statusCode).toBe(200);
-          expect(list.json().data.map((k: { id: string }) => k.id)).toEqual([keyId]);
+          expect(json<KeyList>(list).data.map((k) => k.id)).toEqual([keyId]);
           expect(create.statusCode).toBe(201);
           expect(create.headers['cache-control']).toContain('no-store');
           expect(patch.statusCode).toBe(200);
@@ -50,7 +49,7 @@ describe('roles on the back-office endpoints', () => {
         else expectProblem(remove, 403, 'permission_denied');
 
         // What the administrator sees proves whether anything changed.
-        const after = (await admin.request('GET', '/backoffice/api/api-keys')).json().data as Array<{
+        const after = json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data as Array<{
           id: string;
           enabled: boolean;
         }>;
@@ -64,7 +63,7 @@ describe('roles on the back-office endpoints', () => {
       const list = await user.request('GET', '/backoffice/api/users');
       if (MANAGES_USERS.includes(role)) {
         expect(list.statusCode).toBe(200);
-        expect(list.json().data.map((u: { email: string }) => u.email)).toContain(user.email);
+        expect(json<{ data: UserView[] }>(list).data.map((u) => u.email)).toContain(user.email);
       } else {
         expectProblem(list, 403, 'permission_denied');
         expectProblem(

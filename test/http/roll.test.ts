@@ -1,17 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { KeyList, RolledKey } from '../../src/keys/key-schemas.ts';
+import type { Principal } from '../../src/shared/principal.ts';
+import { json, useHarness } from '../support/use.ts';
 import { apiFrom, expectProblem } from '../support/problems.ts';
 
 const START = '2026-11-22T12:00:00Z';
 
 /** `POST /backoffice/api/api-keys/{id}/roll` (docs/api.md). */
 describe('rolling a key over HTTP', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ now: START });
-  });
-  afterAll(async () => h.close());
-  afterEach(() => h.clock.set(START));
+  const h = useHarness({ now: START, rewindClock: true });
 
   it('answers 201 with the new key, its secret and the retiring key, never to be cached', async () => {
     const admin = await h.signedIn();
@@ -19,7 +16,7 @@ describe('rolling a key over HTTP', () => {
     const response = await admin.request('POST', `/backoffice/api/api-keys/${old.api_key.id}/roll`, { overlap: '24h' });
     expect(response.statusCode, response.body).toBe(201);
     expect(response.headers['cache-control']).toContain('no-store');
-    const body = response.json();
+    const body = json<RolledKey>(response);
     expect(Object.keys(body).sort()).toEqual(['api_key', 'previous', 'secret']);
     expect(body.api_key).toMatchObject({
       name: 'rolled',
@@ -32,7 +29,7 @@ describe('rolling a key over HTTP', () => {
       retires_at: '2026-11-23T12:00:00.000Z',
       status: 'enabled',
     });
-    expect((await apiFrom(h, '10.3.0.1', body.secret, '/api/v1/whoami')).json().key.id).toBe(body.api_key.id);
+    expect(json<Principal>(await apiFrom(h, '10.3.0.1', body.secret, '/api/v1/whoami')).key.id).toBe(body.api_key.id);
     expect((await apiFrom(h, '10.3.0.1', old.secret, '/api/v1/whoami')).statusCode).toBe(200);
     h.clock.set('2026-11-23T12:00:00.000Z');
     expectProblem(await apiFrom(h, '10.3.0.1', old.secret, '/api/v1/whoami'), 401, 'api_key_invalid');
@@ -46,7 +43,7 @@ describe('rolling a key over HTTP', () => {
       overlap: 'none',
     });
     expect(response.statusCode).toBe(201);
-    expect(response.json().previous).toBeNull();
+    expect(json<RolledKey>(response).previous).toBeNull();
     expectProblem(await apiFrom(h, '10.3.0.2', old.secret, '/api/v1/whoami'), 401, 'api_key_invalid');
   });
 
@@ -96,7 +93,7 @@ describe('rolling a key over HTTP', () => {
       403,
       'permission_denied',
     );
-    expect((await admin.request('GET', '/backoffice/api/api-keys')).json().data).toHaveLength(1);
+    expect(json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data).toHaveLength(1);
   });
 
   it('answers 403 csrf_rejected without the CSRF token', async () => {

@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { rowsOf } from '../support/harness.ts';
+import type { CreatedKey } from '../../src/keys/key-schemas.ts';
+import type { Principal } from '../../src/shared/principal.ts';
+import type { Harness } from '../support/harness.ts';
+import { json, useHarness } from '../support/use.ts';
 import { ENGINES } from '../support/databases.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 
 /** The `url` of every request line logged so far. */
@@ -15,11 +19,7 @@ function loggedUrls(h: Harness): string[] {
 
 /** docs/keys.md, §5: the secret is in the creation response and nowhere else: no log line, no row. */
 describe.each(ENGINES)('a key used in the query string (%s)', (engine) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ engine });
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ engine });
 
   const secretBody = (secret: string) => secret.slice(4);
 
@@ -76,7 +76,7 @@ describe.each(ENGINES)('a key used in the query string (%s)', (engine) => {
     const { secret, api_key } = await h.createKey(admin);
     const encodedName = await h.app.inject({ method: 'GET', url: `/api/v1/whoami?api%5Fkey=${secret}` });
     expect(encodedName.statusCode).toBe(200);
-    expect(encodedName.json().key.id).toBe(api_key.id);
+    expect(json<Principal>(encodedName).key.id).toBe(api_key.id);
     for (const url of [
       `/api/v1/whoami?API_KEY=${secret}`,
       `/api/v1/whoami?api_key[]=${secret}`,
@@ -94,14 +94,13 @@ describe.each(ENGINES)('a key used in the query string (%s)', (engine) => {
     const { secret } = await h.createKey(admin);
     expect((await h.api(secret, `/api/v1/whoami`, 'query')).statusCode).toBe(200);
     await h.services.usage.flush();
-    const tables = (await h.services.database.db.execute(
+    const tables = await rowsOf<{ table_name: string }>(
+      h,
       sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
-    )) as unknown as { rows: Array<{ table_name: string }> };
+    );
     let rowsSeen = 0;
     for (const { table_name } of tables.rows) {
-      const result = (await h.services.database.db.execute(
-        sql.raw(`select t::text as row from "${table_name}" t`),
-      )) as unknown as { rows: Array<{ row: string }> };
+      const result = await rowsOf<{ row: string }>(h, sql.raw(`select t::text as row from "${table_name}" t`));
       rowsSeen += result.rows.length;
       for (const { row } of result.rows)
         expect(row.includes(secretBody(secret)), `${table_name} holds the secret`).toBe(false);
@@ -117,7 +116,7 @@ describe.each(ENGINES)('a key used in the query string (%s)', (engine) => {
     const elsewhere = await Promise.all([
       admin.request('GET', '/backoffice/api/api-keys'),
       admin.request('GET', '/backoffice/api/audit-events'),
-      admin.request('PATCH', `/backoffice/api/api-keys/${created.json().api_key.id}`, { enabled: false }),
+      admin.request('PATCH', `/backoffice/api/api-keys/${json<CreatedKey>(created).api_key.id}`, { enabled: false }),
       h.api(secret, '/api/v1/whoami'),
     ]);
     for (const response of elsewhere) expect(response.body).not.toContain(secretBody(secret));

@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { AuditPage } from '../../src/audit/audit-schemas.ts';
+import { containing, anyString, json, useHarness } from '../support/use.ts';
 import { expectProblem } from '../support/problems.ts';
 
 describe('back-office session and audit trail', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness();
 
   it('sets an HttpOnly, SameSite=Lax session cookie scoped to the back office, and a CSRF token', async () => {
     const tenant = await h.tenant();
@@ -17,16 +14,15 @@ describe('back-office session and audit trail', () => {
     const cookie = response.cookies.find((c) => c.name === 'airkey_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/backoffice' });
     expect(cookie!.value.length).toBeGreaterThanOrEqual(32);
-    const body = response.json();
-    expect(body).toEqual({
+    expect(json(response)).toEqual({
       user: {
         id: user.id,
         email: user.email,
         name: 'Test User',
         roles: ['operations'],
-        tenant: expect.objectContaining({ id: tenant.id }),
+        tenant: containing({ id: tenant.id }),
       },
-      csrf_token: expect.any(String),
+      csrf_token: anyString(),
     });
     expect(response.body).not.toContain(cookie!.value);
   });
@@ -77,7 +73,8 @@ describe('back-office session and audit trail', () => {
     const a = await h.signedIn();
     const b = await h.signedIn();
     for (let i = 0; i < 3; i++) await h.createKey(a, { name: `a${i}` });
-    const cursor = (await a.request('GET', '/backoffice/api/audit-events?limit=1')).json().next_cursor as string;
+    const cursor = json<AuditPage>(await a.request('GET', '/backoffice/api/audit-events?limit=1'))
+      .next_cursor as string;
     expect(cursor).toEqual(expect.any(String));
     expectProblem(
       await a.request(
@@ -105,5 +102,24 @@ describe('back-office session and audit trail', () => {
     ).toBe(200);
     await expect(h.signIn(user.email)).rejects.toThrow(/401/);
     expect((await h.signIn(user.email, 'a-brand-new-password')).userId).toBe(user.id);
+  });
+
+  it('redirects a signed-out visit to a back-office page to the sign-in page with ?next=', async () => {
+    for (const [page, next] of [
+      ['/backoffice/settings/api-keys', '%2Fbackoffice%2Fsettings%2Fapi-keys'],
+      ['/backoffice/users', '%2Fbackoffice%2Fusers'],
+    ]) {
+      const response = await h.app.inject({ method: 'GET', url: page });
+      expect({ status: response.statusCode, location: response.headers.location }).toEqual({
+        status: 302,
+        location: `/backoffice/login?next=${next}`,
+      });
+    }
+    const stale = await h.app.inject({
+      method: 'GET',
+      url: '/backoffice/settings/api-keys',
+      headers: { cookie: 'airkey_session=not-a-session' },
+    });
+    expect(stale.headers.location).toBe('/backoffice/login?next=%2Fbackoffice%2Fsettings%2Fapi-keys');
   });
 });

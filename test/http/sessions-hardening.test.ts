@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, TEST_PASSWORD, type Harness, type Session } from '../support/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
+import { TEST_PASSWORD, type Session } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 
 /** Sessions (issue 11): fixation, server-side logout, expiry, cookie flags, CSRF, tenant isolation. */
 describe('back-office sessions, hardened', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness();
 
   const signInWith = (email: string, cookie?: string) =>
     h.app.inject({

@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../../src/shared/principal.ts';
+import { json, useHarness } from '../support/use.ts';
 import { ENGINES } from '../support/databases.ts';
 
 describe.each(ENGINES)('a key created in the back office (%s)', (engine) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ engine });
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ engine });
 
   it('authenticates whoami by header, bearer and query', async () => {
     const admin = await h.signedIn();
@@ -15,7 +12,7 @@ describe.each(ENGINES)('a key created in the back office (%s)', (engine) => {
     for (const via of ['header', 'bearer', 'query'] as const) {
       const response = await h.api(secret, '/api/v1/whoami', via);
       expect(response.statusCode, via).toBe(200);
-      expect(response.json().key.id).toBe(api_key.id);
+      expect(json<Principal>(response).key.id).toBe(api_key.id);
     }
   });
 

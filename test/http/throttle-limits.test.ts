@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, TEST_PASSWORD, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
+import { TEST_PASSWORD } from '../support/harness.ts';
 import { unknownKey } from '../support/keys.ts';
 import { apiFrom, expectProblem } from '../support/problems.ts';
 
@@ -9,11 +10,7 @@ import { apiFrom, expectProblem } from '../support/problems.ts';
  * the limit are answered; the next attempt is refused.
  */
 describe('throttle limits over HTTP', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(async () => h.close());
+  const h = useHarness();
 
   it('answers 20 bad keys in a minute with 401 api_key_invalid and the 21st with 429 and Retry-After', async () => {
     const client = '10.20.0.1';

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
 import type { Role } from '../../src/shared/roles.ts';
 import type { TenantUsage, Usage } from '../../src/usage/usage-schemas.ts';
-import { createHarness, type Harness, type Session } from '../support/harness.ts';
+import { type Session } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 
 /** The usage endpoints (docs/api.md) over real requests to the public API. */
 describe('usage endpoints', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ now: '2026-11-22T12:30:00Z' });
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ now: '2026-11-22T12:30:00Z' });
 
   async function flights(secret: string, times: number, status: number): Promise<void> {
     for (let i = 0; i < times; i++) expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(status);

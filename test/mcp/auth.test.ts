@@ -1,27 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { userActor } from '../../src/shared/actor.ts';
 import { ENGINES } from '../support/databases.ts';
-import { ADMIN_EMAIL, startMcpTestServer, textOf, type McpTestServer } from './mcp-kit.ts';
-
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
-const UNKNOWN_KEY = `ask_${'Q'.repeat(64)}`;
-
-/** A raw MCP POST, as any Streamable HTTP client sends it. */
-function post(kit: McpTestServer, headers: Record<string, string>, body: unknown = INITIALIZE, url: URL = kit.mcpUrl) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify(body),
-  });
-}
+import { ADMIN_EMAIL, INITIALIZE, post, textOf, UNKNOWN_KEY, useMcpServer, type McpTestServer } from './mcp-kit.ts';
 
 /** A raw POST with chosen Host and Origin headers (fetch would not let a test set Host). */
 function postAs(kit: McpTestServer, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
@@ -44,12 +27,8 @@ function postAs(kit: McpTestServer, headers: Record<string, string>): Promise<{ 
 }
 
 describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
-  let kit: McpTestServer;
-  beforeAll(async () => {
-    kit = await startMcpTestServer(engine);
-    await kit.seedFlights(kit.demoTenantId, 5);
-  });
-  afterAll(async () => kit?.stop());
+  const kit = useMcpServer(engine);
+  beforeAll(async () => kit.seedFlights(kit.demoTenantId, 5));
 
   const admin = async () => userActor(await kit.services.users.requireByEmail(ADMIN_EMAIL));
 
@@ -198,53 +177,5 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
 
     await kit.services.users.delete(await admin(), kit.demoTenantId, creator.id);
     await expect(client.callTool({ name: 'whoami', arguments: {} })).rejects.toThrow(/api_key_disabled/);
-  });
-});
-
-describe('MCP origins from configuration', () => {
-  let kit: McpTestServer;
-  beforeAll(async () => {
-    kit = await startMcpTestServer('pglite', {
-      publicUrl: 'https://airkey.example.com',
-      mcpAllowedOrigins: ['https://agent.example.org'],
-    });
-  });
-  afterAll(async () => kit?.stop());
-
-  it('accepts the PUBLIC_URL origin and MCP_ALLOWED_ORIGINS, and refuses a look-alike', async () => {
-    const { secret } = await kit.key();
-    for (const origin of ['https://airkey.example.com', 'https://agent.example.org']) {
-      expect((await post(kit, { 'x-api-key': secret, origin })).status, origin).toBe(200);
-    }
-    for (const origin of ['http://airkey.example.com', 'https://agent.example.org:8443', 'null']) {
-      const refused = await post(kit, { 'x-api-key': secret, origin });
-      expect(refused.status, origin).toBe(403);
-      expect(await refused.json()).toMatchObject({ code: 'origin_rejected' });
-    }
-  });
-});
-
-describe('MCP under a burst of bad keys', () => {
-  let kit: McpTestServer;
-  beforeAll(async () => {
-    kit = await startMcpTestServer();
-  });
-  afterAll(async () => kit?.stop());
-
-  it('answers 429 problem+json with Retry-After to the client, while a valid key in use keeps working', async () => {
-    const { secret } = await kit.key();
-    // In use before the burst: the key check keeps serving known valid keys to a throttled client.
-    const client = await kit.connect(secret);
-    let response: Response | undefined;
-    for (let attempt = 0; attempt < 30; attempt += 1) {
-      response = await post(kit, { 'x-api-key': UNKNOWN_KEY });
-      if (response.status === 429) break;
-      expect(response.status).toBe(401);
-    }
-    expect(response?.status).toBe(429);
-    expect(Number(response?.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await response?.json()).toMatchObject({ code: 'too_many_requests' });
-
-    expect((await client.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
   });
 });

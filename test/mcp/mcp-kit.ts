@@ -12,6 +12,7 @@ import { storageFor, type Engine } from '../support/databases.ts';
 import { TEST_PASSWORD } from '../support/harness.ts';
 import { withKey, type KeyVia } from '../support/keys.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { useFixture } from '../support/use.ts';
 import { ManualClock, START } from '../support/manual-clock.ts';
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
@@ -100,4 +101,34 @@ export type McpTestServer = Awaited<ReturnType<typeof startMcpTestServer>>;
 export function textOf(result: unknown): string {
   const [first] = (result as CallToolResult).content;
   return first?.type === 'text' ? first.text : '';
+}
+
+/** One MCP test server for the enclosing `describe` (or file): started before its tests, stopped after. */
+export function useMcpServer(engine: Engine = 'pglite', config: Partial<Config> = {}): McpTestServer {
+  return useFixture(
+    () => startMcpTestServer(engine, config),
+    (kit) => kit.stop(),
+  );
+}
+
+export const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+export const UNKNOWN_KEY = `ask_${'Q'.repeat(64)}`;
+
+/** A raw MCP POST, as any Streamable HTTP client sends it. */
+export function post(
+  kit: McpTestServer,
+  headers: Record<string, string>,
+  body: unknown = INITIALIZE,
+  url: URL = kit.mcpUrl,
+) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
 }

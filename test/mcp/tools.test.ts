@@ -1,21 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Flight, FlightPage } from '../../src/flights/flight-schemas.ts';
-import { startMcpTestServer, textOf, type McpTestServer } from './mcp-kit.ts';
+import { textOf, useMcpServer } from './mcp-kit.ts';
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 const FLIGHTS = 23;
 
 describe('MCP tools over Streamable HTTP', () => {
-  let kit: McpTestServer;
+  const kit = useMcpServer();
   let client: Client;
   let keyId: string;
   let creatorEmail: string;
   let secret: string;
 
   beforeAll(async () => {
-    kit = await startMcpTestServer();
     await kit.seedFlights(kit.demoTenantId, FLIGHTS);
     const created = await kit.key();
     const { api_key, creator } = created;
@@ -24,7 +23,6 @@ describe('MCP tools over Streamable HTTP', () => {
     creatorEmail = creator.email;
     client = await kit.connect(secret);
   });
-  afterAll(async () => kit?.stop());
 
   async function listFlights(args: Record<string, unknown>) {
     const result = await client.callTool({ name: 'list_flights', arguments: args });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { userActor } from '../../src/shared/actor.ts';
-import { ADMIN_EMAIL, startMcpTestServer, type McpTestServer } from './mcp-kit.ts';
+import { ADMIN_EMAIL, useMcpServer, type McpTestServer } from './mcp-kit.ts';
 
 /** One stateless MCP request: a tools/call. */
 async function callTool(
@@ -18,11 +18,7 @@ async function callTool(
 }
 
 describe('usage of MCP requests', () => {
-  let kit: McpTestServer;
-  beforeAll(async () => {
-    kit = await startMcpTestServer();
-  });
-  afterAll(async () => kit.stop());
+  const kit = useMcpServer();
 
   it('counts tool calls as ok, and a call refused for lack of permission as rejected', async () => {
     const { secret, api_key, creator } = await kit.key();

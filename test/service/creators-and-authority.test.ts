@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
 import { ConflictError } from '../../src/shared/errors.ts';
 import { ENGINES } from '../support/databases.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { actorIn, auditActions, tenantWithUser } from '../support/actors.ts';
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 describe.each(ENGINES)('creators, roles and authority (%s)', (engine) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ engine });
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ engine });
 
   const check = (secret: string) => h.services.keyCheck.check(secret, `svc-${engine}`);
 

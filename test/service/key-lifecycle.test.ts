@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../src/shared/errors.ts';
 import { ENGINES } from '../support/databases.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { START } from '../support/manual-clock.ts';
 import { auditActions, tenantWithUser } from '../support/actors.ts';
 
@@ -15,12 +15,7 @@ async function rejects<T extends Error>(promise: Promise<unknown>, type: new (..
 }
 
 describe.each(ENGINES)('key lifecycle (%s)', (engine) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ engine, now: START, config: { maxKeysPerTenant: 3 } });
-  });
-  afterAll(async () => h.close());
-  afterEach(() => h.clock.set(START));
+  const h = useHarness({ engine, now: START, config: { maxKeysPerTenant: 3 }, rewindClock: true });
 
   it('creates an enabled key with a hint, its creator and an audit event, and returns the secret once', async () => {
     const { tenant, actor } = await tenantWithUser(h);

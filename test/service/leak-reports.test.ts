@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { containing, useHarness } from '../support/use.ts';
 import { ConflictError, TooManyRequestsError } from '../../src/shared/errors.ts';
 import { ENGINES } from '../support/databases.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { unknownKey } from '../support/problems.ts';
 import { auditActions, tenantWithUser } from '../support/actors.ts';
 
@@ -18,12 +18,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe.each(ENGINES)('leak reports (%s)', (engine) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ engine, now: START });
-  });
-  afterAll(async () => h.close());
-  afterEach(() => h.clock.set(START));
+  const h = useHarness({ engine, now: START, rewindClock: true });
 
   it("disables another tenant's key as leaked at once, audited in that tenant as the system with the reporter", async () => {
     const a = await tenantWithUser(h);
@@ -42,9 +37,9 @@ describe.each(ENGINES)('leak reports (%s)', (engine) => {
     });
     const leaked = (await auditActions(h, b.tenant.id)).filter((e) => e.action === 'api_key.leaked');
     expect(leaked).toEqual([
-      expect.objectContaining({
-        actor: expect.objectContaining({ type: 'system', id: null }),
-        target: expect.objectContaining({ id: api_key.id, name: "b's key" }),
+      containing({
+        actor: containing({ type: 'system', id: null }),
+        target: containing({ id: api_key.id, name: "b's key" }),
         detail: { hint: api_key.hint, reporter_address: from.address, reporter_user_agent: 'leak-finder/1.0' },
       }),
     ]);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../src/app/services.ts';
 import { ManualClock } from '../support/manual-clock.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { tenantWithUser } from '../support/actors.ts';
+import { useHarness } from '../support/use.ts';
 
 const START = '2026-11-22T12:00:00Z';
 const HOUR = 3_600_000;
@@ -20,20 +20,16 @@ function heardOn(services: Services, keyId: string): Promise<void> {
 
 /** Two instances on one PostgreSQL: a roll on A is honoured by B, which had the old key cached. */
 describe('rolling a key, seen from a second instance (postgres)', () => {
-  let a: Harness;
+  const a = useHarness({ engine: 'postgres', now: START });
   let b: Services;
   const bClock = new ManualClock(new Date(START));
   const onB = (secret: string) => b.keyCheck.check(secret, '10.6.1.1');
 
   beforeAll(async () => {
-    a = await createHarness({ engine: 'postgres', now: START });
     b = await createServices(a.config, { clock: bClock });
     await b.start();
   });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  afterAll(async () => b?.close());
 
   it('accepts the old key on B until 1 ms before retires_at and refuses it there from that instant', async () => {
     const { actor } = await tenantWithUser(a);

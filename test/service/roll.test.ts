@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
 import type { RollOverlap } from '../../src/keys/key-schemas.ts';
 import { ConflictError, NotFoundError, PermissionDeniedError } from '../../src/shared/errors.ts';
 import { ENGINES } from '../support/databases.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { actorIn, auditActions, tenantWithUser } from '../support/actors.ts';
 
 const START = '2026-11-22T12:00:00Z';
@@ -21,13 +21,8 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe.each(ENGINES)('rolling a key (%s)', (engine) => {
-  let h: Harness;
+  const h = useHarness({ engine, now: START, config: { maxKeysPerTenant: 2 }, rewindClock: true });
   const check = (secret: string) => h.services.keyCheck.check(secret, '10.6.0.1');
-  beforeAll(async () => {
-    h = await createHarness({ engine, now: START, config: { maxKeysPerTenant: 2 } });
-  });
-  afterAll(async () => h.close());
-  afterEach(() => h.clock.set(START));
 
   it.each(OVERLAPS)(
     'with overlap %s keeps the old key until 1 ms before retires_at and refuses it from that instant',

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { rowsOf, type Harness } from '../support/harness.ts';
+import { useHarness } from '../support/use.ts';
 import { ENGINES } from '../support/databases.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { START } from '../support/manual-clock.ts';
 import { auditActions, tenantWithUser } from '../support/actors.ts';
 import type { ApiKeyView } from '../../src/keys/key-schemas.ts';
 
 async function rows(h: Harness, query: ReturnType<typeof sql>): Promise<Array<Record<string, unknown>>> {
-  const result = (await h.services.database.db.execute(query)) as unknown as { rows: Array<Record<string, unknown>> };
+  const result = await rowsOf<Record<string, unknown>>(h, query);
   return result.rows;
 }
 
@@ -27,12 +28,7 @@ async function everyRowAsText(h: Harness): Promise<string[]> {
 }
 
 describe.each(ENGINES)('what the database keeps (%s)', (engine) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ engine, now: START });
-  });
-  afterAll(async () => h.close());
-  afterEach(() => h.clock.set(START));
+  const h = useHarness({ engine, now: START, rewindClock: true });
 
   it('stores only the SHA-256 digest of a key: no column of any table holds the secret', async () => {
     const { actor } = await tenantWithUser(h);

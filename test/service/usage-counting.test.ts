@@ -1,28 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../src/app/services.ts';
 import { PermissionDeniedError } from '../../src/shared/errors.ts';
 import { UsageCounter } from '../../src/usage/usage-counter.ts';
 import { UsageRepository } from '../../src/usage/usage-repository.ts';
 import { ENGINES } from '../support/databases.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { actorIn, tenantWithUser } from '../support/actors.ts';
+import { useHarness } from '../support/use.ts';
 import { check, keyTotal, tenantTotal, usageRows } from './usage-kit.ts';
 import { collectInto, FAIL_ON_ERROR } from '../support/run-reports.ts';
 
 const START = '2026-11-22T12:00:00Z';
 
 describe.each(ENGINES)('usage counting (%s)', (engine) => {
-  let h: Harness;
+  const h = useHarness({ engine, now: START, rewindClock: true });
   let second: Services | undefined;
-  beforeAll(async () => {
-    h = await createHarness({ engine, now: START });
-  });
-  afterAll(async () => {
-    await second?.close();
-    await h.close();
-  });
-  afterEach(() => h.clock.set(START));
+  afterAll(async () => second?.close());
 
   it('adds up the counts of two instances exactly, flushed one after the other and at once', async () => {
     const { actor } = await tenantWithUser(h);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { UserActor } from '../../src/shared/actor.ts';
 import type { UsageWindow } from '../../src/usage/usage-schemas.ts';
-import type { Harness } from '../support/harness.ts';
+import { rowsOf, type Harness } from '../support/harness.ts';
 
 /** A request through the key check, expecting its outcome. */
 export async function check(h: Harness, secret: string, ok = true): Promise<void> {
@@ -27,8 +27,9 @@ export async function usageRows(
   column: 'key_id' | 'tenant_id',
   id: string,
 ): Promise<number> {
-  const result = (await h.services.database.db.execute(
+  const result = await rowsOf<{ n: number }>(
+    h,
     sql`select count(*)::int as n from ${sql.identifier(table)} where ${sql.identifier(column)} = ${id}`,
-  )) as unknown as { rows: Array<{ n: number }> };
+  );
   return Number(result.rows[0]!.n);
 }

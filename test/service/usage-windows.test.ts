@@ -1,20 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/use.ts';
 import { NotFoundError, PermissionDeniedError } from '../../src/shared/errors.ts';
 import { DAY_MS } from '../../src/usage/usage-series.ts';
 import { ENGINES } from '../support/databases.ts';
-import { createHarness, type Harness } from '../support/harness.ts';
 import { actorIn, tenantWithUser } from '../support/actors.ts';
 import { check, usageRows } from './usage-kit.ts';
 
 const START = '2026-11-22T12:00:00Z';
 
 describe.each(ENGINES)('usage windows (%s)', (engine) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ engine, now: START });
-  });
-  afterAll(async () => h.close());
-  afterEach(() => h.clock.set(START));
+  const h = useHarness({ engine, now: START, rewindClock: true });
 
   it('puts requests one millisecond apart across midnight UTC into different hours and days', async () => {
     const { actor } = await tenantWithUser(h);

@@ -7,7 +7,7 @@ import createClient from 'openapi-fetch';
 import openapiTS from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userActor } from '../../src/shared/actor.ts';
-import { ADMIN_EMAIL, startMcpTestServer, type McpTestServer } from '../mcp/mcp-kit.ts';
+import { ADMIN_EMAIL, useMcpServer } from '../mcp/mcp-kit.ts';
 
 type Schema = Record<string, unknown>;
 type Operation = { operationId: string; responses: Record<string, { content?: Record<string, { schema: Schema }> }> };
@@ -22,7 +22,7 @@ const OUT = join(ROOT, 'test-results', 'generated-client');
  * checked against the document's schema for that operation, status and content type.
  */
 describe('a client generated from the served OpenAPI document', () => {
-  let kit: McpTestServer;
+  const kit = useMcpServer();
   let document: Document;
   let validKey: string;
   let crewKey: string;
@@ -32,7 +32,6 @@ describe('a client generated from the served OpenAPI document', () => {
   addFormats.default(ajv);
 
   beforeAll(async () => {
-    kit = await startMcpTestServer();
     await kit.seedFlights(kit.demoTenantId, 5);
     validKey = (await kit.key()).secret;
     // A key whose creator then loses flights:read: its calls are refused with 403.
@@ -42,7 +41,6 @@ describe('a client generated from the served OpenAPI document', () => {
     await kit.services.users.update(admin, kit.demoTenantId, crew.creator.id, { roles: ['crew'] });
     document = (await (await fetch(new URL('/api/v1/openapi.json', kit.server.url))).json()) as Document;
   });
-  afterAll(async () => kit?.stop());
 
   /** Asserts that `response` (already read into `body`) is what the document says `path`'s GET answers. */
   function expectDocumented(path: string, response: Response, body: unknown, method: 'get' | 'post' = 'get') {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMcpTestServer, type McpTestServer } from '../mcp/mcp-kit.ts';
+import { useMcpServer } from '../mcp/mcp-kit.ts';
 
 const REDOCLY = join(import.meta.dirname, '../../node_modules/@redocly/cli/bin/cli.js');
 
@@ -14,14 +14,12 @@ type LintReport = {
 
 /** Redocly's recommended ruleset on the document a running server serves, not on a checked-in copy. */
 describe('the served OpenAPI document under Redocly lint (recommended rules)', () => {
-  let kit: McpTestServer;
+  const kit = useMcpServer('pglite', { publicUrl: 'https://airkey.demo-airways.test' });
   let dir: string;
-  beforeAll(async () => {
-    kit = await startMcpTestServer('pglite', { publicUrl: 'https://airkey.demo-airways.test' });
+  beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'airkey-openapi-lint-'));
   });
-  afterAll(async () => {
-    await kit?.stop();
+  afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
   });
 

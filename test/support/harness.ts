@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createServices, type ServiceOverrides, type Services } from '../../src/app/services.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -65,7 +66,7 @@ export async function createHarness(options: HarnessOptions = {}) {
   const harness = {
     config,
     services,
-    app: app as FastifyInstance,
+    app,
     clock,
     logs,
 
@@ -179,3 +180,9 @@ export async function createHarness(options: HarnessOptions = {}) {
 
 export type Harness = Awaited<ReturnType<typeof createHarness>>;
 export type { Services };
+
+/** A raw query's rows: Drizzle types `execute` over both drivers as unknown, so the caller names the row. */
+export async function rowsOf<Row>(h: Harness, query: SQL): Promise<{ rows: Row[] }> {
+  const result: unknown = await h.services.database.db.execute(query);
+  return result as { rows: Row[] };
+}

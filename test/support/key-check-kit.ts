@@ -28,15 +28,16 @@ export class FakeKeyRepository {
     this.facts.set(digestSecret(secret), facts);
   }
 
-  async findFactsByDigest(digest: string): Promise<KeyFacts | null> {
+  findFactsByDigest(digest: string): Promise<KeyFacts | null> {
     this.lookups++;
-    if (this.down) throw new Error('connection terminated');
-    return this.facts.get(digest) ?? null;
+    if (this.down) return Promise.reject(new Error('connection terminated'));
+    return Promise.resolve(this.facts.get(digest) ?? null);
   }
 
-  async recordUsage(batch: ReadonlyMap<string, number>): Promise<void> {
-    if (this.failUsageWrites) throw new Error('connection terminated');
+  recordUsage(batch: ReadonlyMap<string, number>): Promise<void> {
+    if (this.failUsageWrites) return Promise.reject(new Error('connection terminated'));
     this.usageWrites.push(new Map(batch));
+    return Promise.resolve();
   }
 
   asRepository(): KeyRepository {

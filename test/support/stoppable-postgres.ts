@@ -32,7 +32,9 @@ export async function stoppablePostgres(): Promise<StoppablePostgres> {
   const port = await freePort();
   const root = mkdtempSync(join(tmpdir(), 'airkey-pg-outage-'));
   chmodSync(root, 0o755);
-  let { bin, copy } = binaries();
+  const found = binaries();
+  const copy = found.copy;
+  let bin = found.bin;
   let ids: { uid?: number; gid?: number } = {};
   if (process.getuid?.() === 0) {
     if (copy) {
@@ -74,7 +76,7 @@ export async function stoppablePostgres(): Promise<StoppablePostgres> {
       } catch (error) {
         await client.end().catch(() => {});
         if (Date.now() > deadline || child.exitCode !== null)
-          throw new Error(`PostgreSQL did not start: ${String(error)}`);
+          throw new Error(`PostgreSQL did not start: ${String(error)}`, { cause: error });
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }

@@ -56,7 +56,7 @@ export async function startThrowawayPostgres(port: number): Promise<{ url: strin
     } catch (error) {
       await client.end().catch(() => {});
       if (Date.now() > deadline || server.exitCode !== null)
-        throw new Error(`PostgreSQL did not start: ${String(error)}`);
+        throw new Error(`PostgreSQL did not start: ${String(error)}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

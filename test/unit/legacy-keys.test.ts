@@ -5,10 +5,9 @@ import { LegacyKeys } from '../../src/keys/legacy-keys.ts';
 function scripted(...answers: Array<boolean | Error>) {
   const source = {
     asked: 0,
-    async anyLegacyKey() {
+    anyLegacyKey(): Promise<boolean> {
       const answer = answers[Math.min(source.asked++, answers.length - 1)]!;
-      if (answer instanceof Error) throw answer;
-      return answer;
+      return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
     },
   };
   return source;

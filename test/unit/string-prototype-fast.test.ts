@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 // V8's own answer to "is this object in fast mode?", compiled after the flag allows it.
 v8.setFlagsFromString('--allow-natives-syntax');
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- %-natives syntax only parses in code compiled at run time
 const hasFastProperties = new Function('object', 'return %HasFastProperties(object)') as (object: object) => boolean;
 
 /**

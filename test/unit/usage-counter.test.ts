@@ -10,13 +10,14 @@ const at = (iso: string) => new Date(iso).getTime();
 class AddingSink implements UsageSink {
   readonly rows = new Map<string, { ok: number; rejected: number }>();
   failing = false;
-  async add(batch: readonly HourTally[]): Promise<void> {
-    if (this.failing) throw new Error('database down');
+  add(batch: readonly HourTally[]): Promise<void> {
+    if (this.failing) return Promise.reject(new Error('database down'));
     for (const t of batch) {
       const id = `${t.keyId} ${new Date(t.hourMs).toISOString()}`;
       const row = this.rows.get(id) ?? { ok: 0, rejected: 0 };
       this.rows.set(id, { ok: row.ok + t.ok, rejected: row.rejected + t.rejected });
     }
+    return Promise.resolve();
   }
   get(hour: string) {
     return this.rows.get(`${KEY} ${hour}`);

@@ -26,9 +26,9 @@ describe('the write-behind loop', () => {
 
   it('keeps flushing after a flush that threw, and hands the failure to its caller', async () => {
     let calls = 0;
-    const loop = new WriteBehindLoop(1_000, async () => {
+    const loop = new WriteBehindLoop(1_000, () => {
       calls += 1;
-      if (calls === 1) throw new Error('database away');
+      return calls === 1 ? Promise.reject(new Error('database away')) : Promise.resolve();
     });
     await expect(loop.flush()).rejects.toThrow('database away');
     await expect(loop.flush()).resolves.toBeUndefined();
@@ -38,7 +38,7 @@ describe('the write-behind loop', () => {
   it('flushes every interval once started, and once more on stop, then no more', async () => {
     vi.useFakeTimers();
     let calls = 0;
-    const loop = new WriteBehindLoop(1_000, async () => void (calls += 1));
+    const loop = new WriteBehindLoop(1_000, () => Promise.resolve(void (calls += 1)));
     loop.start();
     await vi.advanceTimersByTimeAsync(3_500);
     expect(calls).toBe(3);

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { FLIGHT_STATUSES } from '../../../src/flights/flight-schemas.ts';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import type { Harness } from '../../support/harness.ts';
+import { json, useHarness } from '../../support/use.ts';
 
 export type Flight = {
   id: string;
@@ -25,8 +26,8 @@ export let tenantId: string;
 
 /** A tenant with 37 flights, many sharing a departure time (so pages must break ties by id), and a key. */
 export function useFlights(): void {
+  h = useHarness();
   beforeAll(async () => {
-    h = await createHarness();
     const admin = await h.signedIn();
     tenantId = admin.tenantId;
     key = (await h.createKey(admin)).secret;
@@ -42,9 +43,8 @@ export function useFlights(): void {
       aircraftType: 'A20N',
     }));
     await h.services.flightRepository.insertMany(rows);
-    all = (await h.api(key, '/api/v1/flights?limit=500')).json().data;
+    all = json<{ data: Flight[] }>(await h.api(key, '/api/v1/flights?limit=500')).data;
   });
-  afterAll(async () => h.close());
 }
 
 /** One page of the listing with the fixture's key; fails the test unless it is a 200. */

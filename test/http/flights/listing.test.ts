@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { matching, anyString, json } from '../../support/use.ts';
+import type { FlightPage } from '../../../src/flights/flight-schemas.ts';
 import { FLIGHT_STATUSES } from '../../../src/flights/flight-schemas.ts';
 import { generateFlights } from '../../../src/flights/flight-seeder.ts';
 import { expectProblem } from '../../support/problems.ts';
@@ -11,14 +13,14 @@ describe('flights API: listing and filters', () => {
     expect(all).toHaveLength(37);
     for (const flight of all) {
       expect(flight).toEqual({
-        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-        flight_number: expect.stringMatching(/^DA\d+$/),
-        origin: expect.stringMatching(/^[A-Z]{3}$/),
-        destination: expect.stringMatching(/^[A-Z]{3}$/),
-        scheduled_departure: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-        scheduled_arrival: expect.stringMatching(/Z$/),
-        status: expect.any(String),
-        aircraft: { registration: expect.any(String), type: 'A20N' },
+        id: matching(/^[0-9a-f-]{36}$/),
+        flight_number: matching(/^DA\d+$/),
+        origin: matching(/^[A-Z]{3}$/),
+        destination: matching(/^[A-Z]{3}$/),
+        scheduled_departure: matching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        scheduled_arrival: matching(/Z$/),
+        status: anyString(),
+        aircraft: { registration: anyString(), type: 'A20N' },
       });
       expect(FLIGHT_STATUSES).toContain(flight.status);
     }
@@ -32,9 +34,9 @@ describe('flights API: listing and filters', () => {
     const busy = await h.signedIn();
     await h.services.flightRepository.insertMany(generateFlights(busy.tenantId, 60, h.clock.now()));
     const busyKey = (await h.createKey(busy)).secret;
-    const first = (await h.api(busyKey, '/api/v1/flights')).json();
+    const first = json<FlightPage>(await h.api(busyKey, '/api/v1/flights'));
     expect(first.data).toHaveLength(50);
-    expect(first.next_cursor).toEqual(expect.any(String));
+    expect(first.next_cursor).toEqual(anyString());
     expect((await list('?limit=1')).data).toHaveLength(1);
     expect((await list('?limit=500')).data).toHaveLength(37);
     for (const bad of ['0', '501', '-1', '1.5', 'ten']) {

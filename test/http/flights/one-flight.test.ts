@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { FlightPage } from '../../../src/flights/flight-schemas.ts';
+import { json, useHarness } from '../../support/use.ts';
 import { ENGINES } from '../../support/databases.ts';
-import { createHarness, type Harness } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';
 import { h, key, all, useFlights, type Flight } from './flights-fixture.ts';
 
@@ -21,11 +22,7 @@ describe('flights API: one flight', () => {
 });
 
 describe.each(ENGINES)('flights API: instants (%s)', (engine) => {
-  let engineHarness: Harness;
-  beforeAll(async () => {
-    engineHarness = await createHarness({ engine });
-  });
-  afterAll(async () => engineHarness.close());
+  const engineHarness = useHarness({ engine });
 
   it('shows departure and arrival exactly as stored, to the millisecond', async () => {
     const admin = await engineHarness.signedIn();
@@ -45,7 +42,7 @@ describe.each(ENGINES)('flights API: instants (%s)', (engine) => {
         aircraftType: 'A320',
       },
     ]);
-    const listed = (await engineHarness.api(ownKey, '/api/v1/flights')).json() as { data: Flight[] };
+    const listed = json<FlightPage>(await engineHarness.api(ownKey, '/api/v1/flights')) as { data: Flight[] };
     expect(listed.data).toEqual([
       expect.objectContaining({ flight_number: 'DA900', scheduled_departure: departure, scheduled_arrival: arrival }),
     ]);

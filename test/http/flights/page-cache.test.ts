@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { FlightRepository } from '../../../src/flights/flight-repository.ts';
 import { ENGINES } from '../../support/databases.ts';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { useHarness } from '../../support/use.ts';
 import { BASE, HOUR } from './flights-fixture.ts';
 
 type Page = { data: Array<{ id: string; flight_number: string }>; next_cursor: string | null };
@@ -21,16 +21,15 @@ const flight = (tenantId: string, number: string, departure: number) => ({
 // PGlite pages are kept in memory until the tenant's next flight write (this process is the only
 // writer); PostgreSQL pages never are (other instances write). Either way a write shows at once.
 describe.each(ENGINES)('flight pages and flight writes (%s)', (engine) => {
-  let h: Harness;
+  const h = useHarness({ engine });
   const keys = new Map<string, string>();
   const list = async (tenantId: string, query = '') => {
-    const response = await h.api(keys.get(tenantId)!, `/api/v1/flights${query}`);
+    const response = await h.api(keys.get(tenantId), `/api/v1/flights${query}`);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<Page>();
   };
 
   beforeAll(async () => {
-    h = await createHarness({ engine });
     for (let t = 0; t < 2; t++) {
       const admin = await h.signedIn();
       keys.set(admin.tenantId, (await h.createKey(admin)).secret);
@@ -39,7 +38,6 @@ describe.each(ENGINES)('flight pages and flight writes (%s)', (engine) => {
       );
     }
   });
-  afterAll(async () => h.close());
 
   it('shows a write to the tenant’s flights on the very next read of a page read before', async () => {
     const [tenantId] = [...keys.keys()];

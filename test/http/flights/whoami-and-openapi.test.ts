@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { json } from '../../support/use.ts';
+import type { SignedIn } from '../../../src/users/user-schemas.ts';
 import { h, useFlights } from './flights-fixture.ts';
 
 describe('public API: whoami and the OpenAPI document', () => {
@@ -7,7 +9,7 @@ describe('public API: whoami and the OpenAPI document', () => {
   it('tells a key who it is with whoami', async () => {
     const admin = await h.signedIn();
     const { api_key, secret } = await h.createKey(admin, { name: 'whoami key', expires_at: '2027-01-01' });
-    const tenant = (await admin.request('GET', '/backoffice/api/session')).json().user.tenant;
+    const tenant = json<SignedIn>(await admin.request('GET', '/backoffice/api/session')).user.tenant;
     const response = await h.api(secret, '/api/v1/whoami', 'bearer');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({

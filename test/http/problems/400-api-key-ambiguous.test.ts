@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../../../src/shared/principal.ts';
+import { json, useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { expectProblem } from '../../support/problems.ts';
 
 /** docs/api.md (errors), through the real HTTP app. */
 describe('problem responses (docs/api.md (errors))', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ now: START });
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ now: START });
 
   describe('400 api_key_ambiguous', () => {
     it('refuses two different keys in one request, in any combination of places', async () => {
@@ -43,7 +40,7 @@ describe('problem responses (docs/api.md (errors))', () => {
         headers: { 'x-api-key': secret, authorization: `Bearer ${secret}` },
       });
       expect(response.statusCode).toBe(200);
-      expect(response.json().key.id).toBe(api_key.id);
+      expect(json<Principal>(response).key.id).toBe(api_key.id);
     });
   });
 });

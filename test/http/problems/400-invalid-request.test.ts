@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { KeyList } from '../../../src/keys/key-schemas.ts';
+import { anyString, json, useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { expectProblem } from '../../support/problems.ts';
 
 /** docs/api.md (errors), through the real HTTP app. */
 describe('problem responses (docs/api.md (errors))', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ now: START });
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ now: START });
 
   describe('400 invalid_request', () => {
     it('lists each malformed body field in errors', async () => {
@@ -19,13 +16,13 @@ describe('problem responses (docs/api.md (errors))', () => {
         400,
         'invalid_request',
       );
-      expect(empty.errors).toEqual([{ path: 'name', message: expect.any(String) }]);
+      expect(empty.errors).toEqual([{ path: 'name', message: anyString() }]);
       const today = expectProblem(
         await admin.request('POST', '/backoffice/api/api-keys', { name: 'k', expires_at: '2026-11-22' }),
         400,
         'invalid_request',
       );
-      expect(today.errors).toEqual([{ path: 'expires_at', message: expect.any(String) }]);
+      expect(today.errors).toEqual([{ path: 'expires_at', message: anyString() }]);
       const impossible = expectProblem(
         await admin.request('POST', '/backoffice/api/api-keys', { name: 'k', expires_at: '2026-02-30' }),
         400,
@@ -44,7 +41,7 @@ describe('problem responses (docs/api.md (errors))', () => {
         'invalid_request',
       );
       expect(wrongType.errors?.map((e) => e.path)).toEqual(['enabled']);
-      expect((await admin.request('GET', '/backoffice/api/api-keys')).json().data).toEqual([]);
+      expect(json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data).toEqual([]);
     });
 
     it('takes an empty body sent as application/json as no body: a DELETE succeeds, a POST lists what is missing', async () => {
@@ -89,6 +86,27 @@ describe('problem responses (docs/api.md (errors))', () => {
         'invalid_request',
       );
       expect(body.errors?.map((e) => e.path).sort()).toEqual(['from', 'limit', 'origin', 'status']);
+    });
+
+    it('refuses to change expires_at after creation, naming the field, and leaves the key as it was', async () => {
+      const admin = await h.signedIn();
+      const { api_key } = await h.createKey(admin, { expires_at: '2027-01-01' });
+      const url = `/backoffice/api/api-keys/${api_key.id}`;
+      for (const change of [
+        { expires_at: '2028-01-01' },
+        { expires_at: null },
+        { enabled: false, expires_at: '2028-01-01' },
+      ]) {
+        const body = expectProblem(await admin.request('PATCH', url, change), 400, 'invalid_request');
+        expect(JSON.stringify(body.errors ?? body.detail)).toMatch(/expires_at/);
+      }
+      const listed = json<{ data: Array<{ id: string; expires_at: string; status: string }> }>(
+        await admin.request('GET', '/backoffice/api/api-keys'),
+      );
+      expect(listed.data.find((k) => k.id === api_key.id)).toMatchObject({
+        expires_at: '2027-01-01',
+        status: 'enabled',
+      });
     });
   });
 });

@@ -1,16 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { mcpRoutes } from '../../../src/mcp/mcp-routes.ts';
+import { mcpCall } from '../../support/mcp-inject.ts';
+import { json, useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { apiFrom, expectProblem } from '../../support/problems.ts';
 
 /** docs/api.md (errors), through the real HTTP app. */
 describe('problem responses (docs/api.md (errors))', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ now: START });
-  });
-  afterAll(async () => h.close());
-  afterEach(() => h.clock.set(START));
+  const h = useHarness({ now: START, rewindClock: true, app: { plugins: [mcpRoutes] } });
 
   describe('401 api_key_disabled and api_key_expired', () => {
     it('rejects a disabled key', async () => {
@@ -36,14 +33,26 @@ describe('problem responses (docs/api.md (errors))', () => {
       expectProblem(await apiFrom(h, '10.0.3.2', disabled.secret, '/api/v1/whoami'), 401, 'api_key_expired');
       // The old session has lived its 12 hours by now: sign in again.
       const later = await h.signIn(admin.email);
-      const listed = (await later.request('GET', '/backoffice/api/api-keys')).json().data as Array<{
-        status: string;
-        expires_at_time: string;
-      }>;
+      const listed = json<{ data: Array<{ status: string; expires_at_time: string }> }>(
+        await later.request('GET', '/backoffice/api/api-keys'),
+      ).data;
       expect(listed.map((k) => [k.status, k.expires_at_time])).toEqual([
         ['expired', '2026-11-23T00:00:00.000Z'],
         ['expired', '2026-11-23T00:00:00.000Z'],
       ]);
+    });
+
+    it('refuses an expired key on MCP with 401 api_key_expired problem+json, before any JSON-RPC', async () => {
+      const admin = await h.signedIn();
+      const { secret } = await h.createKey(admin, { name: 'expiring agent', expires_at: '2026-11-23' });
+      expect((await mcpCall(h, secret, 'tools/call', { name: 'whoami', arguments: {} })).statusCode).toBe(200);
+      h.clock.set('2026-11-23T00:00:00Z');
+      for (const method of ['initialize', 'tools/list', 'tools/call']) {
+        const params = method === 'tools/call' ? { name: 'whoami', arguments: {} } : {};
+        const response = await mcpCall(h, secret, method, params);
+        expectProblem(response, 401, 'api_key_expired');
+        expect(response.body).not.toMatch(/jsonrpc/);
+      }
     });
   });
 });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { apiFrom, expectProblem, unknownKey } from '../../support/problems.ts';
 
@@ -9,11 +9,7 @@ const REFUSED = 'Bearer realm="airkey", error="invalid_token"';
 
 /** docs/api.md (errors), through the real HTTP app. */
 describe('problem responses (docs/api.md (errors))', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ now: START });
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ now: START });
 
   describe('401 api_key_missing', () => {
     it('answers a request without a key with WWW-Authenticate', async () => {

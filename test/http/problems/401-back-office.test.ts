@@ -1,16 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { expectProblem } from '../../support/problems.ts';
 
 /** docs/api.md (errors), through the real HTTP app. */
 describe('problem responses (docs/api.md (errors))', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ now: START });
-  });
-  afterAll(async () => h.close());
-  afterEach(() => h.clock.set(START));
+  const h = useHarness({ now: START, rewindClock: true });
 
   describe('401 not_authenticated and invalid_credentials', () => {
     it('refuses the back-office API without a live session', async () => {

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { KeyList } from '../../../src/keys/key-schemas.ts';
+import { json, useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { expectProblem } from '../../support/problems.ts';
 
 /** docs/api.md (errors), through the real HTTP app. */
 describe('problem responses (docs/api.md (errors))', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ now: START });
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ now: START });
 
   describe('403 permission_denied and csrf_rejected', () => {
     it('refuses a role without the permission, and a key whose creator lacks it', async () => {
@@ -40,7 +37,7 @@ describe('problem responses (docs/api.md (errors))', () => {
         }),
       ];
       for (const response of await Promise.all(attempts)) expectProblem(response, 403, 'csrf_rejected');
-      const listed = (await admin.request('GET', '/backoffice/api/api-keys')).json().data;
+      const listed = json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data;
       expect(listed).toEqual([expect.objectContaining({ id: api_key.id, enabled: true })]);
       // The same origin passes the check.
       expect(

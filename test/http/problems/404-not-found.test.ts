@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, it } from 'vitest';
+import { useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { expectProblem } from '../../support/problems.ts';
 
 /** docs/api.md (errors), through the real HTTP app. */
 describe('problem responses (docs/api.md (errors))', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ now: START });
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ now: START });
 
   describe('404 not_found', () => {
     it('answers unknown routes, key ids and flights', async () => {

@@ -1,16 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { expectProblem } from '../../support/problems.ts';
 
 /** docs/api.md (errors), through the real HTTP app. */
 describe('problem responses (docs/api.md (errors))', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ now: START, config: { maxKeysPerTenant: 2 } });
-  });
-  afterAll(async () => h.close());
-  afterEach(() => h.clock.set(START));
+  const h = useHarness({ now: START, config: { maxKeysPerTenant: 2 }, rewindClock: true });
 
   describe('409 conflicts', () => {
     it('refuses toggling an expired key with api_key_expired', async () => {

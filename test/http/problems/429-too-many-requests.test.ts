@@ -1,17 +1,13 @@
 import { KeyRepository } from '../../../src/keys/key-repository.ts';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHarness, type Harness } from '../../support/harness.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { apiFrom, expectProblem, unknownKey } from '../../support/problems.ts';
 import { checksumOf } from '../../../src/keys/checksum.ts';
 
 /** docs/api.md (errors), through the real HTTP app. */
 describe('problem responses (docs/api.md (errors))', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ now: START });
-  });
-  afterAll(async () => h.close());
+  const h = useHarness({ now: START });
 
   describe('429 too_many_requests', () => {
     it('blocks a client after repeated bad keys, with Retry-After, while its valid cached key keeps working', async () => {

@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Switch, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Button, Stack, Switch, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { formatDate, formatExpiry, formatInstant, formatLastUsed } from '../shared/dates.ts';
 import { lockReason, statusText } from './key-state.ts';

@@ -1,6 +1,6 @@
 import { Group, Loader, Text } from '@mantine/core';
 import { useInViewport } from '@mantine/hooks';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Sparkline } from './lazy-charts.tsx';
 import { useKeyUsage } from './usage-api.ts';
 import { formatCount, requestsOf } from './usage-text.ts';
@@ -13,9 +13,8 @@ import { formatCount, requestsOf } from './usage-text.ts';
 export function KeySparkline({ keyId, name }: { keyId: string; name: string }) {
   const { ref, inViewport } = useInViewport();
   const [seen, setSeen] = useState(false);
-  useEffect(() => {
-    if (inViewport) setSeen(true);
-  }, [inViewport]);
+  // Once seen, always seen: set while rendering (no effect, no extra render pass) the first time.
+  if (inViewport && !seen) setSeen(true);
   const usage = useKeyUsage(keyId, '7d', seen);
   const data = usage.data;
   return (

@@ -70,7 +70,7 @@ function RollForm({ apiKey, roll, onCancel, onRolled }: FormProps) {
             This key is disabled: it stays refused during any overlap.
           </Text>
         )}
-        <Radio.Group label="Overlap" value={overlap} onChange={(value) => setOverlap(value as RollOverlap)} required>
+        <Radio.Group label="Overlap" value={overlap} onChange={(value) => setOverlap(value)} required>
           <Stack gap="sm" mt="xs">
             {OVERLAPS.map((option) => (
               <Radio

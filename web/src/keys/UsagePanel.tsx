@@ -28,7 +28,7 @@ export function UsagePanel({ id, title, headingOrder, window, onWindow, usage, h
           size="xs"
           aria-label={`${title}: period`}
           value={window}
-          onChange={(value) => onWindow(value as UsageWindow)}
+          onChange={(value) => onWindow(value)}
           data={USAGE_WINDOWS.map((each) => ({ value: each, label: WINDOW_SHORT[each] }))}
         />
       </Group>

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { isApiError } from '../shared/api-client.ts';
 import type { Role } from './roles.ts';
 import type { User } from './users-api.ts';
@@ -13,8 +13,13 @@ type Props = { user: User | null; onClose: () => void; canGrantSystemAdministrat
 export function EditRolesDialog({ user, onClose, canGrantSystemAdministrator }: Props) {
   const update = useUpdateUser();
   const notify = useFeedback();
-  const [roles, setRoles] = useState<Role[]>([]);
-  useEffect(() => setRoles((user?.roles ?? []) as Role[]), [user]);
+  const [roles, setRoles] = useState<Role[]>(user?.roles ?? []);
+  // A different user opened: start from their roles, set while rendering rather than in an effect.
+  const [rolesOf, setRolesOf] = useState(user);
+  if (user !== rolesOf) {
+    setRolesOf(user);
+    setRoles(user?.roles ?? []);
+  }
   const close = () => {
     update.reset();
     onClose();

@@ -12,7 +12,7 @@ type Props = {
 /** One checkbox per role, with what it allows; only a System Administrator may touch that role. */
 export function RoleChecks({ value, onChange, canGrantSystemAdministrator, error }: Props) {
   return (
-    <Checkbox.Group label="Roles" value={value} onChange={(roles) => onChange(roles as Role[])} error={error}>
+    <Checkbox.Group label="Roles" value={value} onChange={(roles) => onChange(roles)} error={error}>
       <Stack gap="xs" mt="xs">
         {ALL_ROLES.map((role) => (
           <Checkbox

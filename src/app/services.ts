@@ -26,12 +26,12 @@ import { systemClock, type Clock } from '../shared/clock.ts';
 import { CursorCodec } from '../shared/cursor.ts';
 import { TenantRepository } from '../tenants/tenant-repository.ts';
 import { TenantService } from '../tenants/tenant-service.ts';
-import { FailureThrottle } from '../throttle/failure-throttle.ts';
 import { connectRedis } from '../throttle/redis-client.ts';
 import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
 import { traceKeyLookups } from '../telemetry/key-lookup-span.ts';
 import { sharedSecret } from './settings.ts';
+import { createThrottles } from './throttles.ts';
 import { createRateLimiter } from '../ratelimit/create-limiter.ts';
 import { KeyRateLimits } from '../keys/key-rate-limits.ts';
 import type { Logger } from 'pino';
@@ -107,44 +107,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   changes.onChange(() => void legacyKeys.refresh());
   const metrics = new Metrics({ keyCache, changes });
 
-  const keyFailures = new FailureThrottle({
-    points: 20,
-    windowSeconds: 60,
-    blockSeconds: 60,
-    keyPrefix: 'key-failures',
-    redis,
-  });
-  // One database lookup a second, at most, for a blocked client: its valid keys keep working.
-  const keyLookupsWhileBlocked = new FailureThrottle({
-    points: 60,
-    windowSeconds: 60,
-    blockSeconds: 60,
-    keyPrefix: 'key-lookups-blocked',
-    redis,
-  });
-  // Leak reports need no key: every report spends a point, whatever it held (see LeakService).
-  const leakReports = new FailureThrottle({
-    points: 20,
-    windowSeconds: 60,
-    blockSeconds: 60,
-    keyPrefix: 'leak-reports',
-    redis,
-  });
-  const signInFailures = new FailureThrottle({
-    points: 5,
-    windowSeconds: 300,
-    blockSeconds: 300,
-    keyPrefix: 'sign-in-failures',
-    redis,
-  });
-  // A hundred failures in five minutes from one address, over any accounts: spraying, not typos.
-  const signInSpray = new FailureThrottle({
-    points: 100,
-    windowSeconds: 300,
-    blockSeconds: 300,
-    keyPrefix: 'sign-in-spray',
-    redis,
-  });
+  const { keyFailures, keyLookupsWhileBlocked, leakReports, signInFailures, signInSpray } = createThrottles(redis);
   // Request counts per key and hour: incremented in memory by the key check, added up by a flush.
   const usageRepository = new UsageRepository(db);
   const streakOf = (task: string) => {

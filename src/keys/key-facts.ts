@@ -1,6 +1,6 @@
 import type { KeyAuthority } from '../shared/actor.ts';
 import type { RateLimit, RateLimitWindow } from '../ratelimit/rate-limit.ts';
-import { API_PERMISSIONS, permissionsOf, type Permission } from '../shared/roles.ts';
+import { API_PERMISSIONS, permissionsOf } from '../shared/roles.ts';
 import { expiryDateOf } from './expiry.ts';
 import { rateLimitOf } from './key-view.ts';
 import type { Principal } from '../shared/principal.ts';

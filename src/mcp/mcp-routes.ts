@@ -12,7 +12,10 @@ import { originHook } from './origin-check.ts';
  * a key: every HTTP request carries the key and goes through the same key check as `/api/v1`,
  * so a key disabled, deleted or narrowed mid-conversation is refused on its very next request.
  */
-export function mcpRoutes(app: FastifyInstance, services: Pick<Services, 'config' | 'keyCheck' | 'keyRateLimits' | 'flights'>): void {
+export function mcpRoutes(
+  app: FastifyInstance,
+  services: Pick<Services, 'config' | 'keyCheck' | 'keyRateLimits' | 'flights'>,
+): void {
   // First the Origin (403 origin_rejected): a page from a foreign origin gets no key check at all,
   // so it cannot even probe which keys are valid.
   app.addHook(

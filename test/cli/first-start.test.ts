@@ -13,7 +13,7 @@ import {
 import { jsonOf } from '../support/use.ts';
 
 /**
- * Contract rows with no test until now (issue 11): what `airkey serve` prints on a fresh data
+ * What `airkey serve` prints on a fresh data
  * directory, AIRKEY_DEMO=0, and the CLI verbs `tenant set-authority`, `flights seed` and
  * `migrate` against a running embedded server (they go through its admin socket).
  */

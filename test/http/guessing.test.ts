@@ -4,7 +4,7 @@ import { TEST_PASSWORD } from '../support/harness.ts';
 import { apiFrom, expectProblem, unknownKey } from '../support/problems.ts';
 
 /**
- * Guessing (issue 11): guesses are throttled per client, but never so that one account's typos
+ * Guessing: guesses are throttled per client, but never so that one account's typos
  * lock out another account, or a client's valid key, behind the same address.
  */
 describe('guessing', () => {

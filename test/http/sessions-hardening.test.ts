@@ -3,7 +3,7 @@ import { useHarness } from '../support/use.ts';
 import { TEST_PASSWORD, type Session } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
 
-/** Sessions (issue 11): fixation, server-side logout, expiry, cookie flags, CSRF, tenant isolation. */
+/** Sessions: fixation, server-side logout, expiry, cookie flags, CSRF, tenant isolation. */
 describe('back-office sessions, hardened', () => {
   const h = useHarness();
 

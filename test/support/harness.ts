@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { createServices, type ServiceOverrides, type Services } from '../../src/app/services.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { buildApp, type AppOptions } from '../../src/http/app.ts';

@@ -1,0 +1,45 @@
+import type { Redis } from 'ioredis';
+import { FailureThrottle } from '../throttle/failure-throttle.ts';
+
+/** The failed-attempt throttles, shared through Redis when there is one (memory otherwise). */
+export function createThrottles(redis: Redis | undefined) {
+  const keyFailures = new FailureThrottle({
+    points: 20,
+    windowSeconds: 60,
+    blockSeconds: 60,
+    keyPrefix: 'key-failures',
+    redis,
+  });
+  // One database lookup a second, at most, for a blocked client: its valid keys keep working.
+  const keyLookupsWhileBlocked = new FailureThrottle({
+    points: 60,
+    windowSeconds: 60,
+    blockSeconds: 60,
+    keyPrefix: 'key-lookups-blocked',
+    redis,
+  });
+  // Leak reports need no key: every report spends a point, whatever it held (see LeakService).
+  const leakReports = new FailureThrottle({
+    points: 20,
+    windowSeconds: 60,
+    blockSeconds: 60,
+    keyPrefix: 'leak-reports',
+    redis,
+  });
+  const signInFailures = new FailureThrottle({
+    points: 5,
+    windowSeconds: 300,
+    blockSeconds: 300,
+    keyPrefix: 'sign-in-failures',
+    redis,
+  });
+  // A hundred failures in five minutes from one address, over any accounts: spraying, not typos.
+  const signInSpray = new FailureThrottle({
+    points: 100,
+    windowSeconds: 300,
+    blockSeconds: 300,
+    keyPrefix: 'sign-in-spray',
+    redis,
+  });
+  return { keyFailures, keyLookupsWhileBlocked, leakReports, signInFailures, signInSpray };
+}

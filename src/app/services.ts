@@ -34,6 +34,7 @@ import { sharedSecret } from './settings.ts';
 import { createThrottles } from './throttles.ts';
 import { createRateLimiter } from '../ratelimit/create-limiter.ts';
 import { KeyRateLimits } from '../keys/key-rate-limits.ts';
+import { RateLimitNotices } from '../keys/rate-limit-notices.ts';
 import type { Logger } from 'pino';
 import { backgroundLogger } from '../http/logging.ts';
 import { FailureStreak } from '../shared/failure-streak.ts';
@@ -136,6 +137,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     else if (change.type === 'all') limiter.forgetAll();
   });
 
+  const rateLimitNotices = new RateLimitNotices(uow, clock);
   const keys = new KeyService({ uow, keys: keyRepository, audit, clock, maxKeysPerTenant: config.maxKeysPerTenant });
   // api_key.expiring and api_key.expired, every SWEEP_INTERVAL_MS.
   const expirySweep = new ExpirySweep({
@@ -157,7 +159,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     usageCounter,
     usageReports: new UsageService(usageRepository, clock),
     limiter,
-    keyRateLimits: new KeyRateLimits(limiter, usageCounter, clock),
+    rateLimitNotices,
+    keyRateLimits: new KeyRateLimits(limiter, usageCounter, clock, (keyId, limit, windowSeconds) => {
+      rateLimitNotices.notice(keyId, limit, windowSeconds).catch(backgroundError);
+    }),
     keyCheck: new KeyCheck({
       repository: traceKeyLookups(keyRepository),
       cache: keyCache,

@@ -1,0 +1,1 @@
+ALTER TABLE "rate_limit_windows" ADD COLUMN "refusal_noticed" boolean DEFAULT false NOT NULL;

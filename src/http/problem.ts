@@ -9,6 +9,7 @@ import {
   UnavailableError,
   type ErrorKind,
   type FieldError,
+  WebhookUrlRejectedError,
 } from '../shared/errors.ts';
 import type { Problem } from './problem-types.ts';
 
@@ -37,7 +38,7 @@ export function problemOf(error: unknown): Problem {
       detail: error.message,
       code: error.code,
     };
-    if (error instanceof InvalidRequestError) problem.errors = error.errors;
+    if (error instanceof InvalidRequestError || error instanceof WebhookUrlRejectedError) problem.errors = error.errors;
     return problem;
   }
   if (hasZodFastifySchemaValidationErrors(error)) {

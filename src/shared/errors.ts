@@ -51,8 +51,11 @@ export class KeyRejectedError extends AirkeyError {
 
 /** A webhook URL aimed at something that must not receive requests from us (docs/webhooks.md). */
 export class WebhookUrlRejectedError extends AirkeyError {
+  /** Like every 400, the field it is about. */
+  readonly errors: FieldError[];
   constructor(reason: string) {
     super('webhook_url_rejected', `url: ${reason} Webhooks go to public https: addresses only.`);
+    this.errors = [{ path: 'url', message: reason }];
   }
 }
 

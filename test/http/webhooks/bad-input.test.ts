@@ -51,6 +51,9 @@ describe('bad webhook input', () => {
     const response = await admin.request('POST', HOOKS, { url });
     expectProblem(response, 400, 'webhook_url_rejected');
     expect(response.json<{ detail: string }>().detail).toMatch(/^url: /);
+    expect(response.json<{ errors: Array<{ path: string }> }>().errors).toEqual([
+      { path: 'url', message: expect.any(String) as string },
+    ]);
   });
 
   it('refuses a forbidden URL on a change too, and keeps the old one', async () => {

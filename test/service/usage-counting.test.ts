@@ -43,7 +43,7 @@ describe.each(ENGINES)('usage counting (%s)', (engine) => {
     expect(await tenantTotal(h, actor)).toEqual({ ok: 195, rejected: 0 });
   });
 
-  it('loses at most the unflushed interval when an instance crashes', async () => {
+  it('keeps flushed counts and drops only the unflushed ones of a counter that is never stopped', async () => {
     const { actor } = await tenantWithUser(h);
     const { api_key } = await h.services.keys.create(actor, { name: 'crash' });
     const crashing = new UsageCounter(new UsageRepository(h.services.database.db), 60_000, FAIL_ON_ERROR);

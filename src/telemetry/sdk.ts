@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { ScrubbingExporter, scrubSecrets } from './scrubbing-exporter.ts';
 import { DEFAULT_SERVICE_NAME } from './settings.ts';
-import type { Tracing } from './tracing.ts';
+import type { Tracing } from './tracing-handle.ts';
 
 const SHUTDOWN_MS = 2_000;
 

@@ -26,9 +26,9 @@ const phases = extra.length
       // The page's own timing checks (first rows within 1 s) hold when no other test shares the cores.
       { name: 'browser', args: ['test/browser', '--maxWorkers=1', '--no-file-parallelism'] },
       { name: 'scale', args: ['test/scale', '--maxWorkers=1', '--no-file-parallelism'] },
-      // TEST_NODE24=1 (.ci/run sets it): the server, CLI, MCP and standards suites again on Node 24 LTS.
+      // TEST_NODE24=1 (.ci/run sets it): the server, CLI, MCP, standards and tracing suites again on Node 24 LTS.
       ...(process.env.TEST_NODE24 === '1'
-        ? [{ name: 'node24', node: node24(), args: ['test/http', 'test/cli', 'test/mcp', 'test/standards'] }]
+        ? [{ name: 'node24', node: node24(), args: ['test/http', 'test/cli', 'test/mcp', 'test/standards', 'test/telemetry'] }]
         : []),
     ];
 

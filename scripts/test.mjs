@@ -28,7 +28,13 @@ const phases = extra.length
       { name: 'scale', args: ['test/scale', '--maxWorkers=1', '--no-file-parallelism'] },
       // TEST_NODE24=1 (.ci/run sets it): the server, CLI, MCP, standards and tracing suites again on Node 24 LTS.
       ...(process.env.TEST_NODE24 === '1'
-        ? [{ name: 'node24', node: node24(), args: ['test/http', 'test/cli', 'test/mcp', 'test/standards', 'test/telemetry'] }]
+        ? [
+            {
+              name: 'node24',
+              node: node24(),
+              args: ['test/http', 'test/cli', 'test/mcp', 'test/standards', 'test/telemetry'],
+            },
+          ]
         : []),
     ];
 

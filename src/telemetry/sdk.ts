@@ -4,8 +4,12 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+// The SDK's own reading of OTEL_TRACES_SAMPLER(_ARG), its warnings included; not re-exported by the package.
+import { createSamplerFromEnv } from '@opentelemetry/sdk-node/build/src/create-from-env.js';
+import { AlwaysOnSampler, ParentBasedSampler } from '@opentelemetry/sdk-trace';
 import type { FastifyRequest } from 'fastify';
 import { pino, type Logger } from 'pino';
+import { RequestSampling } from './request-sampling.ts';
 import { ScrubbingExporter, scrubSecrets } from './scrubbing-exporter.ts';
 import { DEFAULT_SERVICE_NAME } from './settings.ts';
 import type { Tracing } from './tracing-handle.ts';
@@ -27,12 +31,19 @@ export async function startSdk(env: NodeJS.ProcessEnv): Promise<Tracing | undefi
   if (protocol && protocol !== 'http/protobuf')
     diag.warn(`OTLP protocol "${protocol}" is not supported: only http/protobuf`);
 
+  // Unset or unknown, the SDK's default: parent-based, always on.
+  const sampler = createSamplerFromEnv() ?? new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  const sampling = new RequestSampling(sampler);
   const fastify = new FastifyOtelInstrumentation({
-    // Only the request span and the handler's: a span per hook would multiply the cost of a request.
+    // The request span alone: a span per hook or handler would multiply the cost of a request.
     instrumentHooks: false,
+    instrumentHandler: false,
+    ignorePaths: sampling.ignores,
     requestHook: nameServerSpan,
   });
   const sdk = new NodeSDK({
+    sampler,
+    idGenerator: sampling.idGenerator,
     // Unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES names the service (the SDK reads both).
     ...(serviceNamedBy(env) ? {} : { serviceName: DEFAULT_SERVICE_NAME }),
     traceExporter: new ScrubbingExporter(new OTLPTraceExporter(), (error) =>
@@ -67,7 +78,7 @@ export async function startSdk(env: NodeJS.ProcessEnv): Promise<Tracing | undefi
   }
   log.info('tracing on: spans are exported over OTLP');
   return {
-    fastifyPlugin: fastify.plugin(),
+    fastifyPlugin: sampling.plugin(fastify.plugin()),
     shutdown: () => withinTime(sdk.shutdown(), SHUTDOWN_MS),
   };
 }

@@ -1,0 +1,74 @@
+import { propagation, ROOT_CONTEXT, SpanKind } from '@opentelemetry/api';
+import { RandomIdGenerator, SamplingDecision, type IdGenerator, type Sampler } from '@opentelemetry/sdk-trace';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+
+type RequestTarget = { url: string; method: string };
+
+/**
+ * The sampler's decision for a request, taken before @fastify/otel sees it. @fastify/otel builds a
+ * span and enters its context for every request, sampled or not, which costs an unsampled request
+ * as much as the rest of its handling (docs/performance.md (Tracing)). A request that carries no
+ * parent is asked of the SDK's own sampler, on a trace id drawn here: dropped, @fastify/otel skips
+ * it (its `ignorePaths`); kept, the SDK's span gets that very trace id (its `idGenerator`), so the
+ * SDK's sampler, asked again, decides the same. A request with a parent goes to the SDK as it is.
+ *
+ * The decision reaches @fastify/otel through a slot that lives only while its hook runs, which
+ * Fastify calls from this hook's `done()` in the same synchronous step.
+ */
+export class RequestSampling {
+  private skipping: RequestTarget | undefined;
+  private drawnTraceId: string | undefined;
+  private readonly ids = new RandomIdGenerator();
+  private parentFields: string[] = [];
+
+  constructor(private readonly sampler: Sampler) {}
+
+  /** For the SDK: hands a trace id drawn for a kept request to that request's span. */
+  readonly idGenerator: IdGenerator = {
+    generateTraceId: () => {
+      const drawn = this.drawnTraceId;
+      this.drawnTraceId = undefined;
+      return drawn ?? this.ids.generateTraceId();
+    },
+    generateSpanId: () => this.ids.generateSpanId(),
+  };
+
+  /** For @fastify/otel: true for the request this hook has just dropped, false for anything else. */
+  readonly ignores = (target: RequestTarget): boolean => {
+    const skipping = this.skipping;
+    this.skipping = undefined;
+    return skipping !== undefined && skipping.url === target.url && skipping.method === target.method;
+  };
+
+  /** @fastify/otel's plugin, behind the hook that decides first. */
+  plugin(otel: FastifyPluginCallback): FastifyPluginCallback {
+    const decide = this.decide;
+    const gated: FastifyPluginCallback = (instance, options, done) => {
+      // The headers a propagator reads a parent from, once the SDK has set the propagator.
+      this.parentFields = propagation.fields();
+      instance.addHook('onRequest', decide);
+      otel(instance, options, done);
+    };
+    for (const symbol of Object.getOwnPropertySymbols(otel)) Object.assign(gated, { [symbol]: otel[symbol as never] });
+    return gated;
+  }
+
+  private readonly decide = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    if (this.hasParent(request)) return done();
+    const traceId = this.ids.generateTraceId();
+    const { decision } = this.sampler.shouldSample(ROOT_CONTEXT, traceId, 'request', SpanKind.SERVER, {}, []);
+    if (decision === SamplingDecision.NOT_RECORD) this.skipping = { url: request.url, method: request.method };
+    else this.drawnTraceId = traceId;
+    try {
+      done();
+    } finally {
+      this.skipping = undefined;
+      this.drawnTraceId = undefined;
+    }
+  };
+
+  private hasParent(request: FastifyRequest): boolean {
+    for (const field of this.parentFields) if (request.headers[field] !== undefined) return true;
+    return false;
+  }
+}

@@ -62,6 +62,7 @@ export class TenantService {
    * disabled (creator_deleted), as they would have been had the creator gone under `creator`.
    */
   async setAuthority(actor: Actor, slug: string, authority: KeyAuthority): Promise<TenantView> {
+    requireSystem(actor, "change a tenant's key authority");
     const tenant = await this.requireBySlug(slug);
     if (tenant.keyAuthority === authority) return toTenantView(tenant);
     await this.uow.inTransaction(async (tx, changed, emit) => {

@@ -115,14 +115,27 @@ describe.each(ENGINES)('creators, roles and authority (%s)', (engine) => {
   });
 
   it('switches what a cached key acts as on the next check when the authority changes', async () => {
-    const { tenant, actor } = await tenantWithUser(h, ['operations']);
+    const { tenant } = await tenantWithUser(h, ['operations']);
     const admin = await actorIn(h, tenant.id, ['system_administrator']);
     const { secret } = await h.services.keys.create(admin, { name: 'switch' });
     expect(await check(secret)).toMatchObject({ ok: true, principal: { acts_as: { type: 'user', id: admin.id } } });
-    await h.services.tenants.setAuthority(actor, tenant.slug, 'system');
+    await h.services.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'system');
     expect(await check(secret)).toMatchObject({ ok: true, principal: { acts_as: { type: 'system' } } });
     await h.services.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'creator');
     expect(await check(secret)).toMatchObject({ ok: true, principal: { acts_as: { type: 'user', id: admin.id } } });
+  });
+
+  it('lets only the system (the CLI) change the authority: no user, not even an administrator', async () => {
+    const { tenant } = await tenantWithUser(h);
+    const admin = await actorIn(h, tenant.id, ['system_administrator']);
+    await expect(h.services.tenants.setAuthority(admin, tenant.slug, 'system')).rejects.toMatchObject({
+      code: 'permission_denied',
+    });
+    expect((await h.services.tenants.requireBySlug(tenant.slug)).keyAuthority).toBe('creator');
+    expect((await auditActions(h, tenant.id)).some((e) => e.action === 'tenant.authority_changed')).toBe(false);
+    await expect(h.services.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'system')).resolves.toMatchObject({
+      authority: 'system',
+    });
   });
 
   it('sees a disable and a delete on the very next check, although the key was cached', async () => {

@@ -65,7 +65,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const clock = overrides.clock ?? systemClock;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const { db } = database;
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const cursors = new CursorCodec(await sharedSecret(db, 'cursor_secret'));
   const changes = new ChangeFeed({
     database,
@@ -108,9 +107,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   changes.onChange(() => void legacyKeys.refresh());
   const metrics = new Metrics({ keyCache, changes });
 
-  const { keyFailures, keyLookupsWhileBlocked, leakReports, signInFailures, signInSpray } = createThrottles(redis);
-  // Request counts per key and hour: incremented in memory by the key check, added up by a flush.
-  const usageRepository = new UsageRepository(db);
   const streakOf = (task: string) => {
     metrics.backgroundFailed(task, 0);
     return new FailureStreak(task, {
@@ -119,6 +115,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       count: (name) => metrics.backgroundFailed(name),
     });
   };
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, streakOf('redis_connection')) : undefined;
+  const { keyFailures, keyLookupsWhileBlocked, leakReports, signInFailures, signInSpray } = createThrottles(redis);
+  // Request counts per key and hour: incremented in memory by the key check, added up by a flush.
+  const usageRepository = new UsageRepository(db);
   const usageCounter = new UsageCounter(usageRepository, config.usageFlushMs, streakOf('usage_counts'));
   const usage = new UsageRecorder(keyRepository, usageCounter, config.usageFlushMs, streakOf('key_last_used'));
   const rateLimitStore = streakOf('rate_limit_store');

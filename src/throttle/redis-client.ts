@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
+import type { RunReport } from '../shared/failure-streak.ts';
 
 /**
  * Connects to the Redis the failure throttles share. ioredis is loaded only here, when a
@@ -8,12 +9,15 @@ import type { Redis } from 'ioredis';
  * operation in the process (docs/performance.md). So one instance is made here, and
  * test/unit/string-prototype-fast.test.ts checks the result.
  */
-export async function connectRedis(url: string): Promise<Redis> {
+export async function connectRedis(url: string, connection: RunReport): Promise<Redis> {
   const { Redis } = await import('ioredis');
   instantiateVerbatimStringOnce();
   // Fail fast while Redis is down, so throttling falls back to memory instead of queueing.
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-  redis.on('error', () => {});
+  // ioredis reports each failed (re)connection: an outage is one warning and a count (FailureStreak),
+  // and coming back ('ready') is logged as a recovery.
+  redis.on('error', (error) => connection.failed(error));
+  redis.on('ready', () => connection.succeeded());
   return redis;
 }
 

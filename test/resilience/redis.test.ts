@@ -46,6 +46,15 @@ describe('throttling through Redis on two instances', () => {
     expect(statuses).toEqual(Array(count).fill(401));
   }
 
+  /** A's count of failed Redis connection attempts, from /metrics (SPEC: no silent failure). */
+  async function redisFailures(): Promise<number> {
+    const text = (await a.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const line = text
+      .split('\n')
+      .find((row) => row.startsWith('airkey_background_failures_total{task="redis_connection"}'));
+    return Number(line?.split(' ').at(-1) ?? NaN);
+  }
+
   /** Whether A's failures for a fresh client block it on B, i.e. the count is shared. */
   async function shared(): Promise<boolean> {
     const client = newClient();
@@ -68,7 +77,10 @@ describe('throttling through Redis on two instances', () => {
     'falls back to per-instance counting while Redis is down, never blocking a valid key, and shares again when it returns',
     { timeout: 90_000 },
     async () => {
+      expect(await redisFailures()).toBe(0);
       await proxy.off();
+      // The lost connection is reported, not swallowed: a warning and a count on /metrics.
+      await waitFor(async () => (await redisFailures()) > 0, { timeoutMs: 10_000, what: 'the Redis failure counted' });
       const client = newClient();
       expect((await apiFrom(a, client, valid, WHOAMI)).statusCode).toBe(200);
       await fail(a, client, POINTS);

@@ -7,6 +7,7 @@ import { createRateLimiter } from '../../src/ratelimit/create-limiter.ts';
 import type { RateLimit } from '../../src/ratelimit/rate-limit.ts';
 import { connectRedis } from '../../src/throttle/redis-client.ts';
 import { freshDataDir, freshPostgresUrl } from '../support/databases.ts';
+import { UNWATCHED } from '../support/unwatched.ts';
 
 const LIMIT: RateLimit = { requests: 10, window: '1h' };
 
@@ -49,7 +50,7 @@ describe('the store createRateLimiter picks', () => {
 
   it('leases from Redis when it is given, writing no row', async (ctx) => {
     ctx.skip(!inject('redisUrl'), inject('redisProblem'));
-    const redis = await connectRedis(inject('redisUrl'));
+    const redis = await connectRedis(inject('redisUrl'), UNWATCHED);
     try {
       const limiter = createRateLimiter({ kind: 'postgres', db: postgres.db, redis, now: () => Date.now() });
       const keyId = randomUUID();

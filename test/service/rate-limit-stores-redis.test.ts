@@ -6,6 +6,7 @@ import { RedisBudgetStore, sliceOf, type LeaseRequest } from '../../src/ratelimi
 import { RateLimiter, type RateDecision } from '../../src/ratelimit/rate-limiter.ts';
 import type { RateLimit } from '../../src/ratelimit/rate-limit.ts';
 import { switchableProxy } from '../support/switchable-proxy.ts';
+import { UNWATCHED } from '../support/unwatched.ts';
 
 const WINDOW_START = Date.parse('2026-11-22T12:00:00Z');
 const MINUTE = 60_000;
@@ -17,7 +18,7 @@ describe('Redis budget store', () => {
   beforeEach((ctx) => ctx.skip(!redisUrl, inject('redisProblem')));
   beforeAll(async () => {
     if (!redisUrl) return;
-    for (let i = 0; i < 3; i++) clients.push(await connectRedis(redisUrl));
+    for (let i = 0; i < 3; i++) clients.push(await connectRedis(redisUrl, UNWATCHED));
   });
   afterAll(() => {
     for (const client of clients) client.disconnect();
@@ -85,7 +86,7 @@ describe('Redis budget store', () => {
 
   it('spends only what it holds while Redis is unreachable, refuses the rest and reports it, then resumes', async () => {
     const proxy = await switchableProxy(redisUrl);
-    const client = await connectRedis(proxy.url);
+    const client = await connectRedis(proxy.url, UNWATCHED);
     try {
       const errors: unknown[] = [];
       const limiter = new RateLimiter({

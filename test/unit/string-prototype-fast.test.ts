@@ -1,6 +1,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { UNWATCHED } from '../support/unwatched.ts';
 
 // V8's own answer to "is this object in fast mode?", compiled after the flag allows it.
 v8.setFlagsFromString('--allow-natives-syntax');
@@ -24,7 +25,7 @@ describe('String.prototype stays in fast mode', () => {
 
   it('after a Redis client is made for the throttles (whether or not Redis answers)', async () => {
     const { connectRedis } = await import('../../src/throttle/redis-client.ts');
-    const redis = await connectRedis('redis://127.0.0.1:6379');
+    const redis = await connectRedis('redis://127.0.0.1:6379', UNWATCHED);
     redis.disconnect();
     expect(hasFastProperties(String.prototype)).toBe(true);
   });

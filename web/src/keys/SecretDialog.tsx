@@ -1,7 +1,7 @@
-import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Code, CopyButton, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { ShownOnceSecret } from '../shared/ShownOnceSecret.tsx';
 import type { CreatedKey } from './keys-api.ts';
 import { usageSnippets } from './secret-snippets.ts';
 
@@ -32,40 +32,15 @@ export function SecretDialog({
     >
       {created && snippets && (
         <Stack gap="md">
-          <Alert
-            color="yellow"
-            variant="light"
-            icon={<IconAlertTriangle aria-hidden />}
-            title="Copy it now: it will not be shown again"
+          <ShownOnceSecret
+            label={`API key “${created.api_key.name}”`}
+            value={created.secret}
+            testId="new-key-secret"
+            note={note}
           >
             airkey keeps only a fingerprint of this key, so nobody can show it to you later. If you lose it, create a
             new key and delete this one.
-          </Alert>
-          {note}
-          <Group align="flex-end" gap="sm" wrap="nowrap">
-            <TextInput
-              data-autofocus
-              label={`API key “${created.api_key.name}”`}
-              value={created.secret}
-              readOnly
-              onFocus={(event) => event.currentTarget.select()}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-              style={{ flex: 1, minWidth: 0 }}
-              data-testid="new-key-secret"
-            />
-            <CopyButton value={created.secret}>
-              {({ copied, copy }) => (
-                <Button
-                  onClick={copy}
-                  color={copied ? 'teal.8' : undefined}
-                  leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
-                  aria-live="polite"
-                >
-                  {copied ? 'Copied' : 'Copy'}
-                </Button>
-              )}
-            </CopyButton>
-          </Group>
+          </ShownOnceSecret>
           <Title order={3} size="h5">
             How to use it
           </Title>

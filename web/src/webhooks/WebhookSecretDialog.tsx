@@ -1,5 +1,5 @@
-import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { ShownOnceSecret } from '../shared/ShownOnceSecret.tsx';
 
 export type ShownSecret = { title: string; url: string; secret: string; rotated: boolean };
 
@@ -19,40 +19,11 @@ export function WebhookSecretDialog({ shown, onClose }: { shown: ShownSecret | n
     >
       {shown && (
         <Stack gap="md">
-          <Alert
-            color="yellow"
-            variant="light"
-            icon={<IconAlertTriangle aria-hidden />}
-            title="Copy it now: it will not be shown again"
-          >
+          <ShownOnceSecret label={`Signing secret for ${shown.url}`} value={shown.secret} testId="webhook-secret">
             Your receiver needs this secret to verify that each delivery comes from airkey (the Standard Webhooks
             signature in the webhook-signature header).
             {shown.rotated && ' The previous secret keeps signing as well for 24 hours, so you can switch over.'}
-          </Alert>
-          <Group align="flex-end" gap="sm" wrap="nowrap">
-            <TextInput
-              data-autofocus
-              label={`Signing secret for ${shown.url}`}
-              value={shown.secret}
-              readOnly
-              onFocus={(event) => event.currentTarget.select()}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-              style={{ flex: 1, minWidth: 0 }}
-              data-testid="webhook-secret"
-            />
-            <CopyButton value={shown.secret}>
-              {({ copied, copy }) => (
-                <Button
-                  onClick={copy}
-                  color={copied ? 'teal.8' : undefined}
-                  leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
-                  aria-live="polite"
-                >
-                  {copied ? 'Copied' : 'Copy'}
-                </Button>
-              )}
-            </CopyButton>
-          </Group>
+          </ShownOnceSecret>
           <Text size="sm" c="dark.4">
             Verify with the standardwebhooks package: new Webhook(secret).verify(body, headers).
           </Text>

@@ -16,7 +16,7 @@ type RequestTarget = { url: string; method: string };
  * Fastify calls from this hook's `done()` in the same synchronous step.
  */
 export class RequestSampling {
-  private skipping: RequestTarget | undefined;
+  private skipping: FastifyRequest | undefined;
   private drawnTraceId: string | undefined;
   private readonly ids = new RandomIdGenerator();
   private parentFields: string[] = [];
@@ -57,7 +57,7 @@ export class RequestSampling {
     if (this.hasParent(request)) return done();
     const traceId = this.ids.generateTraceId();
     const { decision } = this.sampler.shouldSample(ROOT_CONTEXT, traceId, 'request', SpanKind.SERVER, {}, []);
-    if (decision === SamplingDecision.NOT_RECORD) this.skipping = { url: request.url, method: request.method };
+    if (decision === SamplingDecision.NOT_RECORD) this.skipping = request;
     else this.drawnTraceId = traceId;
     try {
       done();

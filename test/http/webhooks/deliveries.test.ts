@@ -1,27 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { webhookDeliveries, webhookEvents } from '../../../src/db/webhook-tables.ts';
-import { createHarness, type Harness, type Session } from '../../support/harness.ts';
+import { useHarness } from '../../support/use.ts';
 import { expectProblem } from '../../support/problems.ts';
 import { WEBHOOK_TEST_CONFIG } from '../../support/webhook-kit.ts';
-import { addWebhook, HOOKS } from './webhook-kit.ts';
-
-type Delivery = { id: string; event_type: string; status: string; next_attempt_at: string | null; attempts: unknown[] };
-type Page = { data: Delivery[]; next_cursor: string | null };
+import { addWebhook, HOOKS, sendTest, type DeliveryPage } from './webhook-kit.ts';
 
 /** POST /test and the delivery log (§4, §9): what is recorded, and how the log pages. */
 describe('test events and the delivery log', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ config: WEBHOOK_TEST_CONFIG });
-  });
-  afterAll(async () => h.close());
-
-  async function sendTest(session: Session, id: string): Promise<string> {
-    const response = await session.request('POST', `${HOOKS}/${id}/test`);
-    expect(response.statusCode).toBe(202);
-    return response.json<{ delivery_id: string }>().delivery_id;
-  }
+  const h = useHarness({ config: WEBHOOK_TEST_CONFIG });
 
   it('queues a webhook.test event for that endpoint only, pending in its log', async () => {
     const admin = await h.signedIn();
@@ -31,7 +18,7 @@ describe('test events and the delivery log', () => {
     const deliveryId = await sendTest(admin, webhook.id);
     const log = await admin.request('GET', `${HOOKS}/${webhook.id}/deliveries`);
     expect(log.statusCode).toBe(200);
-    expect(log.json<Page>()).toEqual({
+    expect(log.json<DeliveryPage>()).toEqual({
       data: [
         {
           id: deliveryId,
@@ -75,7 +62,7 @@ describe('test events and the delivery log', () => {
     const { webhook } = await addWebhook(admin);
     await admin.request('PATCH', `${HOOKS}/${webhook.id}`, { enabled: false });
     expectProblem(await admin.request('POST', `${HOOKS}/${webhook.id}/test`), 409, 'webhook_disabled');
-    expect((await admin.request('GET', `${HOOKS}/${webhook.id}/deliveries`)).json<Page>().data).toEqual([]);
+    expect((await admin.request('GET', `${HOOKS}/${webhook.id}/deliveries`)).json<DeliveryPage>().data).toEqual([]);
   });
 
   it('lists deliveries newest first, page by page with next_cursor', async () => {
@@ -90,7 +77,7 @@ describe('test events and the delivery log', () => {
       const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
       const response = await admin.request('GET', `${HOOKS}/${webhook.id}/deliveries?limit=2${query}`);
       expect(response.statusCode).toBe(200);
-      const page = response.json<Page>();
+      const page = response.json<DeliveryPage>();
       seen.push(...page.data.map((delivery) => delivery.id));
       cursor = page.next_cursor;
       pages++;
@@ -104,7 +91,7 @@ describe('test events and the delivery log', () => {
     const { webhook } = await addWebhook(admin);
     const { webhook: other } = await addWebhook(admin);
     for (let n = 0; n < 2; n++) await sendTest(admin, webhook.id);
-    const page = (await admin.request('GET', `${HOOKS}/${webhook.id}/deliveries?limit=1`)).json<Page>();
+    const page = (await admin.request('GET', `${HOOKS}/${webhook.id}/deliveries?limit=1`)).json<DeliveryPage>();
     const reused = await admin.request(
       'GET',
       `${HOOKS}/${other.id}/deliveries?cursor=${encodeURIComponent(page.next_cursor!)}`,

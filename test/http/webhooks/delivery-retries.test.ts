@@ -1,25 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type Session } from '../../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Session } from '../../support/harness.ts';
+import { useHarness } from '../../support/use.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import { answerWith, startReceiver, verifyWith, WEBHOOK_TEST_CONFIG } from '../../support/webhook-kit.ts';
-import { addWebhook, HOOKS } from './webhook-kit.ts';
-
-type Delivery = { id: string; event_type: string; status: string; next_attempt_at: string | null; attempts: unknown[] };
-type Page = { data: Delivery[]; next_cursor: string | null };
+import { addWebhook, HOOKS, sendTest, type Delivery, type DeliveryPage } from './webhook-kit.ts';
 
 /** Test events reaching real receivers on 127.0.0.1 through the delivery worker, and retry (§4, §9). */
 describe('test events at a receiver, and retry', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ config: WEBHOOK_TEST_CONFIG });
-  });
-  afterAll(async () => h.close());
-
-  async function sendTest(session: Session, id: string): Promise<string> {
-    const response = await session.request('POST', `${HOOKS}/${id}/test`);
-    expect(response.statusCode).toBe(202);
-    return response.json<{ delivery_id: string }>().delivery_id;
-  }
+  const h = useHarness({ config: WEBHOOK_TEST_CONFIG });
 
   it('delivers the test event to a real receiver, signed with the secret shown at creation', async () => {
     const receiver = await startReceiver(answerWith(204));
@@ -104,7 +92,7 @@ describe('test events at a receiver, and retry', () => {
   });
 
   async function logOf(session: Session, id: string): Promise<Delivery[]> {
-    return (await session.request('GET', `${HOOKS}/${id}/deliveries`)).json<Page>().data;
+    return (await session.request('GET', `${HOOKS}/${id}/deliveries`)).json<DeliveryPage>().data;
   }
 
   /** The log once its newest delivery is delivered with `attempts` attempts. */

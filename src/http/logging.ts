@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import { traceFields } from '../telemetry/log-fields.ts';
+import { traceLogOptions } from '../telemetry/log-fields.ts';
 import { activeTracing } from '../telemetry/tracing.ts';
 import { REDACTED_PATHS, scrubUrl } from './redaction.ts';
 
@@ -25,8 +25,8 @@ export function loggerOptions(options: LogOptions): LoggerOptions & { stream?: D
 }
 
 // Only when tracing is on: untraced, a log line costs not even the look-up of an active span.
-function traceMixin(): Pick<LoggerOptions, 'mixin'> {
-  return activeTracing() ? { mixin: traceFields } : {};
+function traceMixin(): Partial<typeof traceLogOptions> {
+  return activeTracing() ? traceLogOptions : {};
 }
 
 /**

@@ -1,8 +1,33 @@
-import { propagation, ROOT_CONTEXT, SpanKind } from '@opentelemetry/api';
+import { randomFillSync } from 'node:crypto';
+import { propagation, ROOT_CONTEXT, SpanKind, type Attributes, type Link } from '@opentelemetry/api';
 import { RandomIdGenerator, SamplingDecision, type IdGenerator, type Sampler } from '@opentelemetry/sdk-trace';
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 type RequestTarget = { url: string; method: string };
+
+const NO_ATTRIBUTES: Attributes = Object.freeze({});
+const NO_LINKS: Link[] = [];
+const INVALID_TRACE_ID = '0'.repeat(32);
+const IDS_PER_DRAW = 256;
+
+/**
+ * Random trace ids drawn 256 at a time: one draw and one hex encoding for the lot, where the SDK's
+ * generator writes and encodes a buffer per id; this runs for every request, sampled or not.
+ */
+class TraceIdPool {
+  private readonly bytes = Buffer.alloc(16 * IDS_PER_DRAW);
+  private hex = '';
+  private next = IDS_PER_DRAW;
+
+  take(): string {
+    if (this.next === IDS_PER_DRAW) {
+      this.hex = randomFillSync(this.bytes).toString('hex');
+      this.next = 0;
+    }
+    const id = this.hex.slice(this.next * 32, ++this.next * 32);
+    return id === INVALID_TRACE_ID ? this.take() : id;
+  }
+}
 
 /**
  * The sampler's decision for a request, taken before @fastify/otel sees it. @fastify/otel builds a
@@ -19,6 +44,7 @@ export class RequestSampling {
   private skipping: FastifyRequest | undefined;
   private drawnTraceId: string | undefined;
   private readonly ids = new RandomIdGenerator();
+  private readonly traceIds = new TraceIdPool();
   private parentFields: string[] = [];
 
   constructor(private readonly sampler: Sampler) {}
@@ -55,8 +81,15 @@ export class RequestSampling {
 
   private readonly decide = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     if (this.hasParent(request)) return done();
-    const traceId = this.ids.generateTraceId();
-    const { decision } = this.sampler.shouldSample(ROOT_CONTEXT, traceId, 'request', SpanKind.SERVER, {}, []);
+    const traceId = this.traceIds.take();
+    const { decision } = this.sampler.shouldSample(
+      ROOT_CONTEXT,
+      traceId,
+      'request',
+      SpanKind.SERVER,
+      NO_ATTRIBUTES,
+      NO_LINKS,
+    );
     if (decision === SamplingDecision.NOT_RECORD) this.skipping = request;
     else this.drawnTraceId = traceId;
     try {

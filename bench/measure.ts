@@ -171,6 +171,9 @@ export type Pair = {
   bad: number;
 };
 
+/** Rounds for a comparison whose two sides differ by a few percent (rate limits, tracing). */
+export const SMALL_DIFFERENCE_ROUNDS = 7;
+
 /**
  * Interleaved rounds of the subject and its reference (alternating which goes first, so drift
  * falls on both equally). `bad` counts non-2xx and errors on both sides.
@@ -180,25 +183,26 @@ export async function interleaved(
   reference: Load,
   rounds: number,
   log: (line: string) => void,
+  run: (spec: Load) => Promise<Sample> = load,
 ): Promise<Pair> {
   // Warm-up until the subject's throughput settles (airkey has far more code for the JIT to
   // optimise than the bare route: its first seconds ran at half speed), at most 7 × 2 s.
-  let previous = (await load({ ...subject, seconds: 2 })).rps;
+  let previous = (await run({ ...subject, seconds: 2 })).rps;
   for (let i = 0; i < 6; i++) {
-    const current = (await load({ ...subject, seconds: 2 })).rps;
+    const current = (await run({ ...subject, seconds: 2 })).rps;
     if (Math.abs(current - previous) / Math.max(current, previous, 1) < 0.07) break;
     previous = current;
   }
-  await load({ ...reference, seconds: 2 });
+  await run({ ...reference, seconds: 2 });
   const a: Sample[] = [];
   const b: Sample[] = [];
   for (let round = 0; round < rounds; round++) {
     if (round % 2 === 0) {
-      a.push(await load(subject));
-      b.push(await load(reference));
+      a.push(await run(subject));
+      b.push(await run(reference));
     } else {
-      b.push(await load(reference));
-      a.push(await load(subject));
+      b.push(await run(reference));
+      a.push(await run(subject));
     }
     log(
       `    round ${round + 1}: ${a.at(-1)!.rps.toFixed(0)} req/s p99 ${a.at(-1)!.p99} ms | reference ${b.at(-1)!.rps.toFixed(0)} req/s p99 ${b.at(-1)!.p99} ms`,

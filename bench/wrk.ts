@@ -7,7 +7,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tally, type Expect, type Sample } from './measure.ts';
+import { load, tally, type Expect, type Load, type Sample } from './measure.ts';
 
 export const hasWrk = (() => {
   try {
@@ -79,4 +79,22 @@ end
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A load of one fixed key from wrk where the machine has it, from autocannon otherwise: for the
+ * rows that price a feature on the request path (rate limits, tracing). autocannon shares the two
+ * cores with the server and parses every response header in JavaScript, so the RateLimit fields
+ * or a 429's longer body would count against airkey as the client's work.
+ */
+export function keyLoad(spec: Load): Promise<Sample> {
+  const key = spec.headers?.['x-api-key'];
+  if (!hasWrk || key === undefined || Object.keys(spec.headers!).length > 1) return load(spec);
+  return wrkLoad({
+    url: spec.url,
+    connections: spec.connections,
+    seconds: spec.seconds ?? 5,
+    keys: [key],
+    expect: spec.expect,
+  });
 }

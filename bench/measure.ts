@@ -19,9 +19,15 @@ export type Expect = '2xx' | 'refusal';
  */
 export const responses = { answered: 0, wrong: 0 };
 
-export function tally(sample: Pick<Sample, 'requests' | 'non2xx' | 'errors'>, expect: Expect = '2xx'): void {
+export function tally(sample: Pick<Sample, 'requests' | 'non2xx' | 'errors'>, expect: Expect = '2xx', url = ''): void {
+  const wrong = expect === '2xx' ? sample.non2xx + sample.errors : sample.requests - sample.non2xx;
   responses.answered += sample.requests;
-  responses.wrong += expect === '2xx' ? sample.non2xx + sample.errors : sample.requests - sample.non2xx;
+  responses.wrong += wrong;
+  // Which load, so a failed run says where to look.
+  if (wrong > 0)
+    console.error(
+      `    ${wrong} answers were not ${expect} from ${url || 'a load'}: ${sample.non2xx} non-2xx, ${sample.errors} errors or timeouts of ${sample.requests}`,
+    );
 }
 
 /** airkey's bench servers run as `npm start` runs the server: glibc's malloc capped at two arenas (README, Operations). */
@@ -128,7 +134,7 @@ export async function load(spec: Load): Promise<Sample> {
     errors: result.errors + result.timeouts,
     requests: result.requests.total,
   };
-  tally(sample, spec.expect);
+  tally(sample, spec.expect, spec.url);
   return sample;
 }
 
@@ -138,7 +144,7 @@ export async function loadElsewhere(spec: Omit<Load, 'headersFor'>): Promise<() 
   return () => {
     const done = new Promise<Sample>((resolve) =>
       child.child.once('message', (sample: Sample) => {
-        tally(sample, spec.expect); // counted in the child too, but that count dies with it
+        tally(sample, spec.expect, spec.url); // counted in the child too, but that count dies with it
         resolve(sample);
       }),
     );

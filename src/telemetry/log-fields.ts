@@ -7,7 +7,7 @@ type TraceFields = { trace_id?: string; span_id?: string };
 const NONE: TraceFields = Object.freeze({});
 
 /** A pino mixin: the active span's ids on every log line written while it is active. */
-export function traceFields(): TraceFields {
+function traceFields(): TraceFields {
   const span = trace.getActiveSpan();
   if (!span) return NONE;
   const { traceId, spanId } = span.spanContext();
@@ -18,7 +18,7 @@ export function traceFields(): TraceFields {
  * pino's merge, without its copy of every field of the line into the mixin's object when that
  * object is empty: the case of every untraced request's lines while tracing is on.
  */
-export const mergeTraceFields: NonNullable<LoggerOptions['mixinMergeStrategy']> = (line, fields) =>
+const mergeTraceFields: NonNullable<LoggerOptions['mixinMergeStrategy']> = (line, fields) =>
   fields === NONE ? line : Object.assign(fields, line);
 
 /** The pino options that add the trace fields. */

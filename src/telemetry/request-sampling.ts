@@ -43,8 +43,8 @@ class TraceIdPool {
 export class RequestSampling {
   private skipping: FastifyRequest | undefined;
   private drawnTraceId: string | undefined;
-  private readonly ids = new RandomIdGenerator();
   private readonly traceIds = new TraceIdPool();
+  private readonly spanIds = new RandomIdGenerator();
   private parentFields: string[] = [];
 
   constructor(private readonly sampler: Sampler) {}
@@ -54,9 +54,9 @@ export class RequestSampling {
     generateTraceId: () => {
       const drawn = this.drawnTraceId;
       this.drawnTraceId = undefined;
-      return drawn ?? this.ids.generateTraceId();
+      return drawn ?? this.traceIds.take();
     },
-    generateSpanId: () => this.ids.generateSpanId(),
+    generateSpanId: () => this.spanIds.generateSpanId(),
   };
 
   /** For @fastify/otel: true for the request this hook has just dropped, false for anything else. */

@@ -6,8 +6,6 @@
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -16,6 +14,7 @@ import { AS_NPM_START, interleaved, SMALL_DIFFERENCE_ROUNDS, startServer, type S
 import { atLeast, type Row } from './rows.ts';
 import type { Scenario, Settings } from './scenario.ts';
 import { fmt } from './scenarios.ts';
+import { otlpSink } from './otlp-sink.ts';
 import { keyLoad } from './wrk.ts';
 
 type Start = (env: Record<string, string | undefined>, file?: string) => Promise<Server<AirkeyReady>>;
@@ -103,24 +102,4 @@ function checkout(rev = beforeTracing()) {
   execSync(`git archive ${rev} src bench drizzle package.json tsconfig.json | tar -x -C ${dir}`, { cwd: ROOT });
   symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
   return { dir, rev };
-}
-
-/** A collector stand-in: accepts every export and keeps only counts. */
-async function otlpSink() {
-  let requests = 0;
-  let bytes = 0;
-  const server = createServer((request, response) => {
-    request.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    request.on('end', () => {
-      requests++;
-      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests: () => requests,
-    bytes: () => bytes,
-    close: () => server.close(),
-  };
 }

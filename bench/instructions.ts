@@ -1,0 +1,133 @@
+/**
+ * Instructions per whoami request under each tracing configuration, counted by valgrind's
+ * callgrind: the same count for the same code and requests however busy the machine is, where
+ * req/s and CPU time on this machine move 10–30 % between adjacent rounds. Usage:
+ *   tsx bench/instructions.ts [--requests=3000] [--warmup=20000] [--only=off,none,tenth,all]
+ * Each configuration takes a minute or two (the server runs about 50× slower under callgrind).
+ */
+import { execFileSync, fork } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import type { AirkeyReady } from './airkey-server.ts';
+import { AS_NPM_START } from './measure.ts';
+import { otlpSink } from './otlp-sink.ts';
+
+const flag = (name: string, fallback: string) =>
+  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+const requests = Number(flag('requests', '3000'));
+const warmup = Number(flag('warmup', '20000'));
+const CONFIGURATIONS = {
+  off: { what: 'tracing off (no OTEL_* variables)', sampler: undefined },
+  none: { what: 'SDK on, nothing sampled (traceidratio 0)', sampler: ['parentbased_traceidratio', '0'] },
+  tenth: { what: 'SDK on, 10 % sampled (traceidratio 0.1)', sampler: ['parentbased_traceidratio', '0.1'] },
+  all: { what: 'SDK on, every request sampled', sampler: ['parentbased_always_on', ''] },
+} as const;
+type Name = keyof typeof CONFIGURATIONS;
+const wanted = flag('only', Object.keys(CONFIGURATIONS).join(',')).split(',') as Name[];
+// TurboFan and Maglev still compile now and then after the warm-up, unevenly between runs.
+const JIT_COMPILER = /compiler::|maglev|Maglev|turboshaft/;
+
+type Count = { name: Name; perRequest: number; compilerPerRequest: number };
+
+async function count(name: Name, sinkUrl: string, dir: string): Promise<Count> {
+  const { sampler } = CONFIGURATIONS[name];
+  const out = join(dir, `callgrind.${name}`);
+  const child = fork(new URL('./airkey-server.ts', import.meta.url), [], {
+    execPath: 'valgrind',
+    execArgv: [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${out}`,
+      process.execPath,
+      // Under callgrind's slow clock V8's memory reducer takes the server for idle and runs full GCs.
+      '--no-memory-reducer',
+      '--import',
+      'tsx',
+    ],
+    env: {
+      ...process.env,
+      ...AS_NPM_START,
+      ...(sampler && {
+        OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
+        OTEL_TRACES_SAMPLER: sampler[0],
+        OTEL_TRACES_SAMPLER_ARG: sampler[1],
+      }),
+    },
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+  });
+  const server = await new Promise<AirkeyReady>((resolve, reject) => {
+    child.once('message', (ready) => resolve(ready as AirkeyReady));
+    child.once('exit', (code) => reject(new Error(`the server under valgrind exited with ${code}`)));
+  });
+  // One pool for both phases: sockets opened after the warm-up would deoptimise Node's socket code.
+  const agent = new Agent({ connections: 4 });
+  const send = async (amount: number) => {
+    let sent = 0;
+    const client = async () => {
+      while (sent++ < amount) {
+        const response = await request(`${server.url}/api/v1/whoami`, {
+          dispatcher: agent,
+          headers: { 'x-api-key': server.key },
+        });
+        await response.body.dump();
+        if (response.statusCode !== 200) throw new Error(`whoami answered ${response.statusCode}`);
+      }
+    };
+    await Promise.all([client(), client(), client(), client()]);
+  };
+  try {
+    await send(warmup);
+    execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
+    await send(requests);
+    execFileSync('callgrind_control', ['--dump', String(child.pid)], { stdio: 'ignore' });
+  } finally {
+    await agent.close();
+    child.kill('SIGKILL');
+  }
+  return { name, ...tally(`${out}.1`) };
+}
+
+/** Instructions per request in a callgrind dump, and the JIT compilers' share of them. */
+function tally(file: string): Omit<Count, 'name'> {
+  const listing = execFileSync('callgrind_annotate', ['--inclusive=no', '--threshold=100', file], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  let total = 0;
+  let compiler = 0;
+  for (const line of listing.split('\n')) {
+    const match = /^\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(\S.*)$/.exec(line);
+    if (!match || match[2]!.startsWith('PROGRAM TOTALS')) continue;
+    const instructions = Number(match[1]!.replaceAll(',', ''));
+    total += instructions;
+    if (JIT_COMPILER.test(match[2]!)) compiler += instructions;
+  }
+  return { perRequest: (total - compiler) / requests, compilerPerRequest: compiler / requests };
+}
+
+try {
+  execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+} catch {
+  console.error('valgrind is not installed here (Debian: apt-get install valgrind)');
+  process.exit(1);
+}
+const sink = await otlpSink();
+const dir = mkdtempSync(join(tmpdir(), 'airkey-instructions-'));
+const counts: Count[] = [];
+try {
+  // Two at a time on two cores; a count does not depend on what else runs.
+  for (let i = 0; i < wanted.length; i += 2)
+    counts.push(...(await Promise.all(wanted.slice(i, i + 2).map((name) => count(name, sink.url, dir)))));
+} finally {
+  sink.close();
+}
+const off = counts.find((c) => c.name === 'off')?.perRequest;
+console.log(`\nwhoami, Node ${process.version}, ${requests} requests after ${warmup} (JIT compilers apart)\n`);
+console.log('| configuration | instructions per request | off ÷ this | JIT compilers per request |');
+console.log('|---|---|---|---|');
+for (const c of counts)
+  console.log(
+    `| ${CONFIGURATIONS[c.name].what} | ${Math.round(c.perRequest).toLocaleString('en')} | ${off ? (off / c.perRequest).toFixed(2) : '–'} | ${Math.round(c.compilerPerRequest).toLocaleString('en')} |`,
+  );

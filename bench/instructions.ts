@@ -2,7 +2,7 @@
  * Instructions per whoami request under each tracing configuration, counted by valgrind's
  * callgrind: the same count for the same code and requests however busy the machine is, where
  * req/s and CPU time on this machine move 10–30 % between adjacent rounds. Usage:
-*   npm run bench:instructions -- [--requests=3000] [--warmup=20000] [--only=off,none,tenth,all]
+ *   npm run bench:instructions -- [--requests=3000] [--warmup=20000] [--only=off,none,tenth,all]
  * Each configuration takes a minute or two (the server runs about 50× slower under callgrind).
  */
 import { execFileSync, fork } from 'node:child_process';

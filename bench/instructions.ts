@@ -5,13 +5,13 @@
  *   npm run bench:instructions -- [--requests=3000] [--warmup=20000] [--only=off,none,tenth,all]
  * Each configuration takes a minute or two (the server runs about 50× slower under callgrind).
  */
-import { execFileSync, fork } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import type { AirkeyReady } from './airkey-server.ts';
-import { AS_NPM_START } from './measure.ts';
+import { AS_NPM_START, startServer } from './measure.ts';
 import { otlpSink } from './otlp-sink.ts';
 
 const flag = (name: string, fallback: string) =>
@@ -34,20 +34,9 @@ type Count = { name: Name; perRequest: number; compilerPerRequest: number };
 async function count(name: Name, sinkUrl: string, dir: string): Promise<Count> {
   const { sampler } = CONFIGURATIONS[name];
   const out = join(dir, `callgrind.${name}`);
-  const child = fork(new URL('./airkey-server.ts', import.meta.url), [], {
-    execPath: 'valgrind',
-    execArgv: [
-      '--tool=callgrind',
-      '--instr-atstart=no',
-      `--callgrind-out-file=${out}`,
-      process.execPath,
-      // Under callgrind's slow clock V8's memory reducer takes the server for idle and runs full GCs.
-      '--no-memory-reducer',
-      '--import',
-      'tsx',
-    ],
-    env: {
-      ...process.env,
+  const { info: server, child } = await startServer<AirkeyReady>(
+    './airkey-server.ts',
+    {
       ...AS_NPM_START,
       ...(sampler && {
         OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
@@ -55,12 +44,20 @@ async function count(name: Name, sinkUrl: string, dir: string): Promise<Count> {
         OTEL_TRACES_SAMPLER_ARG: sampler[1],
       }),
     },
-    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-  });
-  const server = await new Promise<AirkeyReady>((resolve, reject) => {
-    child.once('message', (ready) => resolve(ready as AirkeyReady));
-    child.once('exit', (code) => reject(new Error(`the server under valgrind exited with ${code}`)));
-  });
+    undefined,
+    'server',
+    {
+      under: [
+        'valgrind',
+        '--tool=callgrind',
+        '--instr-atstart=no',
+        `--callgrind-out-file=${out}`,
+        `--log-file=${out}.log`,
+      ],
+      // Under callgrind's slow clock V8's memory reducer takes the server for idle and runs full GCs.
+      nodeFlags: ['--no-memory-reducer'],
+    },
+  );
   // One pool for both phases: sockets opened after the warm-up would deoptimise Node's socket code.
   const agent = new Agent({ connections: 4 });
   const send = async (amount: number) => {

@@ -60,24 +60,27 @@ export function cpuMsOf(pid: number): number {
  * Forks a bench server (stdout discarded: the request log goes nowhere, at the same cost), or a
  * load child (`role: 'load'`, never pinned to the servers' cores).
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every server to that folder (bench/cpu-summary.ts reads it).
+ * `under` runs the server under another program (valgrind and its options), `nodeFlags` go to Node.
  */
 export async function startServer<T>(
   file: string,
   env: Record<string, string | undefined> = {},
   message?: unknown,
   role: 'server' | 'load' = 'server',
+  { under = [], nodeFlags = [] }: { under?: string[]; nodeFlags?: string[] } = {},
 ): Promise<Server<T>> {
   const nodeArgs = [
+    ...nodeFlags,
     '--import',
     'tsx',
     ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
   ];
   // A server starts under taskset, so every thread it ever has runs on the servers' cores; a load
   // child inherits core 0 from this process.
-  const pinned =
-    pinning && role === 'server'
-      ? { execPath: 'taskset', execArgv: ['-c', pinning.servers, process.execPath, ...nodeArgs] }
-      : { execArgv: nodeArgs };
+  const launcher = [...(pinning && role === 'server' ? ['taskset', '-c', pinning.servers] : []), ...under];
+  const pinned = launcher.length
+    ? { execPath: launcher[0], execArgv: [...launcher.slice(1), process.execPath, ...nodeArgs] }
+    : { execArgv: nodeArgs };
   const child = fork(new URL(file, import.meta.url), [], {
     ...pinned,
     env: { ...process.env, ...env },

@@ -88,10 +88,21 @@ function whoamiHandler(request: FastifyRequest, reply: FastifyReply): void {
   const who = principal(request);
   let body = whoamiBodies.get(who);
   if (body === undefined) {
-    body = reply.serialize(who) as string; // the route serializer returns a string
+    body = latin1Json(reply.serialize(who) as string); // the route serializer returns a string
     whoamiBodies.set(who, body);
   }
   reply.type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * The same JSON as one-byte text: characters beyond Latin-1 as `\u` escapes. The key's hint
+ * (`ask_…`) is one, and one such character makes V8 hold the string in UTF-16: Node then re-encodes
+ * the whole response, headers included, on every request (docs/performance.md).
+ */
+function latin1Json(json: string): string {
+  const escaped = json.replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // replace() keeps its input's UTF-16 representation even when no such character is left.
+  return Buffer.from(escaped, 'latin1').toString('latin1');
 }
 
 function principal(request: FastifyRequest): Principal {

@@ -20,6 +20,18 @@ describe('public API: whoami and the OpenAPI document', () => {
     });
   });
 
+  it('returns the hint and a name beyond Latin-1 intact, as JSON escapes in the text', async () => {
+    const admin = await h.signedIn();
+    const name = 'Ops ✈ 東京 🛫';
+    const { secret } = await h.createKey(admin, { name });
+    const response = await h.api(secret, '/api/v1/whoami', 'bearer');
+    expect(response.statusCode).toBe(200);
+    expect(response.json<{ key: unknown }>().key).toMatchObject({ name, hint: `ask_…${secret.slice(-4)}` });
+    // Latin-1 text: V8 keeps it one byte per character, so Node writes it without re-encoding.
+    expect(response.body).toContain('"ask_\\u2026');
+    expect(response.body).toContain('Ops \\u2708 \\u6771\\u4eac \\ud83d\\udeeb');
+  });
+
   it('publishes an OpenAPI 3.1 document of /api/v1 alone, without a key', async () => {
     const response = await h.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
     expect(response.statusCode).toBe(200);

@@ -1,8 +1,9 @@
 /**
- * Instructions per whoami request under each tracing configuration, counted by valgrind's
- * callgrind: the same count for the same code and requests however busy the machine is, where
- * req/s and CPU time on this machine move 10–30 % between adjacent rounds. Usage:
- *   npm run bench:instructions -- [--requests=3000] [--warmup=20000] [--only=off,none,tenth,all]
+ * Instructions per whoami request under each tracing configuration and for keys under a rate limit,
+ * counted by valgrind's callgrind: the same count for the same code and requests however busy the
+ * machine is, where req/s and CPU time on this machine move 10–30 % between adjacent rounds. Usage:
+ *   npm run bench:instructions -- [--requests=3000] [--warmup=20000]
+ *     [--only=off,none,tenth,all,limited,refused]
  * Each configuration takes a minute or two (the server runs about 50× slower under callgrind).
  */
 import { execFileSync } from 'node:child_process';
@@ -13,17 +14,26 @@ import { Agent, request } from 'undici';
 import type { AirkeyReady } from './airkey-server.ts';
 import { AS_NPM_START, startServer } from './measure.ts';
 import { otlpSink } from './otlp-sink.ts';
+import { createKeys, spend, type Limit } from './rate-limits.ts';
 
 const flag = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const requests = Number(flag('requests', '3000'));
 const warmup = Number(flag('warmup', '20000'));
+type Configuration = { what: string; sampler?: [string, string]; limit?: Limit; spent?: boolean };
+const GENEROUS: Limit = { requests: 1_000_000_000, window: '1d' };
 const CONFIGURATIONS = {
-  off: { what: 'tracing off (no OTEL_* variables)', sampler: undefined },
+  off: { what: 'tracing off (no OTEL_* variables), unlimited key' },
   none: { what: 'SDK on, nothing sampled (traceidratio 0)', sampler: ['parentbased_traceidratio', '0'] },
   tenth: { what: 'SDK on, 10 % sampled (traceidratio 0.1)', sampler: ['parentbased_traceidratio', '0.1'] },
   all: { what: 'SDK on, every request sampled', sampler: ['parentbased_always_on', ''] },
-} as const;
+  limited: { what: 'tracing off, a key under a generous limit (a billion a day)', limit: GENEROUS },
+  refused: {
+    what: 'tracing off, a key over its limit (the 429 path)',
+    limit: { requests: 1, window: '1d' },
+    spent: true,
+  },
+} satisfies Record<string, Configuration>;
 type Name = keyof typeof CONFIGURATIONS;
 const wanted = flag('only', Object.keys(CONFIGURATIONS).join(',')).split(',') as Name[];
 // TurboFan and Maglev still compile now and then after the warm-up, unevenly between runs.
@@ -32,7 +42,7 @@ const JIT_COMPILER = /compiler::|maglev|Maglev|turboshaft/;
 type Count = { name: Name; perRequest: number; compilerPerRequest: number };
 
 async function count(name: Name, sinkUrl: string, dir: string): Promise<Count> {
-  const { sampler } = CONFIGURATIONS[name];
+  const { sampler, limit, spent }: Configuration = CONFIGURATIONS[name];
   const out = join(dir, `callgrind.${name}`);
   const { info: server, child } = await startServer<AirkeyReady>(
     './airkey-server.ts',
@@ -58,6 +68,9 @@ async function count(name: Name, sinkUrl: string, dir: string): Promise<Count> {
       nodeFlags: ['--no-memory-reducer'],
     },
   );
+  const key = limit === undefined ? server.key : (await createKeys(server, [limit]))[0]!;
+  if (spent) await spend(server, key);
+  const expected = spent ? 429 : 200;
   // One pool for both phases: sockets opened after the warm-up would deoptimise Node's socket code.
   const agent = new Agent({ connections: 4 });
   const send = async (amount: number) => {
@@ -66,10 +79,10 @@ async function count(name: Name, sinkUrl: string, dir: string): Promise<Count> {
       while (sent++ < amount) {
         const response = await request(`${server.url}/api/v1/whoami`, {
           dispatcher: agent,
-          headers: { 'x-api-key': server.key },
+          headers: { 'x-api-key': key },
         });
         await response.body.dump();
-        if (response.statusCode !== 200) throw new Error(`whoami answered ${response.statusCode}`);
+        if (response.statusCode !== expected) throw new Error(`whoami answered ${response.statusCode}`);
       }
     };
     await Promise.all([client(), client(), client(), client()]);

@@ -10,10 +10,10 @@ import type { Scenario } from './scenario.ts';
 import { fmt } from './scenarios.ts';
 import { keyLoad } from './wrk.ts';
 
-type Limit = { requests: number; window: '1s' | '1m' | '1h' | '1d' } | null;
+export type Limit = { requests: number; window: '1s' | '1m' | '1h' | '1d' } | null;
 
 /** Signs in as the bench's administrator and creates keys with the given limits. */
-async function createKeys(airkey: AirkeyReady, limits: Limit[]): Promise<string[]> {
+export async function createKeys(airkey: AirkeyReady, limits: Limit[]): Promise<string[]> {
   const signIn = await fetch(`${airkey.url}/backoffice/api/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -32,6 +32,13 @@ async function createKeys(airkey: AirkeyReady, limits: Limit[]): Promise<string[
     secrets.push(((await response.json()) as { secret: string }).secret);
   }
   return secrets;
+}
+
+/** Sends a one-a-day key its one request, after which it is answered 429. */
+export async function spend(airkey: AirkeyReady, key: string): Promise<void> {
+  const first = await fetch(`${airkey.url}/api/v1/whoami`, { headers: { 'x-api-key': key } });
+  await first.arrayBuffer();
+  if (first.status !== 200) throw new Error(`the spent key's one request: ${first.status}`);
 }
 
 function row(what: string, pair: Pair, minRatio: number, bad: number): Row {
@@ -65,9 +72,7 @@ export const rateLimits: Scenario = {
       seconds: s.seconds,
       expect,
     });
-    const first = await fetch(`${airkey.url}/api/v1/whoami`, { headers: { 'x-api-key': spent! } });
-    await first.arrayBuffer();
-    if (first.status !== 200) throw new Error(`the spent key's one request: ${first.status}`);
+    await spend(airkey, spent!);
 
     // Differences of a few percent: more rounds than the other rows, so the median holds still.
     const rounds = Math.max(s.rounds, SMALL_DIFFERENCE_ROUNDS);

@@ -3,6 +3,7 @@ import { authenticate, type KeyRefusal } from '../keys/authenticate.ts';
 import type { Accepted } from '../keys/decide.ts';
 import type { KeyCheck } from '../keys/key-check.ts';
 import type { KeyRateLimits } from '../keys/key-rate-limits.ts';
+import { WINDOW_SECONDS, type RateLimit } from '../ratelimit/rate-limit.ts';
 import type { RateDecision } from '../ratelimit/rate-limiter.ts';
 import { RateLimitedError, withoutStack } from '../shared/errors.ts';
 import { recordKeyCheck } from '../telemetry/key-check-attributes.ts';
@@ -43,26 +44,46 @@ function settle(
   if (result instanceof Error) return void sendError(request, reply, result);
   request.principal = result.principal;
   if (result.rateLimit === undefined) return done();
+  const limit = result.rateLimit;
   let decision: RateDecision | Promise<RateDecision>;
   try {
-    decision = rateLimits.take(result.keyId, result.principal.tenant.id, result.rateLimit);
+    decision = rateLimits.take(result.keyId, result.principal.tenant.id, limit);
   } catch (error) {
     return done(error as Error);
   }
-  if (decision instanceof Promise) decision.then((settled) => limited(request, reply, done, settled), done);
-  else limited(request, reply, done, decision);
+  if (decision instanceof Promise) decision.then((settled) => limited(request, reply, done, limit, settled), done);
+  else limited(request, reply, done, limit, decision);
 }
 
 /**
  * The RateLimit header fields (draft-ietf-httpapi-ratelimit-headers, RFC 9651 items) on every
  * response to a limited key, the 429 included (/mcp, which writes its responses itself, copies them).
  */
-function limited(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, d: RateDecision): void {
-  reply.header('RateLimit-Policy', `"key";q=${d.limit};w=${d.windowSeconds}`);
-  reply.header('RateLimit', `"key";r=${d.remaining};t=${d.resetSeconds}`);
+function limited(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+  limit: RateLimit,
+  d: RateDecision,
+): void {
+  // Lowercase, as Fastify stores and sends them: a name it must lowercase is a new string per
+  // response, interned again to become a property key.
+  reply.header('ratelimit-policy', policyOf(limit));
+  reply.header('ratelimit', `"key";r=${d.remaining};t=${d.resetSeconds}`);
   if (d.ok) return done();
-  reply.header('Retry-After', String(d.resetSeconds));
+  reply.header('retry-after', String(d.resetSeconds));
   sendError(request, reply, rateLimited(d.resetSeconds));
+}
+
+// The key cache's own limit object, replaced when the limit changes: its policy field is built
+// once, not per response (a string built per request is also checked by Node in its slow path).
+const policies = new WeakMap<RateLimit, string>();
+
+function policyOf(limit: RateLimit): string {
+  let policy = policies.get(limit);
+  if (policy === undefined)
+    policies.set(limit, (policy = `"key";q=${limit.requests};w=${WINDOW_SECONDS[limit.window]}`));
+  return policy;
 }
 
 // As with the key check's refusals: one frozen error per Retry-After, built once without a stack,

@@ -132,7 +132,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   // A refusal is not a second line: its code goes on the request's one line (logRequestDone).
   // A flood of refusals then costs no more log writes than the same number of acceptances.
   else request.problemCode = error.code;
-  if (error instanceof TooManyRequestsError) reply.header('Retry-After', String(error.retryAfterSeconds));
+  if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfterSeconds));
   if (!Object.isFrozen(error)) return sendProblem(reply, problemOf(error));
   let frozen = frozenProblems.get(error);
   if (!frozen) {

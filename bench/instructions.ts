@@ -1,10 +1,11 @@
 /**
  * Instructions per whoami request under each tracing configuration and for keys under a rate limit,
- * counted by valgrind's callgrind: the same count for the same code and requests however busy the
- * machine is, where req/s and CPU time on this machine move 10–30 % between adjacent rounds. Usage:
- *   npm run bench:instructions -- [--requests=3000] [--warmup=20000]
+ * counted by valgrind's callgrind: within a few percent for the same code and requests, where req/s
+ * and CPU time on this machine move 10–30 % between adjacent rounds (on an otherwise idle machine: a
+ * server slowed by other work counts more). Usage:
+ *   npm run bench:instructions -- [--requests=3000] [--warmup=50000]
  *     [--only=off,none,tenth,all,limited,refused]
- * Each configuration takes a minute or two (the server runs about 50× slower under callgrind).
+ * Two configurations run at a time, about four minutes a pair (a server runs ~50× slower under callgrind).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { createKeys, spend, type Limit } from './rate-limits.ts';
 const flag = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const requests = Number(flag('requests', '3000'));
-const warmup = Number(flag('warmup', '20000'));
+const warmup = Number(flag('warmup', '50000'));
 type Configuration = { what: string; sampler?: [string, string]; limit?: Limit; spent?: boolean };
 const GENEROUS: Limit = { requests: 1_000_000_000, window: '1d' };
 const CONFIGURATIONS = {

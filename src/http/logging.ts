@@ -1,3 +1,4 @@
+import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { traceLogOptions } from '../telemetry/log-fields.ts';
@@ -18,10 +19,39 @@ export function loggerOptions(options: LogOptions): LoggerOptions & { stream?: D
         ip: request.ip,
       }),
       res: (reply: { statusCode?: number }) => ({ statusCode: reply.statusCode }),
+      err: errorForLog,
     },
     ...(options.stream ? { stream: options.stream } : {}),
     ...traceMixin(),
   };
+}
+
+/**
+ * Errors as pino writes them, minus what Drizzle adds to a failed query: its message and stack
+ * carry the whole SQL and every parameter (several KiB a line, and parameters are data). What helps
+ * an operator stays: the cause (message, code, stack), the statement shortened, and where it ran.
+ */
+export function errorForLog(error: Error): Record<string, unknown> {
+  if (!(error instanceof DrizzleQueryError)) return pino.stdSerializers.err(error);
+  // PGlite's cause repeats the query and its parameters: only what diagnoses the failure is kept.
+  const cause = error.cause instanceof Error ? diagnosis(pino.stdSerializers.err(error.cause)) : undefined;
+  const header = `${error.name}: ${error.message}`;
+  return {
+    type: 'DrizzleQueryError',
+    message: `query failed: ${error.cause instanceof Error ? error.cause.message : 'no cause given'}`,
+    query: shortened(error.query),
+    stack: error.stack?.startsWith(header) ? error.stack.slice(header.length).trim() : undefined,
+    ...(cause ? { cause } : {}),
+  };
+}
+
+function diagnosis({ type, message, code, severity, routine, stack }: Record<string, unknown>) {
+  return { type, message, code, severity, routine, stack };
+}
+
+function shortened(query: string): string {
+  const flat = query.replace(/\s+/g, ' ').trim();
+  return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
 }
 
 // Only when tracing is on: untraced, a log line costs not even the look-up of an active span.

@@ -33,15 +33,15 @@ export function loggerOptions(options: LogOptions): LoggerOptions & { stream?: D
  */
 export function errorForLog(error: Error): Record<string, unknown> {
   if (!(error instanceof DrizzleQueryError)) return pino.stdSerializers.err(error);
-  // PGlite's cause repeats the query and its parameters: only what diagnoses the failure is kept.
-  const cause = error.cause instanceof Error ? diagnosis(pino.stdSerializers.err(error.cause)) : undefined;
+  const cause = error.cause instanceof Error ? error.cause : undefined;
   const header = `${error.name}: ${error.message}`;
   return {
     type: 'DrizzleQueryError',
-    message: `query failed: ${error.cause instanceof Error ? error.cause.message : 'no cause given'}`,
+    message: `query failed: ${cause?.message ?? 'no cause given'}`,
     query: shortened(error.query),
     stack: error.stack?.startsWith(header) ? error.stack.slice(header.length).trim() : undefined,
-    ...(cause ? { cause } : {}),
+    // PGlite's cause repeats the query and its parameters: only what diagnoses the failure is kept.
+    ...(cause ? { cause: diagnosis(pino.stdSerializers.err(cause)) } : {}),
   };
 }
 

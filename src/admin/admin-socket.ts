@@ -8,8 +8,10 @@ import { operationInputs, parseOperation, type AdminOperations, type OperationNa
 export const adminSocketPath = (dataDir: string) => join(dataDir, 'airkey-admin.sock');
 
 export class RemoteOperationError extends Error {
-  constructor(readonly problem: Problem) {
+  readonly problem: Problem;
+  constructor(problem: Problem) {
     super(problem.detail);
+    this.problem = problem;
   }
 }
 

@@ -6,7 +6,10 @@ export type AuditRow = typeof auditEvents.$inferSelect;
 export type NewAuditEvent = typeof auditEvents.$inferInsert;
 
 export class AuditRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   async insert(tx: Db, event: NewAuditEvent): Promise<void> {
     await tx.insert(auditEvents).values(event);

@@ -10,10 +10,12 @@ const isPosition = (value: unknown): value is { id: number } =>
 
 /** The tenant's trail of who did what (AuditEvent in docs/api.md). */
 export class AuditService {
-  constructor(
-    private readonly repository: AuditRepository,
-    private readonly cursors: CursorCodec,
-  ) {}
+  private readonly repository: AuditRepository;
+  private readonly cursors: CursorCodec;
+  constructor(repository: AuditRepository, cursors: CursorCodec) {
+    this.repository = repository;
+    this.cursors = cursors;
+  }
 
   /** Written inside the caller's transaction, so an event exists exactly when its change does. */
   async record(

@@ -52,7 +52,9 @@ export class ChangeFeed implements ChangeCarrier {
   /** The last write's wait for the other instances. */
   lastConfirmation: Confirmation | undefined;
 
-  constructor(private readonly options: ChangeFeedOptions) {
+  private readonly options: ChangeFeedOptions;
+  constructor(options: ChangeFeedOptions) {
+    this.options = options;
     this.database = options.database;
     this.terms = leaseTerms(options.revocationWaitMs);
     this.leaseValidUntil = this.shared ? 0 : Number.POSITIVE_INFINITY;

@@ -32,11 +32,14 @@ export type UnitOfWorkOptions = {
  * what changed; they never handle transactions, the feed or the outbox themselves.
  */
 export class UnitOfWork {
-  constructor(
-    private readonly db: Db,
-    private readonly carrier: ChangeCarrier,
-    private readonly options: UnitOfWorkOptions = {},
-  ) {}
+  private readonly db: Db;
+  private readonly carrier: ChangeCarrier;
+  private readonly options: UnitOfWorkOptions;
+  constructor(db: Db, carrier: ChangeCarrier, options: UnitOfWorkOptions = {}) {
+    this.db = db;
+    this.carrier = carrier;
+    this.options = options;
+  }
 
   async inTransaction<T>(work: Work<T>): Promise<T> {
     const changes: KeyChange[] = [];

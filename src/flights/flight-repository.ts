@@ -42,11 +42,12 @@ export class FlightRepository {
   private readonly firstPage;
   private readonly nextPage;
 
-  constructor(
-    private readonly db: Db,
-    /** Told when a write to a tenant's flights starts and when it ends (the PGlite page cache). */
-    private readonly onWrite: (tenantId: string) => void = () => {},
-  ) {
+  private readonly db: Db;
+  /** Told when a write to a tenant's flights starts and when it ends (the PGlite page cache). */
+  private readonly onWrite: (tenantId: string) => void;
+  constructor(db: Db, onWrite: (tenantId: string) => void = () => {}) {
+    this.db = db;
+    this.onWrite = onWrite;
     const order = [asc(flights.scheduledDeparture), asc(flights.id)] as const;
     this.firstPage = db
       .select(READ_COLUMNS)

@@ -23,11 +23,14 @@ export type FlightServiceOptions = {
 
 /** Read access to a tenant's flights, for REST and MCP alike. */
 export class FlightService {
-  constructor(
-    private readonly flights: FlightRepository,
-    private readonly cursors: CursorCodec,
-    private readonly options: FlightServiceOptions = {},
-  ) {}
+  private readonly flights: FlightRepository;
+  private readonly cursors: CursorCodec;
+  private readonly options: FlightServiceOptions;
+  constructor(flights: FlightRepository, cursors: CursorCodec, options: FlightServiceOptions = {}) {
+    this.flights = flights;
+    this.cursors = cursors;
+    this.options = options;
+  }
 
   /** The page is shared with other callers when it comes from the page cache: never change it. */
   async list(principal: Principal, query: FlightQuery): Promise<FlightPage> {

@@ -5,6 +5,14 @@ import { claimExpiringNotices, withCreatorEmails } from './key-event-queries.ts'
 import { keyEvent } from './key-events.ts';
 import type { KeyService } from './key-service.ts';
 
+type ExpirySweepOptions = {
+  uow: UnitOfWork;
+  keyService: Pick<KeyService, 'recordExpiries'>;
+  clock: Clock;
+  intervalMs: number;
+  onError?: (error: unknown) => void;
+};
+
 /**
  * Every SWEEP_INTERVAL_MS: `api_key.expiring` for keys that came within 7 days or 1 day of their
  * expiry, and `api_key.expired` (with its audit event) for keys that expired. Each key's notices
@@ -13,15 +21,10 @@ import type { KeyService } from './key-service.ts';
 export class ExpirySweep {
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly options: {
-      uow: UnitOfWork;
-      keyService: Pick<KeyService, 'recordExpiries'>;
-      clock: Clock;
-      intervalMs: number;
-      onError?: (error: unknown) => void;
-    },
-  ) {}
+  private readonly options: ExpirySweepOptions;
+  constructor(options: ExpirySweepOptions) {
+    this.options = options;
+  }
 
   start(): void {
     this.timer = setInterval(() => {

@@ -14,12 +14,21 @@ export type FirstRefusal = (keyId: string, limit: RateLimit, windowSeconds: numb
  * `rate_limited` usage instead of `ok` (the key check counted it ok when it accepted the key).
  */
 export class KeyRateLimits {
+  private readonly limiter: Pick<RateLimiter, 'take'>;
+  private readonly counter: RateLimitedCounter;
+  private readonly clock: Clock;
+  private readonly onFirstRefusal: FirstRefusal;
   constructor(
-    private readonly limiter: Pick<RateLimiter, 'take'>,
-    private readonly counter: RateLimitedCounter,
-    private readonly clock: Clock,
-    private readonly onFirstRefusal: FirstRefusal = () => undefined,
-  ) {}
+    limiter: Pick<RateLimiter, 'take'>,
+    counter: RateLimitedCounter,
+    clock: Clock,
+    onFirstRefusal: FirstRefusal = () => undefined,
+  ) {
+    this.limiter = limiter;
+    this.counter = counter;
+    this.clock = clock;
+    this.onFirstRefusal = onFirstRefusal;
+  }
 
   /** Synchronous while this instance holds budget for the key's window: no promise, no I/O. */
   take(keyId: string, tenantId: string, limit: RateLimit): RateDecision | Promise<RateDecision> {

@@ -31,7 +31,9 @@ export class KeyRepository {
    */
   private readonly keysOfTenant;
 
-  constructor(private readonly db: Db) {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
     this.factsByDigests = db
       .select({
         key: apiKeys,

@@ -40,7 +40,9 @@ export class KeyService {
   private readonly audit: AuditService;
   private readonly clock: Clock;
 
-  constructor(private readonly options: KeyServiceOptions) {
+  private readonly options: KeyServiceOptions;
+  constructor(options: KeyServiceOptions) {
+    this.options = options;
     this.uow = options.uow;
     this.keys = options.keys;
     this.audit = options.audit;

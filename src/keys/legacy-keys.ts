@@ -16,7 +16,10 @@ export class LegacyKeys {
   // Refreshes run one after another, so an answer read before a deletion never lands after one read since.
   private tail: Promise<void> = Promise.resolve();
 
-  constructor(private readonly source: LegacyKeySource) {}
+  private readonly source: LegacyKeySource;
+  constructor(source: LegacyKeySource) {
+    this.source = source;
+  }
 
   /** True once storage has said no legacy key remains. Synchronous: read on the hot path. */
   get noneRemain(): boolean {

@@ -20,10 +20,12 @@ const KEEP_MS = 2 * 86_400_000;
 export class RateLimitNotices {
   private lastPruneMs = 0;
 
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
-  ) {}
+  private readonly uow: UnitOfWork;
+  private readonly clock: Clock;
+  constructor(uow: UnitOfWork, clock: Clock) {
+    this.uow = uow;
+    this.clock = clock;
+  }
 
   async notice(keyId: string, limit: RateLimit, windowSeconds: number): Promise<boolean> {
     const nowMs = this.clock.now().getTime();

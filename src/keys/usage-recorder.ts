@@ -20,13 +20,14 @@ export class UsageRecorder {
   private pending = new Map<string, number>();
   private readonly loop: WriteBehindLoop;
 
-  constructor(
-    private readonly keys: KeyRepository,
-    private readonly counter: RequestCounter,
-    intervalMs: number,
-    /** Every flush that wrote or failed: a failure is kept for the next flush and must be seen. */
-    private readonly report: RunReport,
-  ) {
+  private readonly keys: KeyRepository;
+  private readonly counter: RequestCounter;
+  /** Every flush that wrote or failed: a failure is kept for the next flush and must be seen. */
+  private readonly report: RunReport;
+  constructor(keys: KeyRepository, counter: RequestCounter, intervalMs: number, report: RunReport) {
+    this.keys = keys;
+    this.counter = counter;
+    this.report = report;
     this.loop = new WriteBehindLoop(intervalMs, () => this.writePending());
   }
 

@@ -32,13 +32,15 @@ export class TalliedCounter<T extends string> {
 }
 
 /** An unlabelled histogram: `observe` finds a bucket among a few and adds one. */
+type HistogramOptions = { name: string; help: string; buckets: readonly number[]; registers: Registry[] };
+
 export class TalliedHistogram {
   private readonly counts: number[];
   private sum = 0;
 
-  constructor(
-    private readonly options: { name: string; help: string; buckets: readonly number[]; registers: Registry[] },
-  ) {
+  private readonly options: HistogramOptions;
+  constructor(options: HistogramOptions) {
+    this.options = options;
     this.counts = new Array<number>(options.buckets.length + 1).fill(0);
     const metric = {
       name: options.name,

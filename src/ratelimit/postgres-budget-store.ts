@@ -22,10 +22,12 @@ type Row = { before: number | string; after: number | string };
 export class PostgresBudgetStore implements BudgetStore {
   private nextPrune = 0;
 
-  constructor(
-    private readonly db: Db,
-    private readonly onError: (error: unknown) => void = () => {},
-  ) {}
+  private readonly db: Db;
+  private readonly onError: (error: unknown) => void;
+  constructor(db: Db, onError: (error: unknown) => void = () => {}) {
+    this.db = db;
+    this.onError = onError;
+  }
 
   async lease(request: LeaseRequest): Promise<Lease> {
     this.prune(request.now);

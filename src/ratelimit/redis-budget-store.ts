@@ -23,7 +23,10 @@ return {granted, used}
  * changes never shares a counter that expires too early.
  */
 export class RedisBudgetStore implements BudgetStore {
-  constructor(private readonly redis: Redis) {}
+  private readonly redis: Redis;
+  constructor(redis: Redis) {
+    this.redis = redis;
+  }
 
   async lease({ keyId, windowStart, windowMs, limit, now }: LeaseRequest): Promise<Lease> {
     // Commands are not queued while disconnected (connectRedis): a lease made as the process starts

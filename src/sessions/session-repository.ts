@@ -10,7 +10,9 @@ export class SessionRepository {
   /** Every back-office request asks it, so it is built and (on PostgreSQL) planned once. */
   private readonly liveWithUser;
 
-  constructor(private readonly db: Db) {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
     this.liveWithUser = db
       .select({
         csrfToken: sessions.csrfToken,

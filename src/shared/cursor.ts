@@ -6,7 +6,10 @@ import { InvalidRequestError } from './errors.ts';
  * truncated or made for other filters is a 400, never a surprising page.
  */
 export class CursorCodec {
-  constructor(private readonly secret: string) {}
+  private readonly secret: string;
+  constructor(secret: string) {
+    this.secret = secret;
+  }
 
   encode(position: unknown, scope: string): string {
     const body = Buffer.from(JSON.stringify(position)).toString('base64url');

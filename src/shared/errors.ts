@@ -27,11 +27,10 @@ export class AirkeyError extends Error {
 }
 
 export class InvalidRequestError extends AirkeyError {
-  constructor(
-    readonly errors: FieldError[],
-    detail?: string,
-  ) {
+  readonly errors: FieldError[];
+  constructor(errors: FieldError[], detail?: string) {
     super('invalid_request', detail);
+    this.errors = errors;
   }
   static field(path: string, message: string): InvalidRequestError {
     return new InvalidRequestError([{ path, message }], message);
@@ -72,11 +71,10 @@ export class InvalidCredentialsError extends AirkeyError {
 }
 
 export class PermissionDeniedError extends AirkeyError {
-  constructor(
-    readonly permission: string,
-    detail?: string,
-  ) {
+  readonly permission: string;
+  constructor(permission: string, detail?: string) {
     super('permission_denied', detail ?? `This action needs the permission ${permission}.`);
+    this.permission = permission;
   }
 }
 
@@ -120,15 +118,19 @@ export class ConflictError extends AirkeyError {
 
 /** Too many failures from one client (429 with Retry-After). */
 export class TooManyRequestsError extends AirkeyError {
-  constructor(readonly retryAfterSeconds: number) {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
     super('too_many_requests', `Too many failed attempts from this client. Retry in ${retryAfterSeconds} s.`);
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
 /** A valid key went over its own rate limit (docs/keys.md (Rate limits)); the client waits for the next window. */
 export class RateLimitedError extends AirkeyError {
-  constructor(readonly retryAfterSeconds: number) {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
     super('rate_limited', `This key has used its rate limit for the current window. Retry in ${retryAfterSeconds} s.`);
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

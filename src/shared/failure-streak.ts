@@ -21,10 +21,12 @@ export type StreakSink = {
 export class FailureStreak implements RunReport {
   private failures = 0;
 
-  constructor(
-    private readonly task: string,
-    private readonly sink: StreakSink,
-  ) {}
+  private readonly task: string;
+  private readonly sink: StreakSink;
+  constructor(task: string, sink: StreakSink) {
+    this.task = task;
+    this.sink = sink;
+  }
 
   failed(error: unknown): void {
     this.sink.count(this.task);

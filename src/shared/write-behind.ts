@@ -7,10 +7,12 @@ export class WriteBehindLoop {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly intervalMs: number,
-    private readonly flushOnce: () => Promise<void>,
-  ) {}
+  private readonly intervalMs: number;
+  private readonly flushOnce: () => Promise<void>;
+  constructor(intervalMs: number, flushOnce: () => Promise<void>) {
+    this.intervalMs = intervalMs;
+    this.flushOnce = flushOnce;
+  }
 
   start(): void {
     this.timer ??= setInterval(() => void this.flush(), this.intervalMs);

@@ -47,7 +47,10 @@ export class RequestSampling {
   private readonly spanIds = new RandomIdGenerator();
   private parentFields: string[] = [];
 
-  constructor(private readonly sampler: Sampler) {}
+  private readonly sampler: Sampler;
+  constructor(sampler: Sampler) {
+    this.sampler = sampler;
+  }
 
   /** For the SDK: hands a trace id drawn for a kept request to that request's span. */
   readonly idGenerator: IdGenerator = {

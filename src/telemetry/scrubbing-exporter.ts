@@ -31,10 +31,12 @@ export function scrubSecrets(text: string): string {
 export class ScrubbingExporter implements Exporter {
   private failing = false;
 
-  constructor(
-    private readonly inner: Exporter,
-    private readonly onFailure: (error: Error | undefined) => void,
-  ) {}
+  private readonly inner: Exporter;
+  private readonly onFailure: (error: Error | undefined) => void;
+  constructor(inner: Exporter, onFailure: (error: Error | undefined) => void) {
+    this.inner = inner;
+    this.onFailure = onFailure;
+  }
 
   export(spans: Spans, done: Done): void {
     this.inner.export(spans.map(cleanSpan), (result) => {

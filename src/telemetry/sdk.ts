@@ -118,7 +118,10 @@ class DiagnosticsLog implements DiagLogger {
   private problems = 0;
   private readonly seen = new Set<string>();
 
-  constructor(private readonly log: Logger) {}
+  private readonly log: Logger;
+  constructor(log: Logger) {
+    this.log = log;
+  }
 
   endStartup(): number {
     this.startup = false;

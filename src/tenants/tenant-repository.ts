@@ -5,7 +5,10 @@ import { tenants } from '../db/schema.ts';
 export type TenantRow = typeof tenants.$inferSelect;
 
 export class TenantRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   async findBySlug(slug: string): Promise<TenantRow | undefined> {
     const [row] = await this.db.select().from(tenants).where(eq(tenants.slug, slug));

@@ -27,7 +27,9 @@ export class FailureThrottle {
   /** Client → the instant (ms) its block ends. Bounded: a flood from many addresses evicts, never grows. */
   private readonly knownBlocks = new LRUCache<string, number>({ max: 10_000 });
 
-  constructor(private readonly options: ThrottleOptions) {
+  private readonly options: ThrottleOptions;
+  constructor(options: ThrottleOptions) {
+    this.options = options;
     const memory = new RateLimiterMemory({
       points: options.points,
       duration: options.windowSeconds,

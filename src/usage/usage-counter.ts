@@ -29,12 +29,12 @@ export class UsageCounter {
   private pending = new Map<number, Map<string, HourTally>>();
   private readonly loop: WriteBehindLoop;
 
-  constructor(
-    private readonly sink: UsageSink,
-    intervalMs: number,
-    /** Every flush that added or failed: a failure is kept for the next flush and must be seen. */
-    private readonly report: RunReport,
-  ) {
+  private readonly sink: UsageSink;
+  /** Every flush that added or failed: a failure is kept for the next flush and must be seen. */
+  private readonly report: RunReport;
+  constructor(sink: UsageSink, intervalMs: number, report: RunReport) {
+    this.sink = sink;
+    this.report = report;
     this.loop = new WriteBehindLoop(intervalMs, () => this.addPending());
   }
 

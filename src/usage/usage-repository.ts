@@ -8,7 +8,10 @@ import type { TopKey } from './usage-schemas.ts';
 
 /** The only place that knows how usage counts are stored: per key and hour, per tenant and hour. */
 export class UsageRepository implements UsageSink {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   /**
    * Adds a batch to both tables in ONE statement, so a failure adds nothing and the batch can be

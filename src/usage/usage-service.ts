@@ -17,10 +17,12 @@ const TOP_KEYS = 10;
 export class UsageService {
   private lastPruneMs = Number.NEGATIVE_INFINITY;
 
-  constructor(
-    private readonly usage: UsageRepository,
-    private readonly clock: Clock,
-  ) {}
+  private readonly usage: UsageRepository;
+  private readonly clock: Clock;
+  constructor(usage: UsageRepository, clock: Clock) {
+    this.usage = usage;
+    this.clock = clock;
+  }
 
   async forKey(actor: UserActor, keyId: string, window: UsageWindow): Promise<Usage> {
     requirePermission(actor, 'api_keys:manage');

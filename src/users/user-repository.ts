@@ -6,7 +6,10 @@ export type UserRow = typeof users.$inferSelect;
 export type UserWithTenant = UserRow & { tenant: { id: string; slug: string; name: string } };
 
 export class UserRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   async findByEmail(email: string, tx: Db = this.db): Promise<UserWithTenant | undefined> {
     return this.findOne(tx, eq(users.email, email.toLowerCase()));

@@ -31,7 +31,10 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** The only place that knows how deliveries are stored and claimed. */
 export class DeliveryRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   /**
    * Claims up to `limit` due deliveries of enabled endpoints, skipping endpoints in `busy`, until

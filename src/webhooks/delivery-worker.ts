@@ -50,7 +50,9 @@ export class DeliveryWorker {
   private soon: NodeJS.Timeout | undefined;
   private lastPrune = 0;
 
-  constructor(private readonly options: DeliveryWorkerOptions) {
+  private readonly options: DeliveryWorkerOptions;
+  constructor(options: DeliveryWorkerOptions) {
+    this.options = options;
     this.repository = new DeliveryRepository(options.db);
     this.dispatcher =
       options.dispatcher ??

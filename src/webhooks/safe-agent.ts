@@ -12,8 +12,10 @@ export const systemResolver: Resolver = async (hostname) =>
 /** The connection was refused because of where it would have gone (attempt error `blocked_address`). */
 export class BlockedAddressError extends Error {
   readonly code = 'ERR_BLOCKED_ADDRESS';
-  constructor(readonly address: string) {
+  readonly address: string;
+  constructor(address: string) {
     super('The webhook URL resolves to an address that is not allowed');
+    this.address = address;
   }
 }
 

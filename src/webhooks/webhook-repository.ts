@@ -25,7 +25,10 @@ const deliveryColumns = {
 
 /** The only place that knows how webhook endpoints and their delivery log are stored. */
 export class WebhookRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
 
   /** Serialises a tenant's endpoint changes (the limit check), and names the tenant for events. */
   async lockTenant(tx: Db, tenantId: string): Promise<{ id: string; slug: string }> {

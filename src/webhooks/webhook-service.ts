@@ -58,7 +58,10 @@ const isPosition = (value: unknown): value is DeliveryPosition =>
  * every change is audited in its own transaction, and a secret leaves only in the answer that made it.
  */
 export class WebhookService {
-  constructor(private readonly options: WebhookServiceOptions) {}
+  private readonly options: WebhookServiceOptions;
+  constructor(options: WebhookServiceOptions) {
+    this.options = options;
+  }
 
   async list(actor: UserActor): Promise<WebhookList> {
     requirePermission(actor, 'api_keys:manage');

@@ -41,6 +41,9 @@ import { FailureStreak } from '../shared/failure-streak.ts';
 import { webhookDelivery } from '../webhooks/delivery-setup.ts';
 import type { Resolver } from '../webhooks/safe-agent.ts';
 import { ExpirySweep } from '../keys/expiry-sweep.ts';
+import { KeyPolicyRepository } from '../keys/key-policy-repository.ts';
+import { KeyPolicyService } from '../keys/key-policy-service.ts';
+import { UnusedKeySweep } from '../keys/unused-sweep.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { WebhookRepository } from '../webhooks/webhook-repository.ts';
 import { WebhookService } from '../webhooks/webhook-service.ts';
@@ -138,13 +141,37 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
 
   const rateLimitNotices = new RateLimitNotices(uow, clock);
-  const keys = new KeyService({ uow, keys: keyRepository, audit, clock, maxKeysPerTenant: config.maxKeysPerTenant });
+  // The tenant's key policy: read and changed by System Administrators, enforced by the key services.
+  const keyPolicies = new KeyPolicyService({
+    uow,
+    policies: new KeyPolicyRepository(db),
+    tenants: tenantRepository,
+    audit,
+    clock,
+  });
+  const keys = new KeyService({
+    uow,
+    keys: keyRepository,
+    audit,
+    clock,
+    maxKeysPerTenant: config.maxKeysPerTenant,
+    policy: keyPolicies,
+  });
   // api_key.expiring and api_key.expired, every SWEEP_INTERVAL_MS.
   const expirySweep = new ExpirySweep({
     uow,
     keyService: keys,
     clock,
     intervalMs: config.sweepIntervalMs,
+    onError: backgroundError,
+  });
+  // api_key.unused, and keys past their tenant's disable_unused_after_days disabled, as often.
+  const unusedSweep = new UnusedKeySweep({
+    uow,
+    audit,
+    clock,
+    intervalMs: config.sweepIntervalMs,
+    usageFlushMs: config.usageFlushMs,
     onError: backgroundError,
   });
   const services = {
@@ -190,7 +217,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     }),
     keys,
     expirySweep,
-    keyRolls: new RollService({ uow, keys: keyRepository, audit, clock }),
+    keyRolls: new RollService({ uow, keys: keyRepository, audit, clock, policy: keyPolicies }),
+    keyPolicies,
+    unusedSweep,
     leaks: new LeakService({ uow, keys: keyRepository, audit, clock, reports: leakReports, legacyKeys }),
     tenants: new TenantService({ uow, tenants: tenantRepository, keys: keyRepository, audit }),
     users: new UserService({
@@ -226,9 +255,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       usageCounter.start();
       deliveries.start();
       expirySweep.start();
+      unusedSweep.start();
     },
     async close() {
       expirySweep.stop();
+      unusedSweep.stop();
       await deliveries.stop();
       await usage.stop();
       await usageCounter.stop();

@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'user.roles_changed',
   'user.deleted',
   'tenant.authority_changed',
+  'tenant.key_policy_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

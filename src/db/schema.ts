@@ -95,6 +95,16 @@ export const apiKeys = pgTable(
     rateLimitWindow: text('rate_limit_window', { enum: ['1s', '1m', '1h', '1d'] }),
     /** The smallest `api_key.expiring` threshold (7 or 1 days) already announced, so each is sent once. */
     expiringNoticeDays: integer('expiring_notice_days'),
+    /**
+     * The unused-key sweep (docs/keys.md (Key policy)). A key is idle since the latest of its
+     * creation, its last use and `activeSince` (set when it is enabled, so its clock restarts).
+     */
+    activeSince: timestamp('active_since', { withTimezone: true, mode: 'date' }),
+    /** The idle-since instant the `api_key.unused` warning was sent for: a use or an enable makes it stale. */
+    unusedNoticeFor: timestamp('unused_notice_for', { withTimezone: true, mode: 'date' }),
+    /** The idle-since instant a sweep claimed the key for disabling, and when; see UnusedKeySweep. */
+    unusedClaimFor: timestamp('unused_claim_for', { withTimezone: true, mode: 'date' }),
+    unusedClaimedAt: timestamp('unused_claimed_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('api_keys_secret_digest_unique').on(t.secretDigest),
@@ -108,6 +118,18 @@ export const apiKeys = pgTable(
       .where(sql`not has_checksum`),
   ],
 );
+
+/** A tenant's key policy (docs/keys.md (Key policy)); no row: the defaults, nothing required. */
+export const keyPolicies = pgTable('key_policies', {
+  tenantId: uuid('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  maxLifetimeDays: integer('max_lifetime_days'),
+  requireExpiry: boolean('require_expiry').notNull().default(false),
+  disableUnusedAfterDays: integer('disable_unused_after_days'),
+  requireAllowedIps: boolean('require_allowed_ips').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
 
 export const auditEvents = pgTable(
   'audit_events',

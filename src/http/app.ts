@@ -14,6 +14,7 @@ import { stripQueryKey } from './redaction.ts';
 import { API_SECURITY_HEADERS, BROWSER_SECURITY_HEADERS } from './security-headers.ts';
 import { serializerCompiler } from './serializer.ts';
 import { backofficeAuditRoutes } from './routes/backoffice-audit.ts';
+import { backofficeKeyPolicyRoutes } from './routes/backoffice-key-policy.ts';
 import { backofficeKeyRoutes } from './routes/backoffice-keys.ts';
 import { backofficePages } from './routes/backoffice-pages.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
@@ -165,9 +166,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
 /** The signed-in part of the back office: behind the session hook, each module with its services. */
 function backofficeRoutes(guarded: FastifyInstance, services: Services): void {
-  const { sessions, keys, keyRolls, usageReports, audit, users, webhooks } = services;
+  const { sessions, keys, keyRolls, keyPolicies, usageReports, audit, users, webhooks } = services;
   guarded.addHook('onRequest', sessionHook(sessions));
   backofficeKeyRoutes(guarded, { keys, keyRolls });
+  backofficeKeyPolicyRoutes(guarded, { keyPolicies });
   backofficeUsageRoutes(guarded, { usageReports });
   backofficeAuditRoutes(guarded, { audit });
   backofficeUserRoutes(guarded, { users });

@@ -5,6 +5,7 @@ import {
   AirkeyError,
   catalogEntry,
   InvalidRequestError,
+  KeyPolicyViolationError,
   TooManyRequestsError,
   UnavailableError,
   type ErrorKind,
@@ -38,7 +39,12 @@ export function problemOf(error: unknown): Problem {
       detail: error.message,
       code: error.code,
     };
-    if (error instanceof InvalidRequestError || error instanceof WebhookUrlRejectedError) problem.errors = error.errors;
+    if (
+      error instanceof InvalidRequestError ||
+      error instanceof WebhookUrlRejectedError ||
+      error instanceof KeyPolicyViolationError
+    )
+      problem.errors = error.errors;
     return problem;
   }
   if (hasZodFastifySchemaValidationErrors(error)) {

@@ -6,7 +6,10 @@ import type { KeyRow, KeyRowWithCreator } from './key-rows.ts';
 /** The queries key events need beyond the key repository's own. */
 
 /** The same rows with their creators' e-mails, as an event's ApiKey shows them. */
-export async function withCreatorEmails(tx: Db, rows: readonly KeyRow[]): Promise<KeyRowWithCreator[]> {
+export async function withCreatorEmails<R extends KeyRow>(
+  tx: Db,
+  rows: readonly R[],
+): Promise<Array<R & Pick<KeyRowWithCreator, 'creatorEmail'>>> {
   const creators = [...new Set(rows.flatMap((row) => (row.createdBy ? [row.createdBy] : [])))];
   const found =
     creators.length === 0

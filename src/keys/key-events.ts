@@ -18,7 +18,8 @@ export type KeyEventType =
   | 'api_key.rate_limit_changed'
   | 'api_key.rate_limited'
   | 'api_key.expiring'
-  | 'api_key.expired';
+  | 'api_key.expired'
+  | 'api_key.unused';
 
 export function actorView(actor: EventActor): { type: 'user' | 'system'; id: string | null; email: string | null } {
   return actor.type === 'user'

@@ -132,8 +132,18 @@ export class KeyRepository {
     return row!;
   }
 
-  async setEnabled(tx: Db, id: string, enabled: boolean, disabledReason: string | null): Promise<void> {
-    await tx.update(apiKeys).set({ enabled, disabledReason }).where(eq(apiKeys.id, id));
+  /** `activeSince`: the key counts as idle from then on (an enable restarts the unused-key clock). */
+  async setEnabled(
+    tx: Db,
+    id: string,
+    enabled: boolean,
+    disabledReason: string | null,
+    activeSince?: Date,
+  ): Promise<void> {
+    await tx
+      .update(apiKeys)
+      .set({ enabled, disabledReason, ...(activeSince ? { activeSince } : {}) })
+      .where(eq(apiKeys.id, id));
   }
 
   async delete(tx: Db, id: string): Promise<void> {

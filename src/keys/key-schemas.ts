@@ -6,8 +6,8 @@ import { RATE_LIMIT_WINDOWS } from '../ratelimit/rate-limit.ts';
  * The API-key contract as data: these schemas validate requests, serialise responses, describe
  * the OpenAPI document and MCP tools, and give the back office its types (z.infer).
  */
-/** Why a key is disabled: by a person, with its creator's account, or reported leaked. */
-export const DISABLED_REASONS = ['disabled_by_user', 'creator_deleted', 'leaked'] as const;
+/** Why a key is disabled: by a person, with its creator's account, reported leaked, or unused (key policy). */
+export const DISABLED_REASONS = ['disabled_by_user', 'creator_deleted', 'leaked', 'unused'] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
 /** At most `requests` accepted requests per fixed, UTC-aligned `window` (docs/keys.md (Rate limits)). */
@@ -66,6 +66,10 @@ export type RollOverlap = (typeof ROLL_OVERLAPS)[number];
 
 export const rollKeyBodySchema = z.strictObject({
   overlap: z.enum(ROLL_OVERLAPS).describe('How long the old key keeps working; none = refused at once'),
+  expires_at: z
+    .string()
+    .optional()
+    .describe("YYYY-MM-DD for the new key, no later than the old key's; default: the old key's expires_at"),
 });
 export type RollKeyInput = z.infer<typeof rollKeyBodySchema>;
 

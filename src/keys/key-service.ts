@@ -7,6 +7,7 @@ import type { RandomBytes } from '../shared/digest.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/errors.ts';
 import { nameProblem } from '../shared/text-rules.ts';
 import { expiryDateOf, expiryInstantOf, isExpired } from './expiry.ts';
+import type { KeyPolicyService } from './key-policy-service.ts';
 import type { KeyRepository } from './key-repository.ts';
 import type { KeyRowWithCreator } from './key-rows.ts';
 import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, UpdateKeyInput } from './key-schemas.ts';
@@ -23,6 +24,8 @@ export type KeyServiceOptions = {
   audit: AuditService;
   clock: Clock;
   maxKeysPerTenant: number;
+  /** The tenant's key policy, judged inside the transaction that makes the key. */
+  policy: Pick<KeyPolicyService, 'enforce'>;
   random?: RandomBytes;
 };
 
@@ -71,6 +74,11 @@ export class KeyService {
           `This tenant already holds ${this.options.maxKeysPerTenant} keys, the most allowed. Delete unused keys first.`,
         );
       }
+      // No allowed_ips on this input yet: a policy that requires them refuses every create.
+      await this.options.policy.enforce(tx, actor.tenantId, {
+        expiresAt: expiresAt ? expiryDateOf(expiresAt) : null,
+        allowedIps: undefined,
+      });
       const inserted = await this.keys.insert(tx, {
         tenantId: actor.tenantId,
         name,
@@ -148,7 +156,8 @@ export class KeyService {
       );
     }
     const disabledReason = enabled ? null : 'disabled_by_user';
-    await this.keys.setEnabled(tx, key.id, enabled, disabledReason);
+    // Enabling restarts the unused-key clock: the key is idle from now, not from its last use.
+    await this.keys.setEnabled(tx, key.id, enabled, disabledReason, enabled ? now : undefined);
     const action = enabled ? 'api_key.enabled' : 'api_key.disabled';
     await this.audit.record(tx, actor.tenantId, actor, action, keyTarget(key), { hint: key.hint });
     changed({ type: 'key', id: key.id });

@@ -3,8 +3,9 @@ import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { requirePermission, SYSTEM_ACTOR, type UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { RandomBytes } from '../shared/digest.ts';
-import { ConflictError, NotFoundError } from '../shared/errors.ts';
-import { expiryDateOf, isExpired } from './expiry.ts';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/errors.ts';
+import { expiryDateOf, expiryInstantOf, isExpired } from './expiry.ts';
+import type { KeyPolicyService } from './key-policy-service.ts';
 import type { KeyRepository } from './key-repository.ts';
 import type { RolledKey, RollOverlap } from './key-schemas.ts';
 import { withCreatorEmails } from './key-event-queries.ts';
@@ -20,6 +21,8 @@ export type RollServiceOptions = {
   keys: KeyRepository;
   audit: AuditService;
   clock: Clock;
+  /** The tenant's key policy: the successor is a new key and must comply. */
+  policy: Pick<KeyPolicyService, 'enforce'>;
   random?: RandomBytes;
 };
 
@@ -37,8 +40,10 @@ export class RollService {
   private readonly audit: AuditService;
   private readonly clock: Clock;
   private readonly random: RandomBytes | undefined;
+  private readonly policy: Pick<KeyPolicyService, 'enforce'>;
 
   constructor(options: RollServiceOptions) {
+    this.policy = options.policy;
     this.uow = options.uow;
     this.keys = options.keys;
     this.audit = options.audit;
@@ -46,10 +51,20 @@ export class RollService {
     this.random = options.random;
   }
 
-  /** A leaked or disabled key may be rolled; an expired one may not (its successor would be too). */
-  async roll(actor: UserActor, id: string, overlap: RollOverlap): Promise<RolledKey> {
+  /**
+   * A leaked or disabled key may be rolled; an expired one may not (its successor would be too).
+   * The successor keeps the old `expires_at` unless `expiresAt` gives an earlier one: what a key
+   * policy made since the old key was created may require.
+   */
+  async roll(
+    actor: UserActor,
+    id: string,
+    overlap: RollOverlap,
+    { expiresAt: newExpiry }: { expiresAt?: string | undefined } = {},
+  ): Promise<RolledKey> {
     requirePermission(actor, 'api_keys:manage');
     const now = this.clock.now();
+    const given = newExpiry === undefined ? undefined : expiryInstantOf(newExpiry, now);
     const secret = generateSecret(this.random);
     return this.uow.inTransaction(async (tx, changed, emit) => {
       // Serialises with creates and other rolls of the tenant's keys.
@@ -60,13 +75,21 @@ export class RollService {
       if (isExpired(old.expiresAt, now.getTime())) {
         throw new ConflictError('api_key_expired', 'An expired key cannot be rolled; create a new key instead.');
       }
+      const expiresAt = successorExpiry(old.expiresAt, given);
+      // No allowed_ips on this input yet: a policy that requires them refuses every roll.
+      await this.policy.enforce(
+        tx,
+        actor.tenantId,
+        { expiresAt: expiresAt ? expiryDateOf(expiresAt) : null, allowedIps: undefined },
+        given ? undefined : 'Roll it with a new expires_at that the policy allows.',
+      );
       const created = await this.keys.insert(tx, {
         tenantId: actor.tenantId,
         name: old.name,
         hint: hintOf(secret),
         secretDigest: digestSecret(secret),
         createdBy: actor.id,
-        expiresAt: old.expiresAt,
+        expiresAt,
         createdAt: now,
         // The successor is limited like its predecessor (its own budget: a new key id).
         rateLimitRequests: old.rateLimitRequests,
@@ -134,4 +157,16 @@ export class RollService {
       return retired.length;
     });
   }
+}
+
+/** An expiry is never extended (docs/keys.md): a roll may only bring it closer. */
+function successorExpiry(old: Date | null, given: Date | undefined): Date | null {
+  if (given === undefined) return old;
+  if (old !== null && given > old) {
+    throw InvalidRequestError.field(
+      'expires_at',
+      `A roll never extends a key's life: give a date no later than ${expiryDateOf(old)}, the key's own expiry.`,
+    );
+  }
+  return given;
 }

@@ -21,6 +21,11 @@ export const ERROR_CATALOG = {
     title: 'Webhook URL rejected',
     detail: 'A webhook URL must use https: and must not name a loopback, private or link-local address.',
   },
+  key_policy_violation: {
+    status: 400,
+    title: 'Key policy violation',
+    detail: "The change breaks the tenant's key policy.",
+  },
   api_key_missing: { status: 401, title: 'API key missing', detail: 'Send your API key in the X-API-Key header.' },
   api_key_invalid: { status: 401, title: 'Invalid API key', detail: 'The API key is malformed, unknown or deleted.' },
   api_key_disabled: { status: 401, title: 'API key disabled', detail: 'The API key is disabled.' },

@@ -58,6 +58,22 @@ export class WebhookUrlRejectedError extends AirkeyError {
   }
 }
 
+/**
+ * A create, roll or change the tenant's key policy refuses (docs/keys.md (Key policy)): each
+ * broken rule is listed in `errors` under its field, and the detail names field and rule.
+ */
+export class KeyPolicyViolationError extends AirkeyError {
+  readonly errors: FieldError[];
+  readonly rules: string[];
+  constructor(violations: ReadonlyArray<{ path: string; rule: string; message: string }>, advice?: string) {
+    const named = violations.map((violation) => `${violation.path} (${violation.rule})`).join(', ');
+    const first = violations[0]?.message ?? '';
+    super('key_policy_violation', [`This breaks the tenant's key policy: ${named}.`, first, advice ?? ''].join(' ').trim());
+    this.errors = violations.map(({ path, message }) => ({ path, message }));
+    this.rules = violations.map((violation) => violation.rule);
+  }
+}
+
 export class NotAuthenticatedError extends AirkeyError {
   constructor() {
     super('not_authenticated');

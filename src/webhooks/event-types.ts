@@ -9,6 +9,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'api_key.rate_limited',
   'api_key.expiring',
   'api_key.expired',
+  'api_key.unused',
   'webhook.test',
 ] as const;
 

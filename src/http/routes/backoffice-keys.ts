@@ -63,6 +63,7 @@ export function backofficeKeyRoutes(app: FastifyInstance, services: Pick<Service
         signedInActor(request),
         knownId(request.params.id, 'API key'),
         request.body.overlap,
+        { expiresAt: request.body.expires_at },
       );
       // Carries the new secret, like a creation: no cache may keep it.
       reply.header('Cache-Control', 'no-store').code(201);

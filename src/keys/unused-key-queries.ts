@@ -64,11 +64,7 @@ export async function markUnused(tx: Db, now: Date): Promise<string[]> {
  * The second step: disables the marked keys whose idle-since instant has not moved since they were
  * marked at least `graceMs` ago (a use flushed meanwhile moves it, and the key stays enabled).
  */
-export async function disableMarkedUnused(
-  tx: Db,
-  now: Date,
-  graceMs: number,
-): Promise<IdleKey[]> {
+export async function disableMarkedUnused(tx: Db, now: Date, graceMs: number): Promise<IdleKey[]> {
   const at = now.toISOString();
   const result: unknown = await tx.execute(sql`
     update api_keys k set enabled = false, disabled_reason = 'unused'
@@ -84,7 +80,10 @@ export async function disableMarkedUnused(
 async function withRows(tx: Db, idle: Idle[]): Promise<IdleKey[]> {
   if (idle.length === 0) return [];
   const byId = new Map(idle.map((each) => [each.id, each]));
-  const rows = await tx.select().from(apiKeys).where(inArray(apiKeys.id, [...byId.keys()]));
+  const rows = await tx
+    .select()
+    .from(apiKeys)
+    .where(inArray(apiKeys.id, [...byId.keys()]));
   return rows.map((row) => ({ ...row, idleSince: byId.get(row.id)!.idleSince, days: byId.get(row.id)!.days }));
 }
 

@@ -68,7 +68,10 @@ export class KeyPolicyViolationError extends AirkeyError {
   constructor(violations: ReadonlyArray<{ path: string; rule: string; message: string }>, advice?: string) {
     const named = violations.map((violation) => `${violation.path} (${violation.rule})`).join(', ');
     const first = violations[0]?.message ?? '';
-    super('key_policy_violation', [`This breaks the tenant's key policy: ${named}.`, first, advice ?? ''].join(' ').trim());
+    super(
+      'key_policy_violation',
+      [`This breaks the tenant's key policy: ${named}.`, first, advice ?? ''].join(' ').trim(),
+    );
     this.errors = violations.map(({ path, message }) => ({ path, message }));
     this.rules = violations.map((violation) => violation.rule);
   }

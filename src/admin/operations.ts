@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../app/services.ts';
 import { generateFlights } from '../flights/flight-seeder.ts';
+import type { KeyPolicy } from '../keys/key-policy.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import { InvalidRequestError } from '../shared/errors.ts';
 import { toTenantView, type TenantView } from '../tenants/tenant-service.ts';
@@ -28,6 +29,9 @@ export const operationInputs = {
   setRoles: z.object({ email: z.string(), roles: z.array(z.string()) }),
   deleteUser: z.object({ email: z.string() }),
   seedFlights: z.object({ tenant: z.string(), count: z.number().int().min(1).max(100_000) }),
+  showKeyPolicy: z.object({ tenant: z.string() }),
+  // The change itself is checked by KeyPolicyService, whoever calls it.
+  setKeyPolicy: z.object({ tenant: z.string(), change: z.record(z.string(), z.unknown()) }),
 };
 
 export type OperationName = keyof typeof operationInputs;
@@ -41,6 +45,8 @@ export type AdminOperations = {
   setRoles(input: OperationInput<'setRoles'>): Promise<UserView>;
   deleteUser(input: OperationInput<'deleteUser'>): Promise<{ deleted: string }>;
   seedFlights(input: OperationInput<'seedFlights'>): Promise<{ tenant: string; inserted: number }>;
+  showKeyPolicy(input: OperationInput<'showKeyPolicy'>): Promise<KeyPolicy>;
+  setKeyPolicy(input: OperationInput<'setKeyPolicy'>): Promise<KeyPolicy>;
 };
 
 /**
@@ -70,6 +76,14 @@ export function localOperations(services: Services): AdminOperations {
       const tenant = await services.tenants.requireBySlug(input.tenant);
       const rows = generateFlights(tenant.id, input.count, services.clock.now(), Date.now() & 0xffff);
       return { tenant: toTenantView(tenant).slug, inserted: await services.flightRepository.insertMany(rows) };
+    },
+    showKeyPolicy: async (input) => {
+      const tenant = await services.tenants.requireBySlug(input.tenant);
+      return services.keyPolicies.get(SYSTEM_ACTOR, tenant.id);
+    },
+    setKeyPolicy: async (input) => {
+      const tenant = await services.tenants.requireBySlug(input.tenant);
+      return services.keyPolicies.update(SYSTEM_ACTOR, tenant.id, input.change);
     },
   };
 }

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { AirkeyError, InvalidRequestError } from '../shared/errors.ts';
 import { ROLES } from '../shared/roles.ts';
 import { connect } from './connect.ts';
+import { registerKeyPolicy } from './key-policy.ts';
 import { registerScan } from './scan.ts';
 import { serve } from './serve.ts';
 
@@ -164,6 +165,7 @@ export function buildCli(): Command {
       );
     });
 
+  registerKeyPolicy(program, run);
   registerScan(program);
 
   return program;

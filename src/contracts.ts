@@ -52,5 +52,17 @@ export type { Permission, Role } from './shared/roles.ts';
 export { permissionsOf } from './shared/roles.ts';
 // Which page needs which permission: the server's own table.
 export { BACKOFFICE_PAGES, type BackofficePath } from './shared/pages.ts';
+// The key policy's rule, so the page marks keys outside it and the roll dialog asks for an expiry
+// exactly when the server would refuse one: a pure module without imports.
+export {
+  DEFAULT_KEY_POLICY,
+  expiryViolations,
+  latestExpiryAllowed,
+  policyViolations,
+  utcDate,
+  type KeyPolicy,
+  type KeyPolicyRule,
+  type PolicyViolation,
+} from './keys/key-policy.ts';
 // The rule for a display name, so the dialog says what the server would.
 export { NAME_MAX, nameProblem } from './shared/text-rules.ts';

@@ -22,6 +22,18 @@ describe('audit events in words', () => {
     );
   });
 
+  it('says why the system disabled a key as unused, and names a key policy change', () => {
+    const swept = event({
+      action: 'api_key.disabled',
+      actor: { type: 'system', id: null, email: null },
+      detail: { hint: 'ask_…Xy9Z', reason: 'unused', disable_unused_after_days: 90 },
+    });
+    expect(describeEvent(swept)).toBe('Disabled API key “Crew sync” (ask_…Xy9Z): unused for 90 days');
+    expect(actorOf(swept)).toBe('System');
+    const policy = event({ action: 'tenant.key_policy_changed', target: { type: 'tenant', id: 't1', name: 'Demo' } });
+    expect(describeEvent(policy)).toBe('Changed the key policy');
+  });
+
   it('says when a key never expires', () => {
     expect(describeEvent(event({ detail: { expires_at: null } }))).toBe('Created API key “Crew sync”, never expiring');
   });

@@ -22,7 +22,9 @@ export function describeEvent(event: AuditEvent): string {
     case 'api_key.enabled':
       return `Enabled ${key}`;
     case 'api_key.disabled':
-      return `Disabled ${key}`;
+      return event.detail.reason === 'unused'
+        ? `Disabled ${key}: unused for ${String(event.detail.disable_unused_after_days)} days`
+        : `Disabled ${key}`;
     case 'api_key.deleted':
       return `Deleted ${key}`;
     case 'api_key.expired':
@@ -41,6 +43,8 @@ export function describeEvent(event: AuditEvent): string {
       const authority = text(event.detail.to);
       return `Changed key authority${authority ? ` to “${authority === 'system' ? 'system user' : 'creator'}”` : ''}`;
     }
+    case 'tenant.key_policy_changed':
+      return 'Changed the key policy';
     case 'webhook.created':
       return `Added webhook endpoint ${name}`;
     case 'webhook.updated':

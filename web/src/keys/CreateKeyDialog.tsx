@@ -6,7 +6,8 @@ import { isApiError } from '../shared/api-client.ts';
 import { useCreateKey } from './keys-api.ts';
 import type { CreatedKey } from './keys-api.ts';
 import { earliestExpiryDate } from '../shared/dates.ts';
-import { NAME_MAX, nameProblem } from '@contracts';
+import { latestExpiryAllowed, NAME_MAX, nameProblem, utcDate } from '@contracts';
+import { useKeyPolicyContext } from './key-policy-context.ts';
 import { draftOf, limitOf, requestsProblem, type RateLimitDraft } from './rate-limit-text.ts';
 import { RateLimitInput } from './RateLimitInput.tsx';
 
@@ -41,6 +42,10 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
     onClose();
   };
   const earliest = earliestExpiryDate(new Date());
+  // The key policy's expiry rules, shown before the server would refuse the key for them.
+  const policy = useKeyPolicyContext();
+  const latest = policy ? latestExpiryAllowed(policy, utcDate(new Date())) : null;
+  const expiryRequired = policy !== undefined && (policy.require_expiry || latest !== null);
   const trimmed = name.trim();
   // The server's own rule (length, control characters); only the empty case gets a friendlier word.
   const localError = !trimmed ? 'Give the key a name.' : (nameProblem(trimmed) ?? undefined);
@@ -103,12 +108,18 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
             value={expiresAt}
             onChange={(value) => setExpiresAt(value)}
             minDate={earliest}
+            {...(latest ? { maxDate: latest } : {})}
+            required={expiryRequired}
             defaultDate={earliest}
             ariaLabels={CALENDAR_LABELS}
             clearable
             clearButtonProps={{ 'aria-label': 'Clear the expiry date' }}
             valueFormat="D MMM YYYY"
-            description="Optional. The key stops working at 00:00 UTC on this date. Leave empty for a key that never expires."
+            description={
+              expiryRequired
+                ? `Required by the key policy${latest ? `, at the latest ${latest}` : ''}. The key stops working at 00:00 UTC on this date.`
+                : 'Optional. The key stops working at 00:00 UTC on this date. Leave empty for a key that never expires.'
+            }
             error={expiryError}
             popoverProps={{ withinPortal: true }}
           />

@@ -15,6 +15,10 @@ import type { RolledKey } from './roll-api.ts';
 import { KeyDrawer, TenantUsage } from './lazy-charts.tsx';
 import { useKeys, useSetKeyEnabled, type ApiKey, type CreatedKey, type KeyAuthority } from './keys-api.ts';
 import { SecretDialog } from './SecretDialog.tsx';
+import { useKeyPolicy } from './key-policy-api.ts';
+import { KeyPolicyContext } from './key-policy-context.ts';
+import { outsidePolicyReasons } from './key-policy-text.ts';
+import { KeyPolicySection } from './KeyPolicySection.tsx';
 
 /** The tenant's key authority, in one line above the list. */
 const AUTHORITY_NOTE: Record<KeyAuthority, string> = {
@@ -26,6 +30,12 @@ const AUTHORITY_NOTE: Record<KeyAuthority, string> = {
 /** The tenant's usage, the key list, and the create, roll, secret, delete dialogs and the key's own view. */
 export function KeysPanel() {
   const keys = useKeys();
+  // This page is for api_keys:manage (System Administrators), as is the policy.
+  const policy = useKeyPolicy();
+  const outside = useMemo(
+    () => keys.data?.data.filter((key) => outsidePolicyReasons(policy.data, key).length > 0).length ?? 0,
+    [keys.data, policy.data],
+  );
   const notify = useFeedback();
   // Now is at least as fresh as the list: a row read against a clock tick older than its data
   // would say "Retires in 24 h" just after a 24-hour roll.
@@ -72,63 +82,75 @@ export function KeysPanel() {
   const hasKeys = keys.data !== undefined && keys.data.data.length > 0;
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-start" gap="sm">
-        <div style={{ flex: '1 1 320px' }}>
-          {keys.data && (
-            <Text size="sm" c="dark.4" data-testid="authority-note">
-              <IconInfoCircle size={16} aria-hidden style={{ verticalAlign: 'text-bottom', marginRight: 4 }} />
-              {AUTHORITY_NOTE[keys.data.authority]}
-            </Text>
-          )}
-        </div>
-        {hasKeys && createButton}
-      </Group>
-      {keys.isPending && (
-        <Stack gap="xs" role="status" aria-label="Loading API keys">
-          {[0, 1, 2].map((row) => (
-            <Skeleton key={row} height={56} />
-          ))}
-        </Stack>
-      )}
-      {keys.isError && (
-        <ProblemAlert error={keys.error} title="The API keys could not be loaded" onRetry={() => void keys.refetch()} />
-      )}
-      {keys.data && !hasKeys && <NoKeysYet createButton={createButton} />}
-      {keys.data && hasKeys && (
-        <>
-          <Suspense fallback={<Skeleton height={320} />}>
-            <TenantUsage onOpenKey={setViewingId} />
-          </Suspense>
-          <KeyBrowser
-            keys={keys.data.data}
-            authority={keys.data.authority}
-            now={now}
-            narrow={narrow}
-            onToggle={onToggle}
-            onDelete={setDeleting}
-            onRoll={onRoll}
-            onOpen={(key) => setViewingId(key.id)}
+    <KeyPolicyContext.Provider value={policy.data}>
+      <Stack gap="md">
+        <KeyPolicySection
+          policy={policy.data}
+          error={policy.error}
+          onRetry={() => void policy.refetch()}
+          outside={outside}
+        />
+        <Group justify="space-between" align="flex-start" gap="sm">
+          <div style={{ flex: '1 1 320px' }}>
+            {keys.data && (
+              <Text size="sm" c="dark.4" data-testid="authority-note">
+                <IconInfoCircle size={16} aria-hidden style={{ verticalAlign: 'text-bottom', marginRight: 4 }} />
+                {AUTHORITY_NOTE[keys.data.authority]}
+              </Text>
+            )}
+          </div>
+          {hasKeys && createButton}
+        </Group>
+        {keys.isPending && (
+          <Stack gap="xs" role="status" aria-label="Loading API keys">
+            {[0, 1, 2].map((row) => (
+              <Skeleton key={row} height={56} />
+            ))}
+          </Stack>
+        )}
+        {keys.isError && (
+          <ProblemAlert
+            error={keys.error}
+            title="The API keys could not be loaded"
+            onRetry={() => void keys.refetch()}
           />
-        </>
-      )}
-      <CreateKeyDialog
-        opened={creating}
-        onClose={() => setCreating(false)}
-        onCreated={(result) => {
-          setCreating(false);
-          setCreated({ key: result });
-        }}
-      />
-      <RollKeyDialog apiKey={rolling} onClose={() => setRolling(null)} onRolled={onRolled} />
-      <SecretDialog created={created?.key ?? null} note={created?.note} onClose={() => setCreated(null)} />
-      <DeleteKeyDialog apiKey={deleting} onClose={() => setDeleting(null)} />
-      {drawerUsed && (
-        <Suspense fallback={null}>
-          <KeyDrawer apiKey={viewing} now={now} onClose={() => setViewingId(null)} onRoll={onRoll} />
-        </Suspense>
-      )}
-    </Stack>
+        )}
+        {keys.data && !hasKeys && <NoKeysYet createButton={createButton} />}
+        {keys.data && hasKeys && (
+          <>
+            <Suspense fallback={<Skeleton height={320} />}>
+              <TenantUsage onOpenKey={setViewingId} />
+            </Suspense>
+            <KeyBrowser
+              keys={keys.data.data}
+              authority={keys.data.authority}
+              now={now}
+              narrow={narrow}
+              onToggle={onToggle}
+              onDelete={setDeleting}
+              onRoll={onRoll}
+              onOpen={(key) => setViewingId(key.id)}
+            />
+          </>
+        )}
+        <CreateKeyDialog
+          opened={creating}
+          onClose={() => setCreating(false)}
+          onCreated={(result) => {
+            setCreating(false);
+            setCreated({ key: result });
+          }}
+        />
+        <RollKeyDialog apiKey={rolling} onClose={() => setRolling(null)} onRolled={onRolled} />
+        <SecretDialog created={created?.key ?? null} note={created?.note} onClose={() => setCreated(null)} />
+        <DeleteKeyDialog apiKey={deleting} onClose={() => setDeleting(null)} />
+        {drawerUsed && (
+          <Suspense fallback={null}>
+            <KeyDrawer apiKey={viewing} now={now} onClose={() => setViewingId(null)} onRoll={onRoll} />
+          </Suspense>
+        )}
+      </Stack>
+    </KeyPolicyContext.Provider>
   );
 }
 

@@ -3,6 +3,8 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { isApiError } from '../shared/api-client.ts';
 import type { ApiKey } from './keys-api.ts';
+import { useKeyPolicyContext } from './key-policy-context.ts';
+import { NewExpiryInput, useNewExpiry } from './NewExpiryInput.tsx';
 import { useRollKey, type RolledKey, type RollOverlap } from './roll-api.ts';
 
 const OVERLAPS: { value: RollOverlap; label: string; description: string }[] = [
@@ -43,10 +45,13 @@ type FormProps = {
 function RollForm({ apiKey, roll, onCancel, onRolled }: FormProps) {
   // A disabled key works for nobody, so no overlap is the sensible default; else a day.
   const [overlap, setOverlap] = useState<RollOverlap>(apiKey.enabled ? '24h' : 'none');
+  // The successor keeps this key's expiry, unless the key policy would refuse it: then ask for one.
+  const expiry = useNewExpiry(useKeyPolicyContext(), apiKey);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    if (!expiry.ready()) return;
     roll.mutate(
-      { key: apiKey, overlap },
+      { key: apiKey, overlap, expiresAt: expiry.value },
       {
         onSuccess: (rolled) => {
           // The secret goes to the one-time dialog only; the mutation forgets it.
@@ -83,7 +88,8 @@ function RollForm({ apiKey, roll, onCancel, onRolled }: FormProps) {
             ))}
           </Stack>
         </Radio.Group>
-        {roll.error && (
+        {expiry.needed && <NewExpiryInput expiry={expiry} serverError={roll.error} />}
+        {roll.error && !(expiry.needed && isApiError(roll.error) && roll.error.fieldError('expires_at')) && (
           <Alert color="red" variant="light" title="The key was not rolled" role="alert">
             {isApiError(roll.error) ? roll.error.detail : 'Something went wrong. Try again.'}
           </Alert>

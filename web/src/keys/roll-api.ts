@@ -16,8 +16,11 @@ export const ROLL_OVERLAPS = ['none', '1h', '24h', '7d'] as const satisfies read
 export function useRollKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ key, overlap }: { key: ApiKey; overlap: RollOverlap }) =>
-      request<RolledKey>('POST', `/api-keys/${encodeURIComponent(key.id)}/roll`, { overlap } satisfies RollKeyBody),
+    mutationFn: ({ key, overlap, expiresAt }: { key: ApiKey; overlap: RollOverlap; expiresAt?: string | null }) =>
+      request<RolledKey>('POST', `/api-keys/${encodeURIComponent(key.id)}/roll`, {
+        overlap,
+        ...(expiresAt ? { expires_at: expiresAt } : {}),
+      } satisfies RollKeyBody),
     gcTime: 0,
     onSuccess: ({ api_key, previous }, { key }) => {
       queryClient.setQueryData<KeyList>(keysKey, (list) => list && afterRoll(list, key.id, api_key, previous));

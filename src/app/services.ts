@@ -145,7 +145,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const keyPolicies = new KeyPolicyService({
     uow,
     policies: new KeyPolicyRepository(db),
-    tenants: tenantRepository,
     audit,
     clock,
   });

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
-import { keyPolicies } from '../db/schema.ts';
+import { keyPolicies, tenants } from '../db/schema.ts';
 import { DEFAULT_KEY_POLICY, type KeyPolicy } from './key-policy.ts';
 
 /** Where a tenant's key policy is stored: one row per tenant that ever set one. */
@@ -8,6 +8,19 @@ export class KeyPolicyRepository {
   private readonly db: Db;
   constructor(db: Db) {
     this.db = db;
+  }
+
+  /**
+   * Locks the tenant row, which creates and rolls lock too: a key is judged by the policy either
+   * before or after a change, never halfway. Returns what the audit trail names the tenant by.
+   */
+  async lockTenant(tx: Db, tenantId: string): Promise<{ id: string; name: string } | undefined> {
+    const [row] = await tx
+      .select({ id: tenants.id, name: tenants.name })
+      .from(tenants)
+      .where(eq(tenants.id, tenantId))
+      .for('update');
+    return row;
   }
 
   /** The tenant's policy, or the defaults when it never set one. */

@@ -4,7 +4,6 @@ import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { requirePermission, type Actor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import { KeyPolicyViolationError, NotFoundError } from '../shared/errors.ts';
-import type { TenantRepository } from '../tenants/tenant-repository.ts';
 import { policyViolations, utcDate, type KeyPolicy, type PolicySubject } from './key-policy.ts';
 import type { KeyPolicyRepository } from './key-policy-repository.ts';
 import { validPolicyChange } from './key-policy-schemas.ts';
@@ -12,7 +11,6 @@ import { validPolicyChange } from './key-policy-schemas.ts';
 export type KeyPolicyServiceOptions = {
   uow: UnitOfWork;
   policies: KeyPolicyRepository;
-  tenants: TenantRepository;
   audit: AuditService;
   clock: Clock;
 };
@@ -39,10 +37,9 @@ export class KeyPolicyService {
     requirePermission(actor, 'api_keys:manage');
     requireOwnTenant(actor, tenantId);
     const change = validPolicyChange(input);
-    const { uow, policies, tenants, audit, clock } = this.options;
+    const { uow, policies, audit, clock } = this.options;
     return uow.inTransaction(async (tx) => {
-      // The tenant row is what creates and rolls lock too: a key is judged by the policy before or after this change.
-      const tenant = await tenants.lock(tx, tenantId);
+      const tenant = await policies.lockTenant(tx, tenantId);
       if (!tenant) throw new NotFoundError('tenant');
       const before = await policies.forTenant(tenantId, tx);
       const after: KeyPolicy = {

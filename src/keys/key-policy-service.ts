@@ -4,7 +4,7 @@ import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { requirePermission, type Actor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import { KeyPolicyViolationError, NotFoundError } from '../shared/errors.ts';
-import { policyViolations, utcDate, type KeyPolicy, type PolicySubject } from './key-policy.ts';
+import { allowedIpsViolations, policyViolations, utcDate, type KeyPolicy, type PolicySubject } from './key-policy.ts';
 import type { KeyPolicyRepository } from './key-policy-repository.ts';
 import { validPolicyChange } from './key-policy-schemas.ts';
 
@@ -74,6 +74,16 @@ export class KeyPolicyService {
     const violations = policyViolations(policy, subject, utcDate(this.options.clock.now()));
     if (violations.length > 0) throw new KeyPolicyViolationError(violations, advice);
     return policy;
+  }
+
+  /**
+   * For a `PATCH` of a key's `allowed_ips`: judged by the allowlist rule alone, since the key's
+   * expiry was judged when it was made and a new policy leaves existing keys be.
+   */
+  async enforceAllowedIps(tx: Db, tenantId: string, allowedIps: readonly string[] | null): Promise<void> {
+    const policy = await this.options.policies.forTenant(tenantId, tx);
+    const violations = allowedIpsViolations(policy, { allowedIps });
+    if (violations.length > 0) throw new KeyPolicyViolationError(violations);
   }
 }
 

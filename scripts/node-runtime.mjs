@@ -8,8 +8,11 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The releases the tests run on: the supported floor (24 LTS) and the newest line (26). */
-export const NODE_RELEASES = { 24: '24.21.0', 26: '26.10.0' };
+/**
+ * The releases the tests run on: the supported floor (24 LTS) and the newest line (26), and two
+ * that are refused at start (18, 20).
+ */
+export const NODE_RELEASES = { 18: '18.20.8', 20: '20.20.2', 24: '24.21.0', 26: '26.10.0' };
 export const MINIMUM_MAJOR = 24;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');

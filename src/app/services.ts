@@ -30,7 +30,7 @@ import { connectRedis } from '../throttle/redis-client.ts';
 import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
 import { traceKeyLookups } from '../telemetry/key-lookup-span.ts';
-import { sharedSecret } from './settings.ts';
+import { sharedSecret } from '../db/shared-secrets.ts';
 import { createThrottles } from './throttles.ts';
 import { createRateLimiter } from '../ratelimit/create-limiter.ts';
 import { KeyRateLimits } from '../keys/key-rate-limits.ts';
@@ -74,7 +74,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   // Every write starts here: one transaction, its changes published on the feed and applied locally.
   // A commit that queued webhook deliveries starts the worker at once (it is built below).
-  const uow = new UnitOfWork(db, changes, { onDeliveriesCommitted: () => deliveries.poke() });
+  const uow = new UnitOfWork(db, changes, { outbox: recordEvent, onDeliveriesCommitted: () => deliveries.poke() });
   const log = overrides.log ?? backgroundLogger({ level: config.logLevel });
   const backgroundError = (error: unknown) => log.warn({ err: error }, 'background work failed');
   // Webhook secrets and deliveries, sent off every request's path (docs/webhooks.md).

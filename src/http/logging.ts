@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { traceLogOptions } from '../telemetry/log-fields.ts';
 import { activeTracing } from '../telemetry/tracing.ts';
-import { REDACTED_PATHS, scrubUrl } from './redaction.ts';
+import { REDACTED_PATHS, scrubUrl } from '../shared/redaction.ts';
 
 export type LogOptions = { level: string; stream?: DestinationStream | undefined };
 

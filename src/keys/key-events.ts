@@ -1,5 +1,5 @@
 import type { Actor } from '../shared/actor.ts';
-import type { EventRecord } from '../webhooks/outbox.ts';
+import type { EventRecord } from '../shared/event-types.ts';
 import type { StoredKeyView } from './key-rows.ts';
 import { toApiKeyView } from './key-view.ts';
 

@@ -13,3 +13,15 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * An event a change caused, as a service emits it inside a unit of work; the outbox writes it in
+ * the same transaction. `data` gets `tenant: {id, slug}` added when it is recorded.
+ */
+export type EventRecord = {
+  tenantId: string;
+  type: WebhookEventType;
+  data: Record<string, unknown>;
+  /** The delivered `timestamp`; the moment of recording when absent. */
+  at?: Date;
+};

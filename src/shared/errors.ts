@@ -125,12 +125,17 @@ export class TooManyRequestsError extends AirkeyError {
   }
 }
 
-/** A valid key went over its own rate limit (docs/keys.md (Rate limits)); the client waits for the next window. */
+/**
+ * A valid key went over its own rate limit (docs/keys.md (Rate limits)); the client waits for the
+ * next window, which Retry-After and the RateLimit field name, so the body is the same for every
+ * refusal.
+ */
 export class RateLimitedError extends AirkeyError {
-  readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds: number) {
-    super('rate_limited', `This key has used its rate limit for the current window. Retry in ${retryAfterSeconds} s.`);
-    this.retryAfterSeconds = retryAfterSeconds;
+  constructor() {
+    super(
+      'rate_limited',
+      'This key has used its rate limit for the current window. Retry-After says when the next window starts.',
+    );
   }
 }
 

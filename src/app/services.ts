@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
+import { activeTracing } from '../telemetry/tracing.ts';
 import { AuditRepository } from '../audit/audit-repository.ts';
 import { AuditService } from '../audit/audit-service.ts';
 import type { Confirmation } from '../bus/acknowledgements.ts';
@@ -63,7 +64,11 @@ export type ServiceOverrides = {
  */
 export async function createServices(config: Config, overrides: ServiceOverrides = {}) {
   const clock = overrides.clock ?? systemClock;
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    observeEmbedded: activeTracing()?.traceEmbeddedQueries,
+  });
   const { db } = database;
   const cursors = new CursorCodec(await sharedSecret(db, 'cursor_secret'));
   const changes = new ChangeFeed({

@@ -56,9 +56,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.decorateRequest('principal', undefined);
   app.decorateRequest('problemCode', undefined);
   app.decorateRequest('backofficeSession', undefined);
+  app.decorateRequest('traceSpan', undefined);
   // First, when tracing is on: its request span must be open before any other hook runs.
-  const tracing = activeTracing();
-  if (tracing) await app.register(tracing.fastifyPlugin);
+  activeTracing()?.instrument(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);

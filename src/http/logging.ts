@@ -70,13 +70,15 @@ function traceMixin(): Partial<typeof traceLogOptions> {
  * lose the lines of the last write.
  */
 export function requestLineLogger(options: LogOptions): Logger {
-  return pino({ level: options.level, ...traceMixin() }, options.stream ?? pino.destination({ dest: 1, sync: false }));
+  return pino({ level: options.level }, options.stream ?? pino.destination({ dest: 1, sync: false }));
 }
 
 /** One line per request, written when the response is done. */
 export function logRequestDone(log: Logger, request: FastifyRequest, reply: FastifyReply): void {
   // Skip building the line at all when info is off: this runs on every request.
   if (!log.isLevelEnabled('info')) return;
+  // A sampled request's trace, by its span: no context is active any more once the response is done.
+  const trace = request.traceSpan?.spanContext();
   log.info(
     {
       reqId: request.id,
@@ -87,6 +89,8 @@ export function logRequestDone(log: Logger, request: FastifyRequest, reply: Fast
       ip: request.ip,
       key_id: request.principal?.key.id,
       code: request.problemCode,
+      trace_id: trace?.traceId,
+      span_id: trace?.spanId,
     },
     'request',
   );

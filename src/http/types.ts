@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api';
 import type { Principal } from '../shared/principal.ts';
 import type { ResolvedSession } from '../sessions/session-service.ts';
 
@@ -9,5 +10,7 @@ declare module 'fastify' {
     backofficeSession?: ResolvedSession & { token: string };
     /** The problem code of a refused request, for its one log line. */
     problemCode?: string;
+    /** The request's server span, only when tracing is on and the sampler kept the request. */
+    traceSpan?: Span | undefined;
   }
 }

@@ -6,7 +6,7 @@ export type Tracing = {
   /** Adds the hooks that make a server span for each request the sampler keeps. */
   instrument(app: FastifyInstance): void;
   /** Database client spans for the embedded engine's queries (the pg driver's are instrumented already). */
-  traceEmbeddedQueries(client: EmbeddedClient, database: string): void;
+  traceEmbeddedQueries: (client: EmbeddedClient, database: string) => void;
   /** Exports what is pending (bounded in time) and stops. */
   shutdown(): Promise<void>;
 };

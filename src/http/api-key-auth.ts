@@ -115,6 +115,6 @@ export function authenticateRequest(
       authorization: request.headers.authorization,
       queryKey: queryKeysOf(request.raw),
     },
-    request.ip,
+    request.client,
   );
 }

@@ -6,6 +6,7 @@ import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zo
 import type { DestinationStream } from 'pino';
 import type { Services } from '../app/services.ts';
 import { countRequest, metricsRoutes } from '../metrics/metrics-routes.ts';
+import { clientAddressHook } from './client-address.ts';
 import { clientErrorHandler, frameworkErrors, requireHost } from './framework-errors.ts';
 import { loggerOptions, logRequestDone, requestLineLogger } from './logging.ts';
 import { hoistExamples, openapiOptions } from './openapi.ts';
@@ -41,8 +42,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     logger: loggerOptions({ level: config.logLevel, stream: options.logStream }),
     // One line per request, written by logRequestDone, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    // Only as many proxy hops as configured may set the client address the throttles count by.
-    trustProxy: config.trustProxyHops > 0 ? (_address: string, hop: number) => hop < config.trustProxyHops : false,
+    // Off: the client is derived once, by our own walk of X-Forwarded-For (client-address.ts).
+    trustProxy: false,
     rewriteUrl: (request) => stripQueryKey(request),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
@@ -53,6 +54,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
   // Declared up front, so every request object is built with these fields and all share one
   // shape: set later, per request, they split requests into shapes the hot path reads slowly.
+  app.decorateRequest('client', '');
+  app.decorateRequest('https', false);
   app.decorateRequest('principal', undefined);
   app.decorateRequest('problemCode', undefined);
   app.decorateRequest('backofficeSession', undefined);
@@ -73,6 +76,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
   app.setNotFoundHandler(notFoundHandler);
   // Callback-style hooks on every request: an async hook costs a promise and a microtask each.
+  app.addHook('onRequest', clientAddressHook(config.trustedProxies));
   app.addHook('onRequest', requireHost);
   const requestLines = requestLineLogger({ level: config.logLevel, stream: options.logStream });
   app.addHook('onResponse', (request, reply, done) => {

@@ -15,6 +15,7 @@ import { stripQueryKey } from './redaction.ts';
 import { API_SECURITY_HEADERS, BROWSER_SECURITY_HEADERS } from './security-headers.ts';
 import { serializerCompiler } from './serializer.ts';
 import { backofficeAuditRoutes } from './routes/backoffice-audit.ts';
+import { backofficeClientAddressRoutes } from './routes/backoffice-client-address.ts';
 import { backofficeKeyRoutes } from './routes/backoffice-keys.ts';
 import { backofficePages } from './routes/backoffice-pages.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
@@ -176,6 +177,7 @@ function backofficeRoutes(guarded: FastifyInstance, services: Services): void {
   backofficeAuditRoutes(guarded, { audit });
   backofficeUserRoutes(guarded, { users });
   backofficeWebhookRoutes(guarded, { webhooks });
+  backofficeClientAddressRoutes(guarded);
 }
 
 /** A route module as a Fastify plugin (an encapsulated scope) over the services it is handed. */

@@ -42,7 +42,13 @@ describe.each(ENGINES)('usage windows (%s)', (engine) => {
     ]);
     const tenant = await h.services.usageReports.forTenant(actor, '30d');
     expect(tenant.series).toHaveLength(30);
-    expect(tenant.series.at(-1)).toEqual({ start: '2026-11-23T00:00:00.000Z', ok: 2, rejected: 0, rate_limited: 0, ip_refused: 0 });
+    expect(tenant.series.at(-1)).toEqual({
+      start: '2026-11-23T00:00:00.000Z',
+      ok: 2,
+      rejected: 0,
+      rate_limited: 0,
+      ip_refused: 0,
+    });
     expect(tenant.total).toEqual({ ok: 3, rejected: 0, rate_limited: 0, ip_refused: 0 });
   });
 

@@ -30,7 +30,7 @@ export function whoamiFrom(
   peer: string,
   forwardedFor?: string,
 ): Promise<LightMyRequestResponse> {
-  const headers = forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor };
+  const headers: Record<string, string> = forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor };
   const request = withKey(secret, '/api/v1/whoami', 'header', headers);
   return h.app.inject({ method: 'GET', url: request.url, headers: request.headers, remoteAddress: peer });
 }

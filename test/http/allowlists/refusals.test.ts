@@ -4,7 +4,7 @@ import { mcpRoutes } from '../../../src/mcp/mcp-routes.ts';
 import type { Usage } from '../../../src/usage/usage-schemas.ts';
 import { createKeyWithIps, mcpFrom, whoamiFrom } from '../../support/allowlist-kit.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
-import { expectProblem } from '../../support/problems.ts';
+import { expectProblem, unknownKey } from '../../support/problems.ts';
 import { rateLimitFieldsOf } from '../../support/rate-limit-kit.ts';
 
 const START = '2026-11-22T12:00:30Z';
@@ -85,6 +85,15 @@ describe('requests from outside a key’s allowed_ips', () => {
       // A refusal is no use of the key.
       last_used_at: '2026-11-22T12:00:30.000Z',
     });
+  });
+
+  it('does not count address refusals as failed key checks: the client is not throttled for them', async () => {
+    const admin = await h.signedIn();
+    const { secret } = await createKeyWithIps(admin, ['192.0.2.1']);
+    // More than the 20 failures a minute that block a client guessing keys.
+    for (let i = 0; i < 25; i++) expect((await whoamiFrom(h, secret, '198.51.100.200')).statusCode).toBe(403);
+    const guess = await h.apiWith(unknownKey('Q'), '/api/v1/whoami', { client: '198.51.100.200' });
+    expectProblem(guess, 401, 'api_key_invalid');
   });
 
   it('refuses at once when the list changes, on this instance (the cached facts are dropped)', async () => {

@@ -23,6 +23,7 @@ import { throwawayPostgres } from './postgres.ts';
 import { missingRow, table, verdict, type Row } from './rows.ts';
 import type { Engine, Scenario, ScenarioContext, Settings } from './scenario.ts';
 import { rateLimits } from './rate-limits.ts';
+import { allowlists } from './allowlists.ts';
 import { startupScenario } from './startup.ts';
 import { tracing } from './tracing.ts';
 import { webhooksScenario } from './webhooks.ts';
@@ -35,6 +36,7 @@ const SCENARIOS: Scenario[] = [
   flightsUncached,
   backOfficeScenario,
   rateLimits,
+  allowlists,
   tracing,
   webhooksScenario,
   startupScenario,

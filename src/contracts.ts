@@ -54,3 +54,7 @@ export { permissionsOf } from './shared/roles.ts';
 export { BACKOFFICE_PAGES, type BackofficePath } from './shared/pages.ts';
 // The rule for a display name, so the dialog says what the server would.
 export { NAME_MAX, nameProblem } from './shared/text-rules.ts';
+// The rule for an allowlist entry (it brings ipaddr.js, a small dependency-free parser, along):
+// each line is judged as typed, in the server's words.
+export { ipEntryProblem, MAX_ALLOWED_IPS } from './shared/ip-entries.ts';
+export type { ClientAddress } from './http/routes/backoffice-client-address.ts';

@@ -95,6 +95,11 @@ export const apiKeys = pgTable(
     rateLimitWindow: text('rate_limit_window', { enum: ['1s', '1m', '1h', '1d'] }),
     /** The smallest `api_key.expiring` threshold (7 or 1 days) already announced, so each is sent once. */
     expiringNoticeDays: integer('expiring_notice_days'),
+    /** Canonical addresses and ranges the key may be used from (docs/keys.md); null: any address. */
+    allowedIps: text('allowed_ips').array(),
+    /** The last address a request with the key was refused from for its address, written behind. */
+    lastRefusedIp: text('last_refused_ip'),
+    lastRefusedAt: timestamp('last_refused_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('api_keys_secret_digest_unique').on(t.secretDigest),
@@ -165,6 +170,7 @@ export const keyUsage = pgTable(
     ok: bigint('ok', { mode: 'number' }).notNull().default(0),
     rejected: bigint('rejected', { mode: 'number' }).notNull().default(0),
     rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
+    ipRefused: bigint('ip_refused', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.hour] }), index('key_usage_tenant_hour_idx').on(t.tenantId, t.hour)],
 );
@@ -180,6 +186,7 @@ export const tenantUsage = pgTable(
     ok: bigint('ok', { mode: 'number' }).notNull().default(0),
     rejected: bigint('rejected', { mode: 'number' }).notNull().default(0),
     rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
+    ipRefused: bigint('ip_refused', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.hour] })],
 );

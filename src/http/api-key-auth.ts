@@ -101,6 +101,6 @@ export function authenticateRequest(
       authorization: request.headers.authorization,
       queryKey: queryKeysOf(request.raw),
     },
-    request.ip,
+    request.client,
   );
 }

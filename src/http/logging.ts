@@ -13,10 +13,11 @@ export function loggerOptions(options: LogOptions): LoggerOptions & { stream?: D
     level: options.level,
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
     serializers: {
-      req: (request: { method?: string; url?: string; ip?: string }) => ({
+      req: (request: { method?: string; url?: string; ip?: string; client?: string }) => ({
         method: request.method,
         url: request.url ? scrubUrl(request.url) : request.url,
-        ip: request.ip,
+        // Before the client hook ran (a request refused by the framework) only the peer is known.
+        ip: request.client || request.ip,
       }),
       res: (reply: { statusCode?: number }) => ({ statusCode: reply.statusCode }),
       err: errorForLog,
@@ -86,7 +87,7 @@ export function logRequestDone(log: Logger, request: FastifyRequest, reply: Fast
       url: scrubUrl(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
-      ip: request.ip,
+      ip: request.client || request.ip,
       key_id: request.principal?.key.id,
       code: request.problemCode,
       trace_id: trace?.traceId,

@@ -4,6 +4,10 @@ import type { ResolvedSession } from '../sessions/session-service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The client's address, canonical, from the peer and TRUSTED_PROXIES (src/http/client-address.ts). */
+    client: string;
+    /** Reached over TLS, here or at a trusted proxy (X-Forwarded-Proto): the session cookie is then Secure. */
+    https: boolean;
     /** Set by the key check on /api/v1 and /mcp. */
     principal?: Principal;
     /** Set by the session check on the back office. */

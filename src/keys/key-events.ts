@@ -16,6 +16,7 @@ export type KeyEventType =
   | 'api_key.deleted'
   | 'api_key.rolled'
   | 'api_key.rate_limit_changed'
+  | 'api_key.allowed_ips_changed'
   | 'api_key.rate_limited'
   | 'api_key.expiring'
   | 'api_key.expired';

@@ -71,6 +71,8 @@ export class RollService {
         // The successor is limited like its predecessor (its own budget: a new key id).
         rateLimitRequests: old.rateLimitRequests,
         rateLimitWindow: old.rateLimitWindow,
+        // ...and used from the same addresses: a roll is no way around an allowlist.
+        allowedIps: old.allowedIps,
       });
       // Rolling a retiring key again never extends its retirement.
       const requested = new Date(now.getTime() + OVERLAP_MS[overlap]);
@@ -78,6 +80,7 @@ export class RollService {
       await this.audit.record(tx, actor.tenantId, actor, 'api_key.created', keyTarget(created), {
         hint: created.hint,
         expires_at: created.expiresAt ? expiryDateOf(created.expiresAt) : null,
+        allowed_ips: created.allowedIps,
         rolled_from: old.id,
       });
       await this.audit.record(tx, actor.tenantId, actor, 'api_key.rolled', keyTarget(old), {

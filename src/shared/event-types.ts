@@ -7,6 +7,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'api_key.rolled',
   'api_key.rate_limit_changed',
   'api_key.rate_limited',
+  'api_key.allowed_ips_changed',
   'api_key.expiring',
   'api_key.expired',
   'webhook.test',

@@ -1,7 +1,7 @@
 /**
  * CPU time per request of airkey's whoami and of the bare route, each server alone under the same
  * load: steadier than req/s on a small shared machine, where the client takes its share of the
- * cores. Usage: tsx bench/cpu-per-request.ts [requests]
+ * cores. Usage: node bench/cpu-per-request.ts [requests]
  */
 import type { AirkeyReady } from './airkey-server.ts';
 import { AS_NPM_START, cpuMsOf, load, startServer } from './measure.ts';

@@ -1,7 +1,7 @@
 /**
  * Summarises a V8 .cpuprofile (from `node --cpu-prof`) without a GUI: self time by function and
  * by file, top N, optionally skipping the first S seconds (start-up).
- * Usage: tsx bench/cpu-summary.ts file.cpuprofile [N] [S]
+ * Usage: node bench/cpu-summary.ts file.cpuprofile [N] [S]
  */
 import { readFileSync } from 'node:fs';
 

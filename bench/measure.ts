@@ -71,8 +71,6 @@ export async function startServer<T>(
 ): Promise<Server<T>> {
   const nodeArgs = [
     ...nodeFlags,
-    '--import',
-    'tsx',
     ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
   ];
   // A server starts under taskset, so every thread it ever has runs on the servers' cores; a load

@@ -23,6 +23,8 @@ import { throwawayPostgres } from './postgres.ts';
 import { missingRow, table, verdict, type Row } from './rows.ts';
 import type { Engine, Scenario, ScenarioContext, Settings } from './scenario.ts';
 import { rateLimits } from './rate-limits.ts';
+import { allowlists } from './allowlists.ts';
+import { startupScenario } from './startup.ts';
 import { tracing } from './tracing.ts';
 import { webhooksScenario } from './webhooks.ts';
 import { backOfficeScenario, flights, flightsUncached, pipeline } from './scenarios.ts';
@@ -34,8 +36,10 @@ const SCENARIOS: Scenario[] = [
   flightsUncached,
   backOfficeScenario,
   rateLimits,
+  allowlists,
   tracing,
   webhooksScenario,
+  startupScenario,
   floodScenario,
   longScenario,
 ];

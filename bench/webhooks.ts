@@ -12,7 +12,7 @@ import { createServices, type Services } from '../src/app/services.ts';
 import { loadConfig } from '../src/config.ts';
 import { webhooks } from '../src/db/webhook-tables.ts';
 import { userActor } from '../src/shared/actor.ts';
-import { WEBHOOK_EVENT_TYPES } from '../src/webhooks/event-types.ts';
+import { WEBHOOK_EVENT_TYPES } from '../src/shared/event-types.ts';
 import { newWebhookSecret } from '../src/webhooks/secret-box.ts';
 import type { AirkeyReady } from './airkey-server.ts';
 import { AS_NPM_START, interleaved, startServer } from './measure.ts';

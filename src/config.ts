@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { canonicalIpEntry } from './shared/ip-entries.ts';
 import { isValidEmail, PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from './shared/text-rules.ts';
 
 /** Everything airkey reads from the environment (docs/configuration.md), parsed once. */
@@ -13,8 +14,11 @@ export type Config = {
   adminPassword: string | undefined;
   demo: boolean;
   maxKeysPerTenant: number;
-  /** Trust X-Forwarded-* from this many proxy hops (0: none). Needed for throttling behind a balancer. */
-  trustProxyHops: number;
+  /**
+   * TRUSTED_PROXIES: the peers (addresses or ranges, canonical) whose X-Forwarded-For names the
+   * client (docs/keys.md (IP allowlists)); empty: X-Forwarded-For is ignored.
+   */
+  trustedProxies: string[];
   keyCacheMaxEntries: number;
   keyCacheMaxAgeMs: number;
   usageFlushMs: number;
@@ -64,7 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.AIRKEY_ADMIN_PASSWORD || undefined,
     demo: env.AIRKEY_DEMO !== '0',
     maxKeysPerTenant: integer(env, 'MAX_KEYS_PER_TENANT', 1000, 1, 1_000_000),
-    trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
+    trustedProxies: trustedProxies(env),
     keyCacheMaxEntries: integer(env, 'KEY_CACHE_MAX_ENTRIES', 10_000, 1, 10_000_000),
     keyCacheMaxAgeMs: integer(env, 'KEY_CACHE_MAX_AGE_MS', 60_000, 0, 3_600_000),
     usageFlushMs: integer(env, 'USAGE_FLUSH_MS', 5_000, 10, 600_000),
@@ -115,6 +119,23 @@ function origins(raw: string | undefined): string[] {
         throw new ConfigError(`MCP_ALLOWED_ORIGINS: "${item}" is not an origin such as https://app.example.com.`);
       return new URL(item).origin;
     });
+}
+
+/** `10.0.0.0/8, 2001:db8::1`: each item an address or a range, as an allowlist entry is written. */
+function trustedProxies(env: NodeJS.ProcessEnv): string[] {
+  // A count of hops cannot say which peer may speak for a client; an old setting must not pass unnoticed.
+  if (env.TRUST_PROXY_HOPS !== undefined && env.TRUST_PROXY_HOPS !== '') {
+    throw new ConfigError('TRUST_PROXY_HOPS is gone: list the proxies in TRUSTED_PROXIES (addresses or CIDR ranges).');
+  }
+  const items = (env.TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return items.map((item) => {
+    const result = canonicalIpEntry(item);
+    if (!result.ok) throw new ConfigError(`TRUSTED_PROXIES: ${result.problem}`);
+    return result.entry;
+  });
 }
 
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };

@@ -36,9 +36,9 @@ export type {
   WebhookList,
   WebhookView,
 } from './webhooks/webhook-schemas.ts';
-export type { WebhookEventType } from './webhooks/event-types.ts';
+export type { WebhookEventType } from './shared/event-types.ts';
 // The event types an endpoint may choose, for the page's checkboxes: a pure list without imports.
-export { WEBHOOK_EVENT_TYPES } from './webhooks/event-types.ts';
+export { WEBHOOK_EVENT_TYPES } from './shared/event-types.ts';
 export type { TenantUsage, TopKey, Usage, UsageBucket, UsageQuery, UsageWindow } from './usage/usage-schemas.ts';
 export type { FieldError, Problem } from './http/problem-types.ts';
 export type { problemSchema } from './http/schemas.ts';
@@ -66,3 +66,7 @@ export {
 } from './keys/key-policy.ts';
 // The rule for a display name, so the dialog says what the server would.
 export { NAME_MAX, nameProblem } from './shared/text-rules.ts';
+// The rule for an allowlist entry (it brings ipaddr.js, a small dependency-free parser, along):
+// each line is judged as typed, in the server's words.
+export { ipEntryProblem, MAX_ALLOWED_IPS } from './shared/ip-entries.ts';
+export type { ClientAddress } from './http/routes/backoffice-client-address.ts';

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
+import { activeTracing } from '../telemetry/tracing.ts';
 import { AuditRepository } from '../audit/audit-repository.ts';
 import { AuditService } from '../audit/audit-service.ts';
 import type { Confirmation } from '../bus/acknowledgements.ts';
@@ -30,7 +31,7 @@ import { connectRedis } from '../throttle/redis-client.ts';
 import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
 import { traceKeyLookups } from '../telemetry/key-lookup-span.ts';
-import { sharedSecret } from './settings.ts';
+import { sharedSecret } from '../db/shared-secrets.ts';
 import { createThrottles } from './throttles.ts';
 import { createRateLimiter } from '../ratelimit/create-limiter.ts';
 import { KeyRateLimits } from '../keys/key-rate-limits.ts';
@@ -66,7 +67,11 @@ export type ServiceOverrides = {
  */
 export async function createServices(config: Config, overrides: ServiceOverrides = {}) {
   const clock = overrides.clock ?? systemClock;
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    observeEmbedded: activeTracing()?.traceEmbeddedQueries,
+  });
   const { db } = database;
   const cursors = new CursorCodec(await sharedSecret(db, 'cursor_secret'));
   const changes = new ChangeFeed({
@@ -77,7 +82,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   // Every write starts here: one transaction, its changes published on the feed and applied locally.
   // A commit that queued webhook deliveries starts the worker at once (it is built below).
-  const uow = new UnitOfWork(db, changes, { onDeliveriesCommitted: () => deliveries.poke() });
+  const uow = new UnitOfWork(db, changes, { outbox: recordEvent, onDeliveriesCommitted: () => deliveries.poke() });
   const log = overrides.log ?? backgroundLogger({ level: config.logLevel });
   const backgroundError = (error: unknown) => log.warn({ err: error }, 'background work failed');
   // Webhook secrets and deliveries, sent off every request's path (docs/webhooks.md).

@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = [
   'api_key.rolled',
   'api_key.leaked',
   'api_key.rate_limit_changed',
+  'api_key.allowed_ips_changed',
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',

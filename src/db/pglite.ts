@@ -11,7 +11,10 @@ import { acquireDataDirLock } from './data-dir-lock.ts';
  * process may open a data directory; the CLI reaches a running server's copy through the
  * admin socket instead (src/admin).
  */
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function openPglite(
+  dataDir: string,
+  observe?: (client: PGlite, database: string) => void,
+): Promise<Database> {
   const inMemory = dataDir === ':memory:';
   const releaseLock = inMemory ? () => {} : await acquireDataDirLock(dataDir, process.argv.slice(1, 3).join(' '));
   let client: PGlite;
@@ -21,6 +24,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
     releaseLock();
     throw error;
   }
+  observe?.(client, 'postgres');
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
   // PGlite runs no autovacuum, so nothing else ever refreshes the planner's statistics: without

@@ -105,6 +105,11 @@ export const apiKeys = pgTable(
     /** The idle-since instant a sweep claimed the key for disabling, and when; see UnusedKeySweep. */
     unusedClaimFor: timestamp('unused_claim_for', { withTimezone: true, mode: 'date' }),
     unusedClaimedAt: timestamp('unused_claimed_at', { withTimezone: true, mode: 'date' }),
+    /** Canonical addresses and ranges the key may be used from (docs/keys.md); null: any address. */
+    allowedIps: text('allowed_ips').array(),
+    /** The last address a request with the key was refused from for its address, written behind. */
+    lastRefusedIp: text('last_refused_ip'),
+    lastRefusedAt: timestamp('last_refused_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('api_keys_secret_digest_unique').on(t.secretDigest),
@@ -187,6 +192,7 @@ export const keyUsage = pgTable(
     ok: bigint('ok', { mode: 'number' }).notNull().default(0),
     rejected: bigint('rejected', { mode: 'number' }).notNull().default(0),
     rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
+    ipRefused: bigint('ip_refused', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.hour] }), index('key_usage_tenant_hour_idx').on(t.tenantId, t.hour)],
 );
@@ -202,6 +208,7 @@ export const tenantUsage = pgTable(
     ok: bigint('ok', { mode: 'number' }).notNull().default(0),
     rejected: bigint('rejected', { mode: 'number' }).notNull().default(0),
     rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
+    ipRefused: bigint('ip_refused', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.hour] })],
 );

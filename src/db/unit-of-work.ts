@@ -1,5 +1,5 @@
 import type { KeyChange } from '../bus/change.ts';
-import { recordEvent, type EventRecord } from '../webhooks/outbox.ts';
+import type { EventRecord } from '../shared/event-types.ts';
 import type { Db } from './handle.ts';
 
 /** How a committed change reaches the instances: the change feed implements it. */
@@ -18,7 +18,14 @@ export type EventEmitter = (event: EventRecord) => void;
 
 export type Work<T> = (tx: Db, changed: ChangeRecorder, emit: EventEmitter) => Promise<T>;
 
+/**
+ * Writes an event to the outbox inside the transaction of the change that caused it; returns the
+ * deliveries it queued. The webhooks feature implements it (src/webhooks/outbox.ts).
+ */
+export type EventOutbox = (tx: Db, event: EventRecord) => Promise<readonly string[]>;
+
 export type UnitOfWorkOptions = {
+  outbox: EventOutbox;
   /** After a commit that queued deliveries: the delivery worker looks for them now, not at its next poll. */
   onDeliveriesCommitted?: () => void;
 };
@@ -35,7 +42,7 @@ export class UnitOfWork {
   private readonly db: Db;
   private readonly carrier: ChangeCarrier;
   private readonly options: UnitOfWorkOptions;
-  constructor(db: Db, carrier: ChangeCarrier, options: UnitOfWorkOptions = {}) {
+  constructor(db: Db, carrier: ChangeCarrier, options: UnitOfWorkOptions) {
     this.db = db;
     this.carrier = carrier;
     this.options = options;
@@ -53,7 +60,7 @@ export class UnitOfWork {
         (change) => changes.push(change),
         (event) => events.push(event),
       );
-      for (const event of events) deliveries += (await recordEvent(tx, event)).length;
+      for (const event of events) deliveries += (await this.options.outbox(tx, event)).length;
       for (const change of changes) await this.carrier.sendWithin(tx, change);
       return value;
     });

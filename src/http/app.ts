@@ -6,6 +6,7 @@ import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zo
 import type { DestinationStream } from 'pino';
 import type { Services } from '../app/services.ts';
 import { countRequest, metricsRoutes } from '../metrics/metrics-routes.ts';
+import { clientAddressHook } from './client-address.ts';
 import { clientErrorHandler, frameworkErrors, requireHost } from './framework-errors.ts';
 import { loggerOptions, logRequestDone, requestLineLogger } from './logging.ts';
 import { hoistExamples, openapiOptions } from './openapi.ts';
@@ -15,6 +16,7 @@ import { API_SECURITY_HEADERS, BROWSER_SECURITY_HEADERS } from './security-heade
 import { serializerCompiler } from './serializer.ts';
 import { backofficeAuditRoutes } from './routes/backoffice-audit.ts';
 import { backofficeKeyPolicyRoutes } from './routes/backoffice-key-policy.ts';
+import { backofficeClientAddressRoutes } from './routes/backoffice-client-address.ts';
 import { backofficeKeyRoutes } from './routes/backoffice-keys.ts';
 import { backofficePages } from './routes/backoffice-pages.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
@@ -42,8 +44,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     logger: loggerOptions({ level: config.logLevel, stream: options.logStream }),
     // One line per request, written by logRequestDone, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    // Only as many proxy hops as configured may set the client address the throttles count by.
-    trustProxy: config.trustProxyHops > 0 ? (_address: string, hop: number) => hop < config.trustProxyHops : false,
+    // Off: the client is derived once, by our own walk of X-Forwarded-For (client-address.ts).
+    trustProxy: false,
     rewriteUrl: (request) => stripQueryKey(request),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
@@ -54,12 +56,14 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
   // Declared up front, so every request object is built with these fields and all share one
   // shape: set later, per request, they split requests into shapes the hot path reads slowly.
+  app.decorateRequest('client', '');
+  app.decorateRequest('https', false);
   app.decorateRequest('principal', undefined);
   app.decorateRequest('problemCode', undefined);
   app.decorateRequest('backofficeSession', undefined);
+  app.decorateRequest('traceSpan', undefined);
   // First, when tracing is on: its request span must be open before any other hook runs.
-  const tracing = activeTracing();
-  if (tracing) await app.register(tracing.fastifyPlugin);
+  activeTracing()?.instrument(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
@@ -74,6 +78,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
   app.setNotFoundHandler(notFoundHandler);
   // Callback-style hooks on every request: an async hook costs a promise and a microtask each.
+  app.addHook('onRequest', clientAddressHook(config.trustedProxies));
   app.addHook('onRequest', requireHost);
   const requestLines = requestLineLogger({ level: config.logLevel, stream: options.logStream });
   app.addHook('onResponse', (request, reply, done) => {
@@ -174,6 +179,7 @@ function backofficeRoutes(guarded: FastifyInstance, services: Services): void {
   backofficeAuditRoutes(guarded, { audit });
   backofficeUserRoutes(guarded, { users });
   backofficeWebhookRoutes(guarded, { webhooks });
+  backofficeClientAddressRoutes(guarded);
 }
 
 /** A route module as a Fastify plugin (an encapsulated scope) over the services it is handed. */

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { traceLogOptions } from '../telemetry/log-fields.ts';
 import { activeTracing } from '../telemetry/tracing.ts';
-import { REDACTED_PATHS, scrubUrl } from './redaction.ts';
+import { REDACTED_PATHS, scrubUrl } from '../shared/redaction.ts';
 
 export type LogOptions = { level: string; stream?: DestinationStream | undefined };
 
@@ -13,10 +13,11 @@ export function loggerOptions(options: LogOptions): LoggerOptions & { stream?: D
     level: options.level,
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
     serializers: {
-      req: (request: { method?: string; url?: string; ip?: string }) => ({
+      req: (request: { method?: string; url?: string; ip?: string; client?: string }) => ({
         method: request.method,
         url: request.url ? scrubUrl(request.url) : request.url,
-        ip: request.ip,
+        // Before the client hook ran (a request refused by the framework) only the peer is known.
+        ip: request.client || request.ip,
       }),
       res: (reply: { statusCode?: number }) => ({ statusCode: reply.statusCode }),
       err: errorForLog,
@@ -70,13 +71,15 @@ function traceMixin(): Partial<typeof traceLogOptions> {
  * lose the lines of the last write.
  */
 export function requestLineLogger(options: LogOptions): Logger {
-  return pino({ level: options.level, ...traceMixin() }, options.stream ?? pino.destination({ dest: 1, sync: false }));
+  return pino({ level: options.level }, options.stream ?? pino.destination({ dest: 1, sync: false }));
 }
 
 /** One line per request, written when the response is done. */
 export function logRequestDone(log: Logger, request: FastifyRequest, reply: FastifyReply): void {
   // Skip building the line at all when info is off: this runs on every request.
   if (!log.isLevelEnabled('info')) return;
+  // A sampled request's trace, by its span: no context is active any more once the response is done.
+  const trace = request.traceSpan?.spanContext();
   log.info(
     {
       reqId: request.id,
@@ -84,9 +87,11 @@ export function logRequestDone(log: Logger, request: FastifyRequest, reply: Fast
       url: scrubUrl(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
-      ip: request.ip,
+      ip: request.client || request.ip,
       key_id: request.principal?.key.id,
       code: request.problemCode,
+      trace_id: trace?.traceId,
+      span_id: trace?.spanId,
     },
     'request',
   );

@@ -89,7 +89,8 @@ const PROBLEMS: Record<number, ProblemExample> = {
     code: 'permission_denied',
     title: 'Permission denied',
     detail: 'This action needs the permission flights:read.',
-    description: "The key's authority lacks the permission (permission_denied).",
+    description:
+      "The key's authority lacks the permission (permission_denied), or the key may not be used from the client's address (api_key_ip_not_allowed; the detail names the address as seen).",
   },
   404: {
     code: 'not_found',

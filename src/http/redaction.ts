@@ -7,11 +7,8 @@ import type { IncomingMessage } from 'node:http';
  */
 const queryKeys = new WeakMap<IncomingMessage, string[]>();
 
-const API_KEY_PARAM = /(^|&)api_key=([^&]*)/g;
 // The parameter name as the query parser will read it: `api%5Fkey` is `api_key` too.
 const MAYBE_API_KEY_PARAM = /api(?:_|%5f)key/i;
-// Anything shaped like a key, whatever parameter or path segment carries it.
-const KEY_SHAPED = /ask_[A-Za-z0-9]{64}/g;
 
 export function stripQueryKey(raw: IncomingMessage): string {
   const url = raw.url ?? '/';
@@ -39,13 +36,6 @@ export function queryKeysOf(raw: IncomingMessage): string[] | undefined {
   return queryKeys.get(raw);
 }
 
-/** For any string that might still hold a key in a query (defence in depth for log serializers). */
-export function scrubUrl(url: string): string {
-  // Both patterns need one of these substrings; nearly every URL has neither (no regex run).
-  if (!url.includes('ask_') && !url.includes('api_key=')) return url;
-  return url.replace(API_KEY_PARAM, '$1api_key=[REDACTED]').replace(KEY_SHAPED, 'ask_[REDACTED]');
-}
-
 function safeDecode(value: string): string {
   try {
     return decodeURIComponent(value.replace(/\+/g, ' '));
@@ -53,18 +43,3 @@ function safeDecode(value: string): string {
     return value;
   }
 }
-
-/** Headers that carry credentials; redacted in every log line, errors included. */
-export const REDACTED_PATHS = [
-  'req.headers["x-api-key"]',
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  'headers["x-api-key"]',
-  'headers.authorization',
-  'headers.cookie',
-  'secret',
-  '*.secret',
-  'password',
-  '*.password',
-];

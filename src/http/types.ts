@@ -1,13 +1,20 @@
+import type { Span } from '@opentelemetry/api';
 import type { Principal } from '../shared/principal.ts';
 import type { ResolvedSession } from '../sessions/session-service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The client's address, canonical, from the peer and TRUSTED_PROXIES (src/http/client-address.ts). */
+    client: string;
+    /** Reached over TLS, here or at a trusted proxy (X-Forwarded-Proto): the session cookie is then Secure. */
+    https: boolean;
     /** Set by the key check on /api/v1 and /mcp. */
     principal?: Principal;
     /** Set by the session check on the back office. */
     backofficeSession?: ResolvedSession & { token: string };
     /** The problem code of a refused request, for its one log line. */
     problemCode?: string;
+    /** The request's server span, only when tracing is on and the sampler kept the request. */
+    traceSpan?: Span | undefined;
   }
 }

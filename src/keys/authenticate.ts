@@ -1,4 +1,5 @@
 import {
+  IpNotAllowedError,
   KeyRejectedError,
   TooManyRequestsError,
   UnavailableError,
@@ -10,7 +11,7 @@ import type { CheckOutcome, KeyCheck } from './key-check.ts';
 import type { Accepted } from './decide.ts';
 
 /** Why a request's key was not accepted: the catalogued error its problem details come from. */
-export type KeyRefusal = KeyRejectedError | TooManyRequestsError | UnavailableError;
+export type KeyRefusal = KeyRejectedError | IpNotAllowedError | TooManyRequestsError | UnavailableError;
 
 /**
  * The one entry point REST and MCP share: find the key in the request, check it, and return the
@@ -36,6 +37,7 @@ export function authenticate(
 function principalOrRefusal(outcome: CheckOutcome): Accepted | KeyRefusal {
   if (outcome.ok) return outcome;
   if (outcome.reason === 'throttled') return throttled(outcome.retryAfterSeconds);
+  if (outcome.reason === 'api_key_ip_not_allowed') return addressRefusal(outcome.client);
   return rejection(outcome.reason);
 }
 
@@ -45,6 +47,17 @@ function principalOrRefusal(outcome: CheckOutcome): Accepted | KeyRefusal {
 // (docs/performance.md).
 const rejections = new Map<KeyRejection, KeyRejectedError>();
 const throttles = new Map<number, TooManyRequestsError>();
+const addressRefusals = new Map<string, IpNotAllowedError>();
+
+/** One per client address (its detail names it), bounded like the throttles' set. */
+function addressRefusal(client: string): IpNotAllowedError {
+  let refusal = addressRefusals.get(client);
+  if (!refusal) {
+    if (addressRefusals.size >= 3600) addressRefusals.clear();
+    addressRefusals.set(client, (refusal = Object.freeze(withoutStack(() => new IpNotAllowedError(client)))));
+  }
+  return refusal;
+}
 
 function rejection(code: KeyRejection): KeyRejectedError {
   let refusal = rejections.get(code);

@@ -13,7 +13,10 @@ import { answeredWithin } from '../shared/answered-within.ts';
 // A read that hangs (a partition: no reset, no answer) is answered 503 rather than held open.
 const READ_THROUGH_TIMEOUT_MS = 2_000;
 
-export type CheckOutcome = Verdict | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
+/** A valid key used from an address outside its allowlist; `client` is the address as seen. */
+export type AddressRefused = { ok: false; reason: 'api_key_ip_not_allowed'; client: string };
+
+export type CheckOutcome = Verdict | AddressRefused | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
 
 export type KeyCheckMetrics = { observe(outcome: string, seconds: number): void };
 
@@ -53,7 +56,8 @@ export class KeyCheck {
   }
 
   /**
-   * The hot path: parse, digest, cache, decide.
+   * The hot path: parse, digest, cache, decide, and then the key's allowlist against `client`
+   * (the request's canonical client address, also what failures are throttled by).
    * It must never write to the database (last use goes to the write-behind recorder), never use
    * a slow KDF (SHA-256 suffices for 381-bit secrets), and never log or keep the secret.
    * A known, valid key is answered synchronously (no promise, no await): that is every request
@@ -69,7 +73,7 @@ export class KeyCheck {
     const facts: KeyFacts | null | undefined = digest === null ? null : this.cache.get(digest);
     // 3. Decide from the cached facts and the clock, now.
     const verdict = facts === undefined ? undefined : decide(facts, nowMs);
-    if (verdict?.ok) return this.accept(verdict, nowMs, started);
+    if (verdict?.ok) return this.accept(verdict, facts!, client, nowMs, started);
     // 4. A client this instance already knows to be blocked is refused here, without a promise
     //    or a call to the throttle's store, unless its key is one it may still look up: the bulk
     //    of a flood of guesses is answered this way.
@@ -118,7 +122,7 @@ export class KeyCheck {
       }
       verdict = decide(facts, nowMs);
       known = facts;
-      if (verdict.ok) return this.accept(verdict, nowMs, started);
+      if (verdict.ok) return this.accept(verdict, facts!, client, nowMs, started);
     }
     if (blocked) return this.finish(throttled, started);
     // Count the failure against the client.
@@ -149,9 +153,26 @@ export class KeyCheck {
     return hasKeyFormat(secret) && (!this.legacyKeys.noneRemain || hasValidChecksum(secret));
   }
 
-  private accept(verdict: Verdict & { ok: true }, nowMs: number, started: number): Verdict {
-    this.usage.accepted(verdict.keyId, verdict.principal.tenant.id, nowMs);
-    return this.finish(verdict, started) as Verdict;
+  /**
+   * A valid key, then its allowlist, before any rate limit runs (the hook applies that after this
+   * returns): an address refusal spends no budget, is not the key's last use, and is not a failed
+   * key check either (the key is right; a throttle is for guessing keys). It counts as `ip_refused`
+   * and records the address, both in memory, written behind.
+   */
+  private accept(
+    verdict: Verdict & { ok: true },
+    facts: KeyFacts,
+    client: string,
+    nowMs: number,
+    started: number,
+  ): CheckOutcome {
+    const tenantId = verdict.principal.tenant.id;
+    if (facts.allowedIps !== null && !facts.allowedIps.allows(client)) {
+      this.usage.addressRefused(verdict.keyId, tenantId, nowMs, client);
+      return this.finish({ ok: false, reason: 'api_key_ip_not_allowed', client }, started);
+    }
+    this.usage.accepted(verdict.keyId, tenantId, nowMs);
+    return this.finish(verdict, started);
   }
 
   private finish(outcome: CheckOutcome, started: number): CheckOutcome {

@@ -1,5 +1,5 @@
 import type { Actor } from '../shared/actor.ts';
-import type { EventRecord } from '../webhooks/outbox.ts';
+import type { EventRecord } from '../shared/event-types.ts';
 import type { StoredKeyView } from './key-rows.ts';
 import { toApiKeyView } from './key-view.ts';
 
@@ -16,6 +16,7 @@ export type KeyEventType =
   | 'api_key.deleted'
   | 'api_key.rolled'
   | 'api_key.rate_limit_changed'
+  | 'api_key.allowed_ips_changed'
   | 'api_key.rate_limited'
   | 'api_key.expiring'
   | 'api_key.expired'

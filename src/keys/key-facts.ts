@@ -4,6 +4,7 @@ import { API_PERMISSIONS, permissionsOf } from '../shared/roles.ts';
 import { expiryDateOf } from './expiry.ts';
 import { rateLimitOf } from './key-view.ts';
 import type { Principal } from '../shared/principal.ts';
+import { IpRanges } from '../shared/ip-ranges.ts';
 
 /**
  * Everything the key check needs to know about one key, read in one query and cached by digest.
@@ -21,6 +22,11 @@ export type KeyFacts = {
   authority: KeyAuthority;
   /** Counted by the limiter after the key check accepts (src/http/api-key-auth.ts); null: no limit. */
   rateLimit: RateLimit | null;
+  /**
+   * Where the key may be used from, compiled once per cache fill so that a check is integer
+   * comparisons (KeyCheck, before any rate limit); null: any address.
+   */
+  allowedIps: IpRanges | null;
   principal: Principal;
 };
 
@@ -37,6 +43,7 @@ export type StoredKeyFacts = {
     retiresAt: Date | null;
     rateLimitRequests: number | null;
     rateLimitWindow: RateLimitWindow | null;
+    allowedIps: string[] | null;
   };
   tenant: { slug: string; name: string; authority: KeyAuthority };
   /** Null when the key has no creator any more (deleted account). */
@@ -62,6 +69,7 @@ export function keyFactsOf({ key, tenant, creator }: StoredKeyFacts): KeyFacts {
     retiresAtMs: key.retiresAt?.getTime() ?? null,
     authority: tenant.authority,
     rateLimit: rateLimitOf(key),
+    allowedIps: key.allowedIps === null ? null : new IpRanges(key.allowedIps),
     principal: {
       tenant: { id: key.tenantId, slug: tenant.slug, name: tenant.name },
       key: {

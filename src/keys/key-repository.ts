@@ -60,7 +60,8 @@ export class KeyRepository {
           select json_agg(json_build_array(
                    k.id, k.name, k.hint, k.created_at at time zone 'UTC', k.created_by, u.email, k.enabled,
                    k.disabled_reason, k.expires_at at time zone 'UTC', k.last_used_at at time zone 'UTC',
-                   k.retires_at at time zone 'UTC', k.rate_limit_requests, k.rate_limit_window)
+                   k.retires_at at time zone 'UTC', k.rate_limit_requests, k.rate_limit_window,
+                   k.allowed_ips, k.last_refused_ip, k.last_refused_at at time zone 'UTC')
                  order by k.created_at desc, k.id desc)::text
             from api_keys k left join users u on u.id = k.created_by
            where k.tenant_id = tenants.id)`,
@@ -225,6 +226,22 @@ export class KeyRepository {
       update api_keys set last_used_at = used.at
       from unnest(${ids}::uuid[], ${instants}::timestamptz[]) as used(id, at)
       where api_keys.id = used.id and (api_keys.last_used_at is null or api_keys.last_used_at < used.at)`);
+  }
+
+  /** Batched write-behind of the last address a key was refused from; never moves back in time. */
+  async recordRefusals(batch: ReadonlyMap<string, { address: string; atMs: number }>): Promise<void> {
+    if (batch.size === 0) return;
+    const ids = arrayLiteral(batch.keys());
+    const addresses = arrayLiteral([...batch.values()].map((refusal) => refusal.address));
+    const instants = arrayLiteral([...batch.values()].map((refusal) => new Date(refusal.atMs).toISOString()));
+    await this.db.execute(sql`
+      update api_keys set last_refused_ip = refused.address, last_refused_at = refused.at
+      from unnest(${ids}::uuid[], ${addresses}::text[], ${instants}::timestamptz[]) as refused(id, address, at)
+      where api_keys.id = refused.id and (api_keys.last_refused_at is null or api_keys.last_refused_at < refused.at)`);
+  }
+
+  async setAllowedIps(tx: Db, id: string, allowedIps: string[] | null): Promise<void> {
+    await tx.update(apiKeys).set({ allowedIps }).where(eq(apiKeys.id, id));
   }
 
   private withCreator(db: Db) {

@@ -20,13 +20,20 @@ export type StoredKeyView = Pick<
   | 'retiresAt'
   | 'rateLimitRequests'
   | 'rateLimitWindow'
+  | 'allowedIps'
+  | 'lastRefusedIp'
+  | 'lastRefusedAt'
 >;
 /** The same, with its instants already in the API's ISO 8601 form (as the list reads them). */
-export type KeyListRow = Omit<StoredKeyView, 'createdAt' | 'expiresAt' | 'lastUsedAt' | 'retiresAt'> & {
+export type KeyListRow = Omit<
+  StoredKeyView,
+  'createdAt' | 'expiresAt' | 'lastUsedAt' | 'retiresAt' | 'lastRefusedAt'
+> & {
   createdAt: string;
   expiresAt: string | null;
   lastUsedAt: string | null;
   retiresAt: string | null;
+  lastRefusedAt: string | null;
 };
 type Instant = string | null;
 /** One key of the list query's JSON array, in column order. */
@@ -44,6 +51,9 @@ export type ListedTuple = [
   Instant,
   number | null,
   KeyRow['rateLimitWindow'],
+  string[] | null,
+  string | null,
+  Instant,
 ];
 
 const isoOf = (instant: Instant) => (instant === null ? null : isoOfUtcTimestamp(instant));
@@ -62,6 +72,9 @@ export function listRowOf([
   retiresAt,
   rateLimitRequests,
   rateLimitWindow,
+  allowedIps,
+  lastRefusedIp,
+  lastRefusedAt,
 ]: ListedTuple): KeyListRow {
   return {
     id,
@@ -77,5 +90,8 @@ export function listRowOf([
     retiresAt: isoOf(retiresAt),
     rateLimitRequests,
     rateLimitWindow,
+    allowedIps,
+    lastRefusedIp,
+    lastRefusedAt: isoOf(lastRefusedAt),
   };
 }

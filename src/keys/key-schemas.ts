@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { KEY_AUTHORITIES } from '../shared/actor.ts';
 import { RATE_LIMIT_WINDOWS } from '../ratelimit/rate-limit.ts';
+import { ipEntryProblem, MAX_ALLOWED_IPS } from '../shared/ip-entries.ts';
 
 /**
  * The API-key contract as data: these schemas validate requests, serialise responses, describe
@@ -18,6 +19,23 @@ export const rateLimitSchema = z
   })
   .describe('A rate limit; null: none');
 
+/**
+ * Where a key may be used from (docs/keys.md (IP allowlists)): 1–50 addresses or CIDR ranges. Each
+ * bad entry is named `allowed_ips.N`; KeyService canonicalises what passes (and checks again, for
+ * adapters that skip this schema).
+ */
+export const allowedIpsSchema = z
+  .array(z.string().max(100))
+  .min(1, 'Give at least one address or range, or null for any address.')
+  .max(MAX_ALLOWED_IPS, `At most ${MAX_ALLOWED_IPS} addresses or ranges.`)
+  .superRefine((entries, context) => {
+    entries.forEach((entry, index) => {
+      const problem = ipEntryProblem(entry);
+      if (problem) context.addIssue({ code: 'custom', path: [index], message: problem });
+    });
+  })
+  .describe('IPv4 or IPv6 addresses or CIDR ranges, 1–50; null: any address');
+
 export const apiKeySchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -32,6 +50,9 @@ export const apiKeySchema = z.object({
   last_used_at: z.string().nullable(),
   retires_at: z.string().nullable().describe('A rolled key stops working at this instant'),
   rate_limit: rateLimitSchema.nullable(),
+  allowed_ips: z.array(z.string()).nullable().describe('Canonical addresses and ranges; null: any address'),
+  last_refused_ip: z.string().nullable().describe('The last client address refused for being outside allowed_ips'),
+  last_refused_at: z.string().nullable(),
 });
 export type ApiKeyView = z.infer<typeof apiKeySchema>;
 
@@ -46,6 +67,7 @@ export const createKeyBodySchema = z.strictObject({
     .optional()
     .describe('YYYY-MM-DD, later than today (UTC); the key stops at 00:00:00 UTC of that date'),
   rate_limit: rateLimitSchema.nullable().optional(),
+  allowed_ips: allowedIpsSchema.nullable().optional(),
 });
 export type CreateKeyInput = z.infer<typeof createKeyBodySchema>;
 
@@ -53,10 +75,11 @@ export type CreateKeyInput = z.infer<typeof createKeyBodySchema>;
 export const createdKeySchema = z.object({ api_key: apiKeySchema, secret: z.string() });
 export type CreatedKey = z.infer<typeof createdKeySchema>;
 
-/** At least one of the two (KeyService.update says so otherwise). */
+/** At least one field (KeyService.update says so otherwise). */
 export const updateKeyBodySchema = z.strictObject({
   enabled: z.boolean().optional(),
   rate_limit: rateLimitSchema.nullable().optional(),
+  allowed_ips: allowedIpsSchema.nullable().optional(),
 });
 export type UpdateKeyInput = z.infer<typeof updateKeyBodySchema>;
 

@@ -13,6 +13,7 @@ import type { KeyRowWithCreator } from './key-rows.ts';
 import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, UpdateKeyInput } from './key-schemas.ts';
 import { withCreatorEmails } from './key-event-queries.ts';
 import { keyEvent, rateLimitChangedEvent } from './key-events.ts';
+import { allowedIpsOf, applyAllowedIps } from './allowed-ips.ts';
 import { keyTarget, listedKeyView, rateLimitOf, toApiKeyView } from './key-view.ts';
 import type { RateLimit } from '../ratelimit/rate-limit.ts';
 import type { ChangeRecorder, EventEmitter } from '../db/unit-of-work.ts';
@@ -25,7 +26,7 @@ export type KeyServiceOptions = {
   clock: Clock;
   maxKeysPerTenant: number;
   /** The tenant's key policy, judged inside the transaction that makes the key. */
-  policy: Pick<KeyPolicyService, 'enforce'>;
+  policy: Pick<KeyPolicyService, 'enforce' | 'enforceAllowedIps'>;
   random?: RandomBytes;
 };
 
@@ -65,6 +66,7 @@ export class KeyService {
     const name = validName(input.name);
     const now = this.clock.now();
     const expiresAt = input.expires_at ? expiryInstantOf(input.expires_at, now) : null;
+    const allowedIps = allowedIpsOf(input.allowed_ips) ?? null;
     const secret = generateSecret(this.options.random);
     const row = await this.uow.inTransaction(async (tx, _changed, emit) => {
       await this.keys.lockTenant(tx, actor.tenantId);
@@ -74,10 +76,9 @@ export class KeyService {
           `This tenant already holds ${this.options.maxKeysPerTenant} keys, the most allowed. Delete unused keys first.`,
         );
       }
-      // No allowed_ips on this input yet: a policy that requires them refuses every create.
       await this.options.policy.enforce(tx, actor.tenantId, {
         expiresAt: expiresAt ? expiryDateOf(expiresAt) : null,
-        allowedIps: undefined,
+        allowedIps,
       });
       const inserted = await this.keys.insert(tx, {
         tenantId: actor.tenantId,
@@ -89,11 +90,13 @@ export class KeyService {
         createdAt: now,
         rateLimitRequests: input.rate_limit?.requests ?? null,
         rateLimitWindow: input.rate_limit?.window ?? null,
+        allowedIps,
       });
       await this.audit.record(tx, actor.tenantId, actor, 'api_key.created', keyTarget(inserted), {
         hint: inserted.hint,
         expires_at: expiresAt ? expiryDateOf(expiresAt) : null,
         rate_limit: input.rate_limit ?? null,
+        allowed_ips: allowedIps,
       });
       emit(keyEvent('api_key.created', { ...inserted, creatorEmail: actor.email }, now.getTime(), actor));
       return inserted;
@@ -107,21 +110,28 @@ export class KeyService {
   }
 
   /**
-   * `PATCH`: the enabled state, the rate limit, or both, in one transaction. Idempotent like
-   * setEnabled. A changed limit is published like a disable, so every instance drops what it held
-   * for the key and counts the new limit from this response on (docs/keys.md (Rate limits)).
+   * `PATCH`: the enabled state, the rate limit, the allowlist, any of them, in one transaction.
+   * Idempotent like setEnabled. A changed limit or list is published like a disable, so every
+   * instance drops what it held for the key and applies the new one from this response on
+   * (docs/keys.md (Rate limits), (IP allowlists)).
    */
   async update(actor: UserActor, id: string, input: UpdateKeyInput): Promise<ApiKeyView> {
     requirePermission(actor, 'api_keys:manage');
-    if (input.enabled === undefined && input.rate_limit === undefined) {
-      throw InvalidRequestError.field('body', 'Give enabled, rate_limit or both.');
+    if (input.enabled === undefined && input.rate_limit === undefined && input.allowed_ips === undefined) {
+      throw InvalidRequestError.field('body', 'Give at least one of enabled, rate_limit and allowed_ips.');
     }
+    const allowedIps = allowedIpsOf(input.allowed_ips);
     const now = this.clock.now();
     const row = await this.uow.inTransaction(async (tx, changed, emit) => {
       let key = await this.requireKey(tx, actor.tenantId, id);
       const apply = { tx, changed, emit, actor, now };
       if (input.enabled !== undefined) key = await this.applyEnabled(apply, key, input.enabled);
       if (input.rate_limit !== undefined) key = await this.applyRateLimit(apply, key, input.rate_limit);
+      if (allowedIps !== undefined) {
+        // Only the allowlist rule: the key's expiry was judged when it was made.
+        await this.options.policy.enforceAllowedIps(tx, actor.tenantId, allowedIps);
+        key = await applyAllowedIps({ ...apply, keys: this.keys, audit: this.audit }, key, allowedIps);
+      }
       return key;
     });
     return toApiKeyView(row, now.getTime());

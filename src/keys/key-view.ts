@@ -12,6 +12,7 @@ export function toApiKeyView(row: StoredKeyView, nowMs: number): ApiKeyView {
     expiresAt: isoOfDate(row.expiresAt),
     lastUsedAt: isoOfDate(row.lastUsedAt),
     retiresAt: isoOfDate(row.retiresAt),
+    lastRefusedAt: isoOfDate(row.lastRefusedAt),
   };
   return listedKeyView({ ...row, ...instants }, nowMs);
 }
@@ -33,6 +34,9 @@ export function listedKeyView(row: KeyListRow, nowMs: number): ApiKeyView {
     last_used_at: row.lastUsedAt,
     retires_at: row.retiresAt,
     rate_limit: rateLimitOf(row),
+    allowed_ips: row.allowedIps,
+    last_refused_ip: row.lastRefusedIp,
+    last_refused_at: row.lastRefusedAt,
   };
 }
 

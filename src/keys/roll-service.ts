@@ -76,11 +76,11 @@ export class RollService {
         throw new ConflictError('api_key_expired', 'An expired key cannot be rolled; create a new key instead.');
       }
       const expiresAt = successorExpiry(old.expiresAt, given);
-      // No allowed_ips on this input yet: a policy that requires them refuses every roll.
+      // The successor keeps the old key's allowlist, so a policy that requires one judges that.
       await this.policy.enforce(
         tx,
         actor.tenantId,
-        { expiresAt: expiresAt ? expiryDateOf(expiresAt) : null, allowedIps: undefined },
+        { expiresAt: expiresAt ? expiryDateOf(expiresAt) : null, allowedIps: old.allowedIps },
         given ? undefined : 'Roll it with a new expires_at that the policy allows.',
       );
       const created = await this.keys.insert(tx, {
@@ -94,6 +94,8 @@ export class RollService {
         // The successor is limited like its predecessor (its own budget: a new key id).
         rateLimitRequests: old.rateLimitRequests,
         rateLimitWindow: old.rateLimitWindow,
+        // ...and used from the same addresses: a roll is no way around an allowlist.
+        allowedIps: old.allowedIps,
       });
       // Rolling a retiring key again never extends its retirement.
       const requested = new Date(now.getTime() + OVERLAP_MS[overlap]);
@@ -101,6 +103,7 @@ export class RollService {
       await this.audit.record(tx, actor.tenantId, actor, 'api_key.created', keyTarget(created), {
         hint: created.hint,
         expires_at: created.expiresAt ? expiryDateOf(created.expiresAt) : null,
+        allowed_ips: created.allowedIps,
         rolled_from: old.id,
       });
       await this.audit.record(tx, actor.tenantId, actor, 'api_key.rolled', keyTarget(old), {

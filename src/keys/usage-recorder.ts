@@ -9,15 +9,20 @@ import type { KeyRepository } from './key-repository.ts';
 export type RequestCounter = {
   ok(keyId: string, tenantId: string, atMs: number): void;
   rejected(keyId: string, tenantId: string, atMs: number): void;
+  ipRefused(keyId: string, tenantId: string, atMs: number): void;
 };
 
+/** The last address a key was refused from, and when (epoch milliseconds). */
+export type Refusal = { address: string; atMs: number };
+
 /**
- * Write-behind of `last_used_at`. The key check only puts a timestamp in a map (no I/O); a timer
- * writes the coalesced batch. A crash loses at most one interval of usage timestamps, nothing else.
+ * Write-behind of `last_used_at` and of the last address refused by a key's allowlist. The key
+ * check only puts a timestamp (or an address) in a map (no I/O); a timer writes the coalesced batch. A crash loses at most one interval of usage timestamps, nothing else.
  * Request counts go to the RequestCounter, which has its own write-behind.
  */
 export class UsageRecorder {
   private pending = new Map<string, number>();
+  private refusals = new Map<string, Refusal>();
   private readonly loop: WriteBehindLoop;
 
   private readonly keys: KeyRepository;
@@ -47,6 +52,12 @@ export class UsageRecorder {
     this.counter.rejected(keyId, tenantId, atMs);
   }
 
+  /** Hot path: a valid key used from outside its allowlist counts as `ip_refused`; it is no use either. */
+  addressRefused(keyId: string, tenantId: string, atMs: number, address: string): void {
+    this.counter.ipRefused(keyId, tenantId, atMs);
+    if (address !== '') this.refusals.set(keyId, { address, atMs });
+  }
+
   start(): void {
     this.loop.start();
   }
@@ -60,15 +71,19 @@ export class UsageRecorder {
   }
 
   private async writePending(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
+    if (this.pending.size === 0 && this.refusals.size === 0) return;
+    const [batch, refusals] = [this.pending, this.refusals];
     this.pending = new Map();
+    this.refusals = new Map();
     try {
       await this.keys.recordUsage(batch);
+      await this.keys.recordRefusals(refusals);
       this.report.succeeded();
     } catch (error) {
-      // Keep the newer of the failed and the fresh timestamps for the next try.
+      // Keep the newer of the failed and the fresh values for the next try (a write twice is harmless).
       for (const [id, at] of batch) if ((this.pending.get(id) ?? 0) < at) this.pending.set(id, at);
+      for (const [id, refusal] of refusals)
+        if ((this.refusals.get(id)?.atMs ?? 0) < refusal.atMs) this.refusals.set(id, refusal);
       this.report.failed(error);
     }
   }

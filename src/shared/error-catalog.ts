@@ -36,6 +36,11 @@ export const ERROR_CATALOG = {
   },
   not_authenticated: { status: 401, title: 'Not signed in', detail: 'Sign in to the back office first.' },
   invalid_credentials: { status: 401, title: 'Invalid credentials', detail: 'The e-mail or password is wrong.' },
+  api_key_ip_not_allowed: {
+    status: 403,
+    title: 'Address not allowed',
+    detail: 'This API key may not be used from this address.',
+  },
   permission_denied: { status: 403, title: 'Permission denied', detail: 'This action needs a permission you lack.' },
   csrf_rejected: {
     status: 403,

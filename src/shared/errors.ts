@@ -48,6 +48,22 @@ export class KeyRejectedError extends AirkeyError {
   }
 }
 
+/**
+ * A valid key used from an address outside its allowlist (docs/keys.md (IP allowlists)). The
+ * detail names the address as the server saw it: a caller behind an unexpected NAT or proxy can
+ * then tell why. It is the caller's own address, so it reveals nothing they do not know.
+ */
+export class IpNotAllowedError extends AirkeyError {
+  readonly client: string;
+  constructor(client: string) {
+    super(
+      'api_key_ip_not_allowed',
+      `This API key may not be used from ${client === '' ? 'an unknown address' : client}: it is outside the key's allowed_ips.`,
+    );
+    this.client = client;
+  }
+}
+
 /** A webhook URL aimed at something that must not receive requests from us (docs/webhooks.md). */
 export class WebhookUrlRejectedError extends AirkeyError {
   /** Like every 400, the field it is about. */
@@ -144,12 +160,17 @@ export class TooManyRequestsError extends AirkeyError {
   }
 }
 
-/** A valid key went over its own rate limit (docs/keys.md (Rate limits)); the client waits for the next window. */
+/**
+ * A valid key went over its own rate limit (docs/keys.md (Rate limits)); the client waits for the
+ * next window, which Retry-After and the RateLimit field name, so the body is the same for every
+ * refusal.
+ */
 export class RateLimitedError extends AirkeyError {
-  readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds: number) {
-    super('rate_limited', `This key has used its rate limit for the current window. Retry in ${retryAfterSeconds} s.`);
-    this.retryAfterSeconds = retryAfterSeconds;
+  constructor() {
+    super(
+      'rate_limited',
+      'This key has used its rate limit for the current window. Retry-After says when the next window starts.',
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import type { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { scrubUrl } from '../http/redaction.ts';
+import { scrubUrl } from '../shared/redaction.ts';
 
 type Exporter = Pick<OTLPTraceExporter, 'export' | 'shutdown' | 'forceFlush'>;
 type Spans = Parameters<OTLPTraceExporter['export']>[0];

@@ -1,15 +1,12 @@
-import { FastifyOtelInstrumentation } from '@fastify/otel';
 import { context, diag, DiagLogLevel, propagation, trace, type DiagLogger } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-// The SDK's own reading of OTEL_TRACES_SAMPLER(_ARG), its warnings included; not re-exported by the package.
-import { createSamplerFromEnv } from '@opentelemetry/sdk-node/build/src/create-from-env.js';
-import { AlwaysOnSampler, ParentBasedSampler } from '@opentelemetry/sdk-trace';
-import type { FastifyRequest } from 'fastify';
 import { pino, type Logger } from 'pino';
-import { RequestSampling } from './request-sampling.ts';
+import { traceEmbeddedQueries } from './embedded-query-spans.ts';
+import { RequestSpans } from './request-spans.ts';
+import { samplerFromEnv } from './sampler-from-env.ts';
 import { ScrubbingExporter, scrubSecrets } from './scrubbing-exporter.ts';
 import { DEFAULT_SERVICE_NAME } from './settings.ts';
 import type { Tracing } from './tracing-handle.ts';
@@ -31,19 +28,11 @@ export async function startSdk(env: NodeJS.ProcessEnv): Promise<Tracing | undefi
   if (protocol && protocol !== 'http/protobuf')
     diag.warn(`OTLP protocol "${protocol}" is not supported: only http/protobuf`);
 
-  // Unset or unknown, the SDK's default: parent-based, always on.
-  const sampler = createSamplerFromEnv() ?? new ParentBasedSampler({ root: new AlwaysOnSampler() });
-  const sampling = new RequestSampling(sampler);
-  const fastify = new FastifyOtelInstrumentation({
-    // The request span alone: a span per hook or handler would multiply the cost of a request.
-    instrumentHooks: false,
-    instrumentHandler: false,
-    ignorePaths: sampling.ignores,
-    requestHook: nameServerSpan,
-  });
+  const sampler = samplerFromEnv(env);
+  const requests = new RequestSpans(sampler);
   const sdk = new NodeSDK({
     sampler,
-    idGenerator: sampling.idGenerator,
+    idGenerator: requests.idGenerator,
     // Unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES names the service (the SDK reads both).
     ...(serviceNamedBy(env) ? {} : { serviceName: DEFAULT_SERVICE_NAME }),
     traceExporter: new ScrubbingExporter(new OTLPTraceExporter(), (error) =>
@@ -55,7 +44,6 @@ export async function startSdk(env: NodeJS.ProcessEnv): Promise<Tracing | undefi
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      fastify,
       // Background queries (the change feed's heartbeat, flushes, sweeps) would each be a trace of their own.
       new PgInstrumentation({ requireParentSpan: true }),
       new UndiciInstrumentation(),
@@ -69,7 +57,6 @@ export async function startSdk(env: NodeJS.ProcessEnv): Promise<Tracing | undefi
   const problems = diagnostics.endStartup();
   if (problems > 0) {
     await sdk.shutdown().catch(() => {});
-    fastify.disable();
     trace.disable();
     context.disable();
     propagation.disable();
@@ -78,19 +65,10 @@ export async function startSdk(env: NodeJS.ProcessEnv): Promise<Tracing | undefi
   }
   log.info('tracing on: spans are exported over OTLP');
   return {
-    fastifyPlugin: sampling.plugin(fastify.plugin()),
+    instrument: (app) => requests.instrument(app),
+    traceEmbeddedQueries,
     shutdown: () => withinTime(sdk.shutdown(), SHUTDOWN_MS),
   };
-}
-
-/** HTTP semantic conventions: `{method} {route}`; the path as routed, with any key scrubbed. */
-function nameServerSpan(
-  span: { updateName(name: string): unknown; setAttribute(key: string, value: string): unknown },
-  request: FastifyRequest,
-): void {
-  const route = request.routeOptions.url;
-  span.updateName(route ? `${request.method} ${route}` : request.method);
-  span.setAttribute('url.path', scrubSecrets(request.url.split('?', 1)[0]!));
 }
 
 function serviceNamedBy(env: NodeJS.ProcessEnv): boolean {

@@ -1,9 +1,12 @@
-import type { FastifyPluginCallback } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { EmbeddedClient } from './embedded-query-spans.ts';
 
 /** What the rest of airkey sees of a running SDK; nothing here imports it. */
 export type Tracing = {
-  /** @fastify/otel's plugin: the server span of every request. */
-  fastifyPlugin: FastifyPluginCallback;
+  /** Adds the hooks that make a server span for each request the sampler keeps. */
+  instrument(app: FastifyInstance): void;
+  /** Database client spans for the embedded engine's queries (the pg driver's are instrumented already). */
+  traceEmbeddedQueries: (client: EmbeddedClient, database: string) => void;
   /** Exports what is pending (bounded in time) and stops. */
   shutdown(): Promise<void>;
 };

@@ -10,6 +10,7 @@ export type HourTally = {
   ok: number;
   rejected: number;
   rateLimited: number;
+  ipRefused: number;
 };
 
 /** Where a flush adds its counts (UsageRepository.add): one statement that adds, never sets. */
@@ -46,6 +47,11 @@ export class UsageCounter {
   /** Hot path: a request the key check refused for a known key (disabled, expired, retired). */
   rejected(keyId: string, tenantId: string, atMs: number): void {
     this.tally(keyId, tenantId, hourOf(atMs)).rejected += 1;
+  }
+
+  /** Hot path: a valid key used from outside its allowlist; refused before anything counted it `ok`. */
+  ipRefused(keyId: string, tenantId: string, atMs: number): void {
+    this.tally(keyId, tenantId, hourOf(atMs)).ipRefused += 1;
   }
 
   /**
@@ -92,7 +98,7 @@ export class UsageCounter {
     this.pending = new Map();
     const batch = [...taken.values()]
       .flatMap((byKey) => [...byKey.values()])
-      .filter((t) => t.ok !== 0 || t.rejected !== 0 || t.rateLimited !== 0);
+      .filter((t) => t.ok !== 0 || t.rejected !== 0 || t.rateLimited !== 0 || t.ipRefused !== 0);
     if (batch.length === 0) return;
     try {
       await this.sink.add(batch);
@@ -104,6 +110,7 @@ export class UsageCounter {
         kept.ok += t.ok;
         kept.rejected += t.rejected;
         kept.rateLimited += t.rateLimited;
+        kept.ipRefused += t.ipRefused;
       }
       this.report.failed(error);
     }
@@ -113,7 +120,8 @@ export class UsageCounter {
     let byKey = this.pending.get(hourMs);
     if (!byKey) this.pending.set(hourMs, (byKey = new Map<string, HourTally>()));
     let tally = byKey.get(keyId);
-    if (!tally) byKey.set(keyId, (tally = { keyId, tenantId, hourMs, ok: 0, rejected: 0, rateLimited: 0 }));
+    if (!tally)
+      byKey.set(keyId, (tally = { keyId, tenantId, hourMs, ok: 0, rejected: 0, rateLimited: 0, ipRefused: 0 }));
     return tally;
   }
 }

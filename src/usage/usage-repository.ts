@@ -18,7 +18,7 @@ export class UsageRepository implements UsageSink {
    * retried without counting twice. A key deleted since it was counted is left out of key_usage
    * (its rows went with it; inserting would break the foreign key on every retry) but still
    * counts for its tenant. Rows go in key order so concurrent flushes lock in the same order.
-   * The batch travels as six array parameters, whatever its size.
+   * The batch travels as seven array parameters, whatever its size.
    */
   async add(batch: readonly HourTally[]): Promise<void> {
     if (batch.length === 0) return;
@@ -30,26 +30,29 @@ export class UsageRepository implements UsageSink {
           ${arrayLiteral(batch.map((t) => new Date(t.hourMs).toISOString()))}::timestamptz[],
           ${arrayLiteral(batch.map((t) => t.ok))}::bigint[],
           ${arrayLiteral(batch.map((t) => t.rejected))}::bigint[],
-          ${arrayLiteral(batch.map((t) => t.rateLimited))}::bigint[]
-        ) as b(key_id, tenant_id, hour, ok, rejected, rate_limited)
+          ${arrayLiteral(batch.map((t) => t.rateLimited))}::bigint[],
+          ${arrayLiteral(batch.map((t) => t.ipRefused))}::bigint[]
+        ) as b(key_id, tenant_id, hour, ok, rejected, rate_limited, ip_refused)
       ),
       per_key as (
-        insert into key_usage (key_id, tenant_id, hour, ok, rejected, rate_limited)
-        select b.key_id, b.tenant_id, b.hour, b.ok, b.rejected, b.rate_limited
+        insert into key_usage (key_id, tenant_id, hour, ok, rejected, rate_limited, ip_refused)
+        select b.key_id, b.tenant_id, b.hour, b.ok, b.rejected, b.rate_limited, b.ip_refused
         from batch b join api_keys k on k.id = b.key_id
         order by b.key_id, b.hour
         on conflict (key_id, hour) do update
           set ok = key_usage.ok + excluded.ok, rejected = key_usage.rejected + excluded.rejected,
-              rate_limited = key_usage.rate_limited + excluded.rate_limited
+              rate_limited = key_usage.rate_limited + excluded.rate_limited,
+              ip_refused = key_usage.ip_refused + excluded.ip_refused
       )
-      insert into tenant_usage (tenant_id, hour, ok, rejected, rate_limited)
-      select b.tenant_id, b.hour, sum(b.ok), sum(b.rejected), sum(b.rate_limited)
+      insert into tenant_usage (tenant_id, hour, ok, rejected, rate_limited, ip_refused)
+      select b.tenant_id, b.hour, sum(b.ok), sum(b.rejected), sum(b.rate_limited), sum(b.ip_refused)
       from batch b join tenants t on t.id = b.tenant_id
       group by b.tenant_id, b.hour
       order by b.tenant_id, b.hour
       on conflict (tenant_id, hour) do update
         set ok = tenant_usage.ok + excluded.ok, rejected = tenant_usage.rejected + excluded.rejected,
-            rate_limited = tenant_usage.rate_limited + excluded.rate_limited`);
+            rate_limited = tenant_usage.rate_limited + excluded.rate_limited,
+            ip_refused = tenant_usage.ip_refused + excluded.ip_refused`);
   }
 
   async keyExists(tenantId: string, keyId: string): Promise<boolean> {
@@ -63,7 +66,13 @@ export class UsageRepository implements UsageSink {
 
   async keyHours(keyId: string, from: Date, to: Date): Promise<HourCounts[]> {
     const rows = await this.db
-      .select({ hour: keyUsage.hour, ok: keyUsage.ok, rejected: keyUsage.rejected, rateLimited: keyUsage.rateLimited })
+      .select({
+        hour: keyUsage.hour,
+        ok: keyUsage.ok,
+        rejected: keyUsage.rejected,
+        rateLimited: keyUsage.rateLimited,
+        ipRefused: keyUsage.ipRefused,
+      })
       .from(keyUsage)
       .where(and(eq(keyUsage.keyId, keyId), gte(keyUsage.hour, from), lt(keyUsage.hour, to)));
     return rows.map(toHourCounts);
@@ -76,6 +85,7 @@ export class UsageRepository implements UsageSink {
         ok: tenantUsage.ok,
         rejected: tenantUsage.rejected,
         rateLimited: tenantUsage.rateLimited,
+        ipRefused: tenantUsage.ipRefused,
       })
       .from(tenantUsage)
       .where(and(eq(tenantUsage.tenantId, tenantId), gte(tenantUsage.hour, from), lt(tenantUsage.hour, to)));
@@ -103,11 +113,18 @@ export class UsageRepository implements UsageSink {
   }
 }
 
-function toHourCounts(row: { hour: Date; ok: number; rejected: number; rateLimited: number }): HourCounts {
+function toHourCounts(row: {
+  hour: Date;
+  ok: number;
+  rejected: number;
+  rateLimited: number;
+  ipRefused: number;
+}): HourCounts {
   return {
     hourMs: row.hour.getTime(),
     ok: Number(row.ok),
     rejected: Number(row.rejected),
     rateLimited: Number(row.rateLimited),
+    ipRefused: Number(row.ipRefused),
   };
 }

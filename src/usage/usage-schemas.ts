@@ -4,7 +4,8 @@ import { z } from 'zod';
  * The usage contract (docs/api.md) as data: the window a chart asks for and the counts it gets back.
  * `ok` counts requests the key check accepted; `rejected` those refused for a known key of the
  * tenant (disabled, expired, retired, permission denied); `rate_limited` those refused over the
- * key's rate limit (not counted ok). Unknown keys are counted nowhere.
+ * key's rate limit (not counted ok); `ip_refused` those of a valid key refused for the client's
+ * address (docs/keys.md (IP allowlists)). Unknown keys are counted nowhere.
  */
 export const USAGE_WINDOWS = ['24h', '7d', '30d'] as const;
 export type UsageWindow = (typeof USAGE_WINDOWS)[number];
@@ -14,7 +15,12 @@ export const usageQuerySchema = z.object({
 });
 export type UsageQuery = z.infer<typeof usageQuerySchema>;
 
-const countsShape = { ok: z.number().int(), rejected: z.number().int(), rate_limited: z.number().int() };
+const countsShape = {
+  ok: z.number().int(),
+  rejected: z.number().int(),
+  rate_limited: z.number().int(),
+  ip_refused: z.number().int(),
+};
 
 export const usageBucketSchema = z.object({
   start: z.string().describe('ISO 8601 UTC start of the bucket'),

@@ -22,20 +22,19 @@ export function spanOf(window: UsageWindow, nowMs: number): WindowSpan {
   return { bucket, bucketMs, startMs: endMs - count * bucketMs, endMs, count };
 }
 
-export type HourCounts = { hourMs: number; ok: number; rejected: number; rateLimited: number };
+export type HourCounts = { hourMs: number; ok: number; rejected: number; rateLimited: number; ipRefused: number };
+type Totals = { ok: number; rejected: number; rate_limited: number; ip_refused: number };
 
 /** Adds hourly rows into the window's buckets, oldest first, empty buckets included; rows outside are ignored. */
-export function seriesOf(
-  span: WindowSpan,
-  rows: Iterable<HourCounts>,
-): { series: UsageBucket[]; total: { ok: number; rejected: number; rate_limited: number } } {
+export function seriesOf(span: WindowSpan, rows: Iterable<HourCounts>): { series: UsageBucket[]; total: Totals } {
   const series: UsageBucket[] = Array.from({ length: span.count }, (_, i) => ({
     start: new Date(span.startMs + i * span.bucketMs).toISOString(),
     ok: 0,
     rejected: 0,
     rate_limited: 0,
+    ip_refused: 0,
   }));
-  const total = { ok: 0, rejected: 0, rate_limited: 0 };
+  const total: Totals = { ok: 0, rejected: 0, rate_limited: 0, ip_refused: 0 };
   for (const row of rows) {
     if (row.hourMs < span.startMs || row.hourMs >= span.endMs) continue;
     const bucket = series[Math.floor((row.hourMs - span.startMs) / span.bucketMs)]!;
@@ -45,6 +44,8 @@ export function seriesOf(
     bucket.rate_limited += row.rateLimited;
     total.rejected += row.rejected;
     total.rate_limited += row.rateLimited;
+    bucket.ip_refused += row.ipRefused;
+    total.ip_refused += row.ipRefused;
   }
   return { series, total };
 }

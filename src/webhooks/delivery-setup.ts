@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/handle.ts';
+import { sharedSecret } from '../db/shared-secrets.ts';
 import { DeliveryWorker } from './delivery-worker.ts';
 import type { Resolver } from './safe-agent.ts';
 import { loadSealingKey } from './sealing-key.ts';
@@ -18,7 +19,7 @@ export async function webhookDelivery(config: Config, database: Database, option
     secretKey: config.secretKey,
     dataDir: config.dataDir,
     databaseKind: database.kind,
-    db: database.db,
+    storedKey: () => sharedSecret(database.db, 'webhook_sealing_key'),
     warn: options.onWarning ?? ((message) => startupWarnings.push(message)),
   });
   const worker = new DeliveryWorker({

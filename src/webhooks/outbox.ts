@@ -2,16 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { tenants } from '../db/schema.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from '../db/webhook-tables.ts';
-import type { WebhookEventType } from './event-types.ts';
-
-/** What a change says happened; `data` gets `tenant: {id, slug}` added when it is recorded. */
-export type EventRecord = {
-  tenantId: string;
-  type: WebhookEventType;
-  data: Record<string, unknown>;
-  /** The delivered `timestamp`; the moment of recording when absent. */
-  at?: Date;
-};
+import type { EventRecord } from '../shared/event-types.ts';
 
 /**
  * Inside a unit of work's transaction: the event row plus one pending delivery per enabled endpoint

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Db } from '../db/handle.ts';
-import { sharedSecret } from '../app/settings.ts';
 import { SecretBox } from './secret-box.ts';
 
 export type SealingKeyOptions = {
@@ -11,7 +9,8 @@ export type SealingKeyOptions = {
   /** The embedded mode keeps its key in a file beside the database, never inside it. */
   databaseKind: 'pglite' | 'postgres';
   dataDir: string;
-  db: Db;
+  /** A key every instance on the database shares (base64url), created on first use. */
+  storedKey: () => Promise<string>;
   /** Said once, when the key sits in the database itself. */
   warn: (message: string) => void;
 };
@@ -31,7 +30,7 @@ export async function loadSealingKey(options: SealingKeyOptions): Promise<Secret
     'AIRKEY_SECRET_KEY is not set: webhook secrets are sealed with a key kept in the database, so a ' +
       'database dump alone suffices to sign webhooks. Set AIRKEY_SECRET_KEY (base64 of 32 bytes) on every instance.',
   );
-  return new SecretBox(Buffer.from(await sharedSecret(options.db, 'webhook_sealing_key'), 'base64url'));
+  return new SecretBox(Buffer.from(await options.storedKey(), 'base64url'));
 }
 
 /** Created once: `wx` fails when another process made it first, and then its key is the one. */

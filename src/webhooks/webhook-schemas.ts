@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageSize } from '../shared/page-size.ts';
-import { WEBHOOK_EVENT_TYPES } from './event-types.ts';
+import { WEBHOOK_EVENT_TYPES } from '../shared/event-types.ts';
 
 /**
  * The webhook endpoints' contract as data (docs/webhooks.md): these schemas validate requests,

@@ -5,7 +5,7 @@ import { requirePermission, type UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { CursorCodec } from '../shared/cursor.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.ts';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../shared/event-types.ts';
 import { newWebhookSecret, type SecretBox } from './secret-box.ts';
 import { checkWebhookUrl } from './url-rules.ts';
 import type { DeliveryPosition, WebhookChanges, WebhookRepository, WebhookRow } from './webhook-repository.ts';

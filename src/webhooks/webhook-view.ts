@@ -1,5 +1,5 @@
 import type { AuditTarget } from '../audit/audit-schemas.ts';
-import type { WebhookEventType } from './event-types.ts';
+import type { WebhookEventType } from '../shared/event-types.ts';
 import type { DeliveryRow, WebhookRow } from './webhook-repository.ts';
 import type { DeliveryAttempt, DeliveryView, WebhookView } from './webhook-schemas.ts';
 

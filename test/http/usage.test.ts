@@ -33,7 +33,13 @@ describe('usage endpoints', () => {
     const dayUsage = day.json<Usage>();
     expect(dayUsage).toMatchObject({ window: '24h', bucket: 'hour', total: { ok: 3, rejected: 0 } });
     expect(dayUsage.series).toHaveLength(24);
-    expect(dayUsage.series.at(-1)).toEqual({ start: '2026-11-22T12:00:00.000Z', ok: 3, rejected: 0, rate_limited: 0 });
+    expect(dayUsage.series.at(-1)).toEqual({
+      start: '2026-11-22T12:00:00.000Z',
+      ok: 3,
+      rejected: 0,
+      rate_limited: 0,
+      ip_refused: 0,
+    });
 
     const quietWeek = (
       await admin.request('GET', `/backoffice/api/api-keys/${quiet.api_key.id}/usage?window=7d`)
@@ -57,6 +63,7 @@ describe('usage endpoints', () => {
       ok: 4,
       rejected: 3,
       rate_limited: 0,
+      ip_refused: 0,
     });
     expect(tenantUsage.top_keys).toEqual([
       { id: busy.api_key.id, name: 'busy', hint: busy.api_key.hint, ok: 3, rejected: 0 },

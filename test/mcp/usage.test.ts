@@ -34,6 +34,7 @@ describe('usage of MCP requests', () => {
       ok: 2,
       rejected: 1,
       rate_limited: 0,
+      ip_refused: 0,
     });
   });
 });

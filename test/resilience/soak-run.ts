@@ -66,7 +66,7 @@ async function start(name: string, databaseUrl: string): Promise<Server> {
     AIRKEY_ADMIN_EMAIL: ADMIN.email,
     AIRKEY_ADMIN_PASSWORD: ADMIN.password,
     AIRKEY_DEMO: '0',
-    TRUST_PROXY_HOPS: '1',
+    TRUSTED_PROXIES: '127.0.0.1',
   };
   delete env.REDIS_URL;
   const child = spawn(process.execPath, ['bin/airkey', 'serve'], {

@@ -40,8 +40,9 @@ export function airkeyEnv(databaseUrl: string | undefined, extra: Record<string,
     AIRKEY_ADMIN_EMAIL: ADMIN.email,
     AIRKEY_ADMIN_PASSWORD: ADMIN.password,
     AIRKEY_DEMO: '0',
-    // Tests name their client in X-Forwarded-For, so one test's failed attempts never throttle another's.
-    TRUST_PROXY_HOPS: '1',
+    // Tests name their client in X-Forwarded-For, trusted from the loopback peer they connect from,
+    // so one test's failed attempts never throttle another's.
+    TRUSTED_PROXIES: '127.0.0.1',
     ...extra,
   };
   delete env.REDIS_URL;

@@ -122,7 +122,7 @@ export async function createHarness(options: HarnessOptions = {}) {
 
     async createKey(
       session: Session,
-      body: { name?: string; expires_at?: string | null } = {},
+      body: { name?: string; expires_at?: string | null; allowed_ips?: string[] | null } = {},
     ): Promise<{ api_key: ApiKeyView; secret: string }> {
       const response = await session.request('POST', '/backoffice/api/api-keys', { name: 'Test key', ...body });
       if (response.statusCode !== 201) throw new Error(`create key failed: ${response.statusCode} ${response.body}`);

@@ -34,6 +34,10 @@ export class FakeKeyRepository {
     return Promise.resolve(this.facts.get(digest) ?? null);
   }
 
+  recordRefusals(): Promise<void> {
+    return Promise.resolve();
+  }
+
   recordUsage(batch: ReadonlyMap<string, number>): Promise<void> {
     if (this.failUsageWrites) return Promise.reject(new Error('connection terminated'));
     this.usageWrites.push(new Map(batch));
@@ -46,7 +50,7 @@ export class FakeKeyRepository {
 }
 
 /** Request counts are src/usage's concern, tested there; these tests count nothing. */
-export const NO_COUNTS: RequestCounter = { ok() {}, rejected() {} };
+export const NO_COUNTS: RequestCounter = { ok() {}, rejected() {}, ipRefused() {} };
 
 export type KeyCheckLimits = { failures: number; lookupsWhileBlocked: number; cacheMaxAgeMs?: number };
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../src/db/handle.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from '../../src/db/webhook-tables.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/event-types.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../src/shared/event-types.ts';
 import { newWebhookSecret, type SecretBox } from '../../src/webhooks/secret-box.ts';
 import { eq } from 'drizzle-orm';
 

@@ -19,9 +19,13 @@ export function otelEnv(receiverUrl: string, extra: Record<string, string> = {})
   return { OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl, OTEL_BSP_SCHEDULE_DELAY: '50', LOG_LEVEL: 'info', ...extra };
 }
 
-export async function startTracedServer(extra: Record<string, string> = {}): Promise<TracedServer> {
+export async function startTracedServer(
+  extra: Record<string, string> = {},
+  engine: 'postgres' | 'embedded' = 'postgres',
+): Promise<TracedServer> {
   const receiver = await startOtlpReceiver();
-  const server = await startInstance('traced', await freshPostgresUrl(), otelEnv(receiver.url, extra));
+  const databaseUrl = engine === 'postgres' ? await freshPostgresUrl() : undefined;
+  const server = await startInstance(`traced (${engine})`, databaseUrl, otelEnv(receiver.url, extra));
   const session = await signIn(server, ADMIN.email);
   const key = await createKey(session, server, 'traced key');
   return {

@@ -16,6 +16,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CORE = ['keys', 'users', 'flights', 'tenants'];
 const FEATURES = [...CORE, 'sessions', 'audit', 'usage'];
 const ADAPTERS = ['http', 'mcp', 'cli', 'admin', 'app'];
+/** Below every feature: the storage, the change feed and the shared vocabulary. */
+const FOUNDATION = ['shared', 'db', 'bus'];
+/** Features and the cross-cutting parts that serve them; none may reach up into an adapter. */
+const BELOW_ADAPTERS = [...FEATURES, ...FOUNDATION, 'webhooks', 'telemetry', 'ratelimit', 'throttle', 'metrics'];
 
 /** src-relative file → src-relative files it imports. */
 let graph: Record<string, string[]>;
@@ -62,6 +66,20 @@ describe('architecture', () => {
   it('keeps the shared vocabulary below every feature: src/shared imports only src/shared', () => {
     const offenders = importsOf(['shared']).flatMap(([file, deps]) =>
       deps.filter((dep) => folderOf(dep) !== 'shared').map((dep) => `${file} -> ${dep}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps storage and the change feed below the features: db and bus import only db, bus and shared', () => {
+    const offenders = importsOf(['db', 'bus']).flatMap(([file, deps]) =>
+      deps.filter((dep) => !FOUNDATION.includes(folderOf(dep))).map((dep) => `${file} -> ${dep}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('has nothing below the adapters import one: webhooks, telemetry, rate limits and the rest stay transport-free', () => {
+    const offenders = importsOf(BELOW_ADAPTERS).flatMap(([file, deps]) =>
+      deps.filter((dep) => ADAPTERS.includes(folderOf(dep))).map((dep) => `${file} -> ${dep}`),
     );
     expect(offenders).toEqual([]);
   });

@@ -10,7 +10,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       demo: true,
       maxKeysPerTenant: 1000,
-      trustProxyHops: 0,
+      trustedProxies: [],
       revocationWaitMs: 2000,
     });
     expect(config.dataDir).toMatch(/data$/);
@@ -24,11 +24,19 @@ describe('loadConfig', () => {
       [{ REVOCATION_WAIT_MS: '50' }, /REVOCATION_WAIT_MS/],
       [{ AIRKEY_ADMIN_EMAIL: 'bad' }, /AIRKEY_ADMIN_EMAIL/],
       [{ AIRKEY_ADMIN_PASSWORD: 'short' }, /AIRKEY_ADMIN_PASSWORD/],
+      [{ TRUSTED_PROXIES: '10.0.0.1/8' }, /TRUSTED_PROXIES: "10.0.0.1\/8" has host bits set/],
+      [{ TRUSTED_PROXIES: '10.0.0.1, proxy.internal' }, /TRUSTED_PROXIES: "proxy.internal" is not/],
+      [{ TRUST_PROXY_HOPS: '1' }, /TRUSTED_PROXIES/],
     ];
     for (const [env, reason] of cases) {
       expect(() => loadConfig(env)).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(reason);
     }
+    expect(loadConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8 ,::FFFF:192.0.2.1, 2001:DB8::/32,' }).trustedProxies).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.1',
+      '2001:db8::/32',
+    ]);
     expect(
       loadConfig({ AIRKEY_ADMIN_EMAIL: 'Ops@Example.test', AIRKEY_ADMIN_PASSWORD: 'long-enough-1', AIRKEY_DEMO: '0' })
         .demo,

@@ -18,13 +18,13 @@ export function backofficeSessionRoutes(app: FastifyInstance, services: Pick<Ser
       const { token, expiresAt, ...signedIn } = await services.sessions.signIn(
         request.body.email,
         request.body.password,
-        request.ip,
+        request.client,
       );
       reply.setCookie(SESSION_COOKIE, token, {
         path: '/backoffice',
         httpOnly: true,
         sameSite: 'lax',
-        secure: 'auto',
+        secure: request.https,
         expires: expiresAt,
       });
       return signedIn;

@@ -24,7 +24,7 @@ export function leakedKeyRoutes(app: FastifyInstance, services: Pick<Services, '
     },
     handler: async (request, reply) => {
       const receipt = await services.leaks.report(request.body, {
-        address: request.ip,
+        address: request.client,
         userAgent: request.headers['user-agent'],
       });
       return reply.code(202).send(receipt);

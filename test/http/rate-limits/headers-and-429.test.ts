@@ -40,8 +40,13 @@ describe('rate limits on the public API', () => {
       policy: { name: 'key', q: 2, w: 60 },
       current: { name: 'key', r: 0, t: 40 },
     });
-    // Refused on every route, not only whoami, and refusals do not use up the next window.
-    expectProblem(await h.api(secret, '/api/v1/flights'), 429, 'rate_limited');
+    // Refused on every route, not only whoami, and refusals do not use up the next window. The wait
+    // is in the header fields alone: every refusal's body is the same bytes.
+    h.clock.advance(7_000);
+    const later = await h.api(secret, '/api/v1/flights');
+    expectProblem(later, 429, 'rate_limited');
+    expect(later.headers['retry-after']).toBe('33');
+    expect(later.body).toBe(refused.body);
     h.clock.set('2026-11-22T12:01:00Z');
     const next = await h.api(secret, '/api/v1/whoami');
     expect(next.statusCode).toBe(200);

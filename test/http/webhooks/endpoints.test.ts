@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_EVENT_TYPES } from '../../../src/webhooks/event-types.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../../src/shared/event-types.ts';
 import { webhooks } from '../../../src/db/webhook-tables.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedSecret } from '../../../src/db/shared-secrets.ts';
 import { loadSealingKey, SEALING_KEY_FILE } from '../../../src/webhooks/sealing-key.ts';
 import { SecretBox } from '../../../src/webhooks/secret-box.ts';
 import { freshDataDir } from '../../support/databases.ts';
@@ -13,7 +14,11 @@ describe('the webhook sealing key', () => {
     h = await createHarness({ engine: 'postgres' });
   });
   afterAll(async () => h.close());
-  const base = () => ({ db: h.services.database.db, dataDir: freshDataDir(), warn: () => undefined });
+  const base = () => ({
+    storedKey: () => sharedSecret(h.services.database.db, 'webhook_sealing_key'),
+    dataDir: freshDataDir(),
+    warn: () => undefined,
+  });
 
   it('uses AIRKEY_SECRET_KEY when set, in either mode, and says nothing', async () => {
     const key = Buffer.alloc(32, 9);

@@ -34,6 +34,16 @@ describe('audit events in words', () => {
     expect(describeEvent(policy)).toBe('Changed the key policy');
   });
 
+  it('says where a key may be used from after its allowlist changed', () => {
+    const changed = (after: unknown) =>
+      describeEvent(event({ action: 'api_key.allowed_ips_changed', detail: { hint: 'ask_…Xy9Z', after } }));
+    expect(changed(['192.0.2.0/24', '2001:db8::/32'])).toBe(
+      'Limited API key “Crew sync” (ask_…Xy9Z) to 2 addresses or ranges',
+    );
+    expect(changed(['192.0.2.1'])).toBe('Limited API key “Crew sync” (ask_…Xy9Z) to 1 address or range');
+    expect(changed(null)).toBe('Limited API key “Crew sync” (ask_…Xy9Z) to any address');
+  });
+
   it('says when a key never expires', () => {
     expect(describeEvent(event({ detail: { expires_at: null } }))).toBe('Created API key “Crew sync”, never expiring');
   });

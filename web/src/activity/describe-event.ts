@@ -29,6 +29,13 @@ export function describeEvent(event: AuditEvent): string {
       return `Deleted ${key}`;
     case 'api_key.expired':
       return `${key} expired`;
+    case 'api_key.allowed_ips_changed': {
+      const after = event.detail.after;
+      const count = Array.isArray(after) ? after.length : 0;
+      const where =
+        count === 0 ? 'any address' : `${count} ${count === 1 ? 'address or range' : 'addresses or ranges'}`;
+      return `Limited ${key} to ${where}`;
+    }
     case 'user.signed_in':
       return 'Signed in';
     case 'user.sign_in_failed':

@@ -10,6 +10,8 @@ import { latestExpiryAllowed, NAME_MAX, nameProblem, utcDate } from '@contracts'
 import { useKeyPolicyContext } from './key-policy-context.ts';
 import { draftOf, limitOf, requestsProblem, type RateLimitDraft } from './rate-limit-text.ts';
 import { RateLimitInput } from './RateLimitInput.tsx';
+import { AllowedIpsInput } from './AllowedIpsInput.tsx';
+import { allowedIpsOf, ipLineProblems, serverLineProblem } from './allowed-ips-text.ts';
 
 const CALENDAR_LABELS = {
   monthLevelControl: 'Choose a month',
@@ -24,7 +26,7 @@ const CALENDAR_LABELS = {
 
 type Props = { opened: boolean; onClose: () => void; onCreated: (created: CreatedKey) => void };
 
-/** Name, optional expiry date and rate limit; server field errors land on their fields. */
+/** Name, optional expiry date, rate limit and allowed addresses; server field errors land on their fields. */
 export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
   const create = useCreateKey();
   const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
@@ -32,11 +34,13 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
   const [expiresAt, setExpiresAt] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
   const [rateLimit, setRateLimit] = useState<RateLimitDraft>(draftOf(null));
+  const [allowedIps, setAllowedIps] = useState('');
 
   const close = () => {
     setName('');
     setExpiresAt(null);
     setRateLimit(draftOf(null));
+    setAllowedIps('');
     setTouched(false);
     create.reset();
     onClose();
@@ -59,14 +63,19 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
         serverError.fieldError('rate_limit.window') ??
         serverError.fieldError('rate_limit'))
       : undefined);
-  const otherError = serverError && !nameError && !expiryError && !limitError ? serverError : undefined;
+  const ipsError = isApiError(serverError)
+    ? serverError.errors
+        .filter((error) => error.path.startsWith('allowed_ips'))
+        .map((error) => serverLineProblem(allowedIps, error.path, error.message))[0]
+    : undefined;
+  const otherError = serverError && !nameError && !expiryError && !limitError && !ipsError ? serverError : undefined;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (localError || requestsProblem(rateLimit)) return;
+    if (localError || requestsProblem(rateLimit) || ipLineProblems(allowedIps).length > 0) return;
     create.mutate(
-      { name: trimmed, expires_at: expiresAt, rate_limit: limitOf(rateLimit) },
+      { name: trimmed, expires_at: expiresAt, rate_limit: limitOf(rateLimit), allowed_ips: allowedIpsOf(allowedIps) },
       {
         onSuccess: (created) => {
           // The secret goes to the confirmation dialog only; the mutation forgets it.
@@ -74,6 +83,7 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
           setName('');
           setExpiresAt(null);
           setRateLimit(draftOf(null));
+          setAllowedIps('');
           setTouched(false);
           onCreated(created);
         },
@@ -128,6 +138,12 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
             onChange={setRateLimit}
             error={limitError || undefined}
             description="Optional. At most this many requests in each window, counted over every instance. Leave empty for no limit."
+          />
+          <AllowedIpsInput
+            value={allowedIps}
+            onChange={setAllowedIps}
+            serverError={ipsError}
+            description="Optional. One address or CIDR range per line; requests from anywhere else are refused. Leave empty for any address."
           />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close}>

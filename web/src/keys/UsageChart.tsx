@@ -7,6 +7,7 @@ const SERIES = [
   { name: 'Accepted', color: 'teal.7' },
   { name: 'Rejected', color: 'red.7' },
   { name: 'Rate limited', color: 'orange.5' },
+  { name: 'Address refused', color: 'grape.6' },
 ];
 
 type Props = { usage: Usage; id: string; label: string; height?: number };
@@ -58,6 +59,7 @@ export function UsageChart({ usage, id, label, height = 180 }: Props) {
               <th scope="col">Accepted</th>
               <th scope="col">Rejected</th>
               <th scope="col">Rate limited</th>
+              <th scope="col">Address refused</th>
             </tr>
           </thead>
           <tbody>
@@ -67,6 +69,7 @@ export function UsageChart({ usage, id, label, height = 180 }: Props) {
                 <td>{point.ok}</td>
                 <td>{point.rejected}</td>
                 <td>{point.rate_limited}</td>
+                <td>{point.ip_refused}</td>
               </tr>
             ))}
           </tbody>
@@ -76,7 +79,7 @@ export function UsageChart({ usage, id, label, height = 180 }: Props) {
   );
 }
 
-/** Requests, accepted, rejected and rate limited, in the window: plain text with test ids. */
+/** Requests, accepted, rejected, rate limited and refused for the address, in the window: plain text with test ids. */
 export function UsageTotals({ usage, id }: { usage: Usage; id: string }) {
   return (
     <Group gap="lg" wrap="wrap" data-testid={`${id}-totals`}>
@@ -84,6 +87,7 @@ export function UsageTotals({ usage, id }: { usage: Usage; id: string }) {
       <Total label="Accepted" value={usage.total.ok} testId={`${id}-ok`} />
       <Total label="Rejected" value={usage.total.rejected} testId={`${id}-rejected`} />
       <Total label="Rate limited" value={usage.total.rate_limited} testId={`${id}-rate-limited`} />
+      <Total label="Address refused" value={usage.total.ip_refused} testId={`${id}-ip-refused`} />
     </Group>
   );
 }

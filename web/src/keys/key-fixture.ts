@@ -16,6 +16,9 @@ export function keyFixture(overrides: Partial<ApiKey>): ApiKey {
     disabled_reason: null,
     last_used_at: null,
     rate_limit: null,
+    allowed_ips: null,
+    last_refused_ip: null,
+    last_refused_at: null,
     ...overrides,
   };
 }

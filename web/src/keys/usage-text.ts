@@ -34,18 +34,24 @@ export function bucketName(start: string, bucket: Usage['bucket']): string {
   return `${weekdayFormat.format(at)}, ${hourFormat.format(at)}–${hourFormat.format(end)} UTC`;
 }
 
-/** Every request counted: accepted, rejected and (where counted, not for top keys) rate limited. */
-export function requestsOf(counts: Omit<UsageCounts, 'rate_limited'> & { rate_limited?: number }): number {
-  return counts.ok + counts.rejected + (counts.rate_limited ?? 0);
+/** Every request counted: accepted, rejected and (where counted, not for top keys) rate limited and refused for the address. */
+export function requestsOf(
+  counts: Omit<UsageCounts, 'rate_limited' | 'ip_refused'> & { rate_limited?: number; ip_refused?: number },
+): number {
+  return counts.ok + counts.rejected + (counts.rate_limited ?? 0) + (counts.ip_refused ?? 0);
 }
 
-/** "1,234 requests in the last 7 days: 1,200 accepted, 34 rejected." (", 5 rate limited" when any were). */
+/**
+ * "1,234 requests in the last 7 days: 1,200 accepted, 34 rejected." (", 5 rate limited" and
+ * ", 2 refused for their address" when any were).
+ */
 export function usageSummary(usage: Pick<Usage, 'window' | 'total'>): string {
-  const { ok, rejected, rate_limited } = usage.total;
+  const { ok, rejected, rate_limited, ip_refused } = usage.total;
   const total = requestsOf(usage.total);
   const requests = `${formatCount(total)} ${total === 1 ? 'request' : 'requests'}`;
   const limited = rate_limited > 0 ? `, ${formatCount(rate_limited)} rate limited` : '';
-  return `${requests} in the last ${WINDOW_LABELS[usage.window]}: ${formatCount(ok)} accepted, ${formatCount(rejected)} rejected${limited}.`;
+  const refused = ip_refused > 0 ? `, ${formatCount(ip_refused)} refused for their address` : '';
+  return `${requests} in the last ${WINDOW_LABELS[usage.window]}: ${formatCount(ok)} accepted, ${formatCount(rejected)} rejected${limited}${refused}.`;
 }
 
 /** The busiest bucket, for the summary a screen reader hears before the table. */
@@ -55,14 +61,21 @@ export function peakOf(series: readonly UsagePoint[]): UsagePoint | undefined {
   return peak && requestsOf(peak) > 0 ? peak : undefined;
 }
 
-type ChartRow = { label: string; Accepted: number; Rejected: number; 'Rate limited': number };
+type ChartRow = {
+  label: string;
+  Accepted: number;
+  Rejected: number;
+  'Rate limited': number;
+  'Address refused': number;
+};
 
-/** Chart rows: the axis label plus the three series, named as the legend shows them. */
+/** Chart rows: the axis label plus the four series, named as the legend shows them. */
 export function chartRows(usage: Usage): ChartRow[] {
   return usage.series.map((point) => ({
     label: bucketLabel(point.start, usage.bucket),
     Accepted: point.ok,
     Rejected: point.rejected,
     'Rate limited': point.rate_limited,
+    'Address refused': point.ip_refused,
   }));
 }

@@ -7,6 +7,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'api_key.rolled',
   'api_key.rate_limit_changed',
   'api_key.rate_limited',
+  'api_key.allowed_ips_changed',
   'api_key.expiring',
   'api_key.expired',
   'api_key.unused',
@@ -14,3 +15,15 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * An event a change caused, as a service emits it inside a unit of work; the outbox writes it in
+ * the same transaction. `data` gets `tenant: {id, slug}` added when it is recorded.
+ */
+export type EventRecord = {
+  tenantId: string;
+  type: WebhookEventType;
+  data: Record<string, unknown>;
+  /** The delivered `timestamp`; the moment of recording when absent. */
+  at?: Date;
+};

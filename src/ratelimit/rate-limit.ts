@@ -1,4 +1,4 @@
-/** The windows a key's rate limit may use (SPEC §8): fixed, aligned to the UTC epoch. */
+/** The windows a key's rate limit may use (docs/keys.md (Rate limits)): fixed, aligned to the UTC epoch. */
 export const RATE_LIMIT_WINDOWS = ['1s', '1m', '1h', '1d'] as const;
 export type RateLimitWindow = (typeof RATE_LIMIT_WINDOWS)[number];
 

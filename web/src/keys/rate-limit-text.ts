@@ -3,7 +3,7 @@ import type { ApiKey } from './keys-api.ts';
 export type RateLimitValue = NonNullable<ApiKey['rate_limit']>;
 export type RateWindow = RateLimitValue['window'];
 
-/** The windows a limit may use, in the words the dialog offers (SPEC §8). */
+/** The windows a limit may use, in the words the dialog offers (docs/keys.md (Rate limits)). */
 export const RATE_WINDOWS: ReadonlyArray<{ value: RateWindow; label: string }> = [
   { value: '1s', label: 'requests per second' },
   { value: '1m', label: 'requests per minute' },

@@ -22,7 +22,7 @@ export function limitMembersOf(
 
 function membersOf(field: string): Record<string, Params> {
   const members: Record<string, Params> = {};
-  for (const [name, params] of parseList(field) as Item[]) members[String(name)] = Object.fromEntries(params);
+  for (const [name, params] of parseList(field) as Item[]) members[name as string] = Object.fromEntries(params);
   return members;
 }
 
@@ -42,7 +42,7 @@ export async function createKeyWithQuota(
 export async function listedKey(h: Harness, session: Session, id: string): Promise<ApiKeyView> {
   await h.services.quotaMeter.flush();
   const response = await session.request('GET', '/backoffice/api/api-keys');
-  const key = (response.json() as { data: ApiKeyView[] }).data.find((k) => k.id === id);
+  const key = response.json<{ data: ApiKeyView[] }>().data.find((k) => k.id === id);
   if (!key) throw new Error(`key ${id} not listed`);
   return key;
 }

@@ -80,8 +80,9 @@ describe('a key quota through the back office', () => {
       quota: null,
     });
     const audit = await admin.request('GET', '/backoffice/api/audit-events');
-    const changes = (audit.json() as { data: Array<{ action: string; target: { id: string }; detail: unknown }> }).data
-      .filter((e) => e.action === 'api_key.quota_changed' && e.target.id === api_key.id)
+    const changes = audit
+      .json<{ data: Array<{ action: string; target: { id: string }; detail: unknown }> }>()
+      .data.filter((e) => e.action === 'api_key.quota_changed' && e.target.id === api_key.id)
       .map((e) => e.detail);
     expect(changes).toEqual([
       { hint: api_key.hint, before: set, after: null },
@@ -99,7 +100,7 @@ describe('a key quota through the back office', () => {
     expect(reset.json()).toMatchObject({ quota: { requests: 2, period: 'total', used: 0 } });
     expect(await whoamiStatuses(h, secret, 3)).toEqual([200, 200, 429]);
     const audit = await admin.request('GET', '/backoffice/api/audit-events');
-    expect((audit.json() as { data: Array<{ action: string }> }).data.map((e) => e.action)).toContain(
+    expect(audit.json<{ data: Array<{ action: string }> }>().data.map((e) => e.action)).toContain(
       'api_key.quota_reset',
     );
     const plain = await createKeyWithQuota(admin, null);
@@ -138,7 +139,7 @@ describe('a key quota through the back office', () => {
     await h.services.quotaMeter.flush();
     const rolled = await admin.request('POST', `/backoffice/api/api-keys/${api_key.id}/roll`, { overlap: '1h' });
     expect(rolled.statusCode).toBe(201);
-    const { api_key: successor, secret: next } = rolled.json() as { api_key: { quota: unknown }; secret: string };
+    const { api_key: successor, secret: next } = rolled.json<{ api_key: { quota: unknown }; secret: string }>();
     expect(successor.quota).toMatchObject({ requests: 5, period: 'day', used: 3 });
     expect(await whoamiStatuses(h, next, 1)).toEqual([200]);
     expect(await whoamiStatuses(h, secret, 2)).toEqual([200, 429]);

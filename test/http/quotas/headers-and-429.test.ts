@@ -73,7 +73,7 @@ describe('quotas on the public API', () => {
       policy: { key: { q: 5, w: 60 }, quota: { q: 10, w: 86_400 } },
       current: { key: { r: 4, t: 45 }, quota: { r: 9, t: 12 * 3600 - 15 } },
     });
-    const limits = keyLimitsSchema.parse((response.json() as { limits: unknown }).limits);
+    const limits = keyLimitsSchema.parse(response.json<{ limits: unknown }>().limits);
     expect(limits).toEqual({
       rate_limit: { requests: 5, window: '1m', remaining: 4, resets_at: '2026-11-22T12:01:00.000Z' },
       quota: { requests: 10, period: 'day', remaining: 9, resets_at: '2026-11-23T00:00:00.000Z' },
@@ -86,7 +86,7 @@ describe('quotas on the public API', () => {
     expect(api_key.quota).toBeNull();
     const response = await h.api(secret, WHOAMI);
     expect(limitMembersOf(response.headers)).toBeNull();
-    expect((response.json() as { limits: unknown }).limits).toEqual({ rate_limit: null, quota: null });
+    expect(response.json<{ limits: unknown }>().limits).toEqual({ rate_limit: null, quota: null });
   });
 
   it('checks the rate limit first: a request it refuses consumes no quota', async () => {

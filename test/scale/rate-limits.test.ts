@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresUrl } from '../support/databases.ts';
+import { hammer, type Outcome } from '../support/hammer.ts';
 import { ADMIN, signIn, startInstance, takeTurn, TURN_TIMEOUT_MS, type Instance, type Session } from './instances.ts';
 
 /**
@@ -9,31 +10,6 @@ import { ADMIN, signIn, startInstance, takeTurn, TURN_TIMEOUT_MS, type Instance,
  * rate_limit_windows): never more than the limit per window summed over the instances, at least
  * 90% of it under demand above it, and an instance killed mid-window adds nothing.
  */
-
-type Outcome = { on: string; status: number; sentMs: number; doneMs: number };
-
-/** Requests with `secret` to one instance, `concurrency` at a time, until `count` are sent or `untilMs`. */
-async function hammer(
-  on: Instance,
-  secret: string,
-  { count = Infinity, untilMs = Infinity, concurrency }: { count?: number; untilMs?: number; concurrency: number },
-): Promise<Outcome[]> {
-  const outcomes: Outcome[] = [];
-  let sent = 0;
-  async function worker(): Promise<void> {
-    while (sent < count && Date.now() < untilMs) {
-      sent++;
-      const sentMs = Date.now();
-      // Status 0: no answer (the instance was killed with the request in flight).
-      const status = await fetch(`${on.url}/api/v1/whoami`, { headers: { 'x-api-key': secret } })
-        .then(async (response) => (await response.arrayBuffer(), response.status))
-        .catch(() => 0);
-      outcomes.push({ on: on.name, status, sentMs, doneMs: Date.now() });
-    }
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return outcomes;
-}
 
 async function limitedKey(session: Session, on: Instance, requests: number, window: string) {
   const reply = await session.request(on, 'POST', '/backoffice/api/api-keys', {

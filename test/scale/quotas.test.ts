@@ -1,0 +1,142 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshPostgresUrl } from '../support/databases.ts';
+import { hammer, statusCounts, type Outcome } from '../support/hammer.ts';
+import { ADMIN, signIn, startInstance, takeTurn, TURN_TIMEOUT_MS, type Instance, type Session } from './instances.ts';
+
+/**
+ * SPEC §11's exactness with real server processes: never more than the quota in a period, summed
+ * over instances, across kill -9 and restarts, in both modes; at least 99% of it usable; a lowered
+ * quota and a reset hold on every instance from their responses.
+ */
+
+async function meteredKey(session: Session, on: Instance, quota: { requests: number; period: string }) {
+  const reply = await session.request<{ api_key: { id: string }; secret: string }>(
+    on,
+    'POST',
+    '/backoffice/api/api-keys',
+    {
+      name: `quota ${quota.requests}/${quota.period}`,
+      quota,
+    },
+  );
+  if (reply.status !== 201) throw new Error(`create key: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return { id: reply.body.api_key.id, secret: reply.body.secret };
+}
+
+/** A day quota must not roll over mid-test: wait out the last two minutes before midnight UTC. */
+async function clearOfMidnight(): Promise<void> {
+  const left = 86_400_000 - (Date.now() % 86_400_000);
+  if (left < 120_000) await sleep(left + 100);
+}
+
+describe('quotas across three processes on one PostgreSQL', () => {
+  const instances: Instance[] = [];
+  let url: string;
+  let sql: pg.Client;
+  let session: Session;
+  let release: () => Promise<void>;
+
+  beforeAll(async () => {
+    release = await takeTurn();
+    url = await freshPostgresUrl();
+    sql = new pg.Client({ connectionString: url });
+    await sql.connect();
+    for (const name of ['A', 'B', 'C']) instances.push(await startInstance(name, url));
+    session = await signIn(instances[0]!, ADMIN.email);
+  }, TURN_TIMEOUT_MS);
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.stop('SIGKILL')));
+    await sql?.end();
+    await release?.();
+  });
+
+  const leased = async (keyId: string) =>
+    (await sql.query<{ used: number }>('select used from quota_periods where key_id = $1', [keyId])).rows.map(
+      (r) => r.used,
+    );
+
+  it('accepts at most 500 and at least 495 of 2,000 requests, with one instance killed (SIGKILL) and restarted midway', async () => {
+    await clearOfMidnight();
+    const key = await meteredKey(session, instances[0]!, { requests: 500, period: 'day' });
+    const [a, b, c] = instances as [Instance, Instance, Instance];
+    // Phase 1: 240 requests to each instance; C dies once it has answered 100 of them.
+    let cAnswered = 0;
+    const victim = hammer(c, key.secret, { count: 240, concurrency: 4, stop: () => ++cAnswered > 100 });
+    const first = await Promise.all([
+      hammer(a, key.secret, { count: 240, concurrency: 4 }),
+      hammer(b, key.secret, { count: 240, concurrency: 4 }),
+      victim.then(async (outcomes) => (await c.stop('SIGKILL'), outcomes)),
+    ]);
+    const restarted = await startInstance('C2', url);
+    instances[2] = restarted;
+    // Phase 2: the rest of the 2,000, over A, B and the restarted C.
+    const sentSoFar = first.flat().length;
+    const each = Math.ceil((2_000 - sentSoFar) / 3);
+    const second = await Promise.all(
+      [a, b, restarted].map((on) => hammer(on, key.secret, { count: each, concurrency: 4 })),
+    );
+    const outcomes: Outcome[] = [...first.flat(), ...second.flat()];
+    const accepted = outcomes.filter((o) => o.status === 200);
+    const perInstance: Record<string, number> = {};
+    for (const o of accepted) perInstance[o.on] = (perInstance[o.on] ?? 0) + 1;
+    console.log(
+      `quota 500/day, ${outcomes.length} requests over 3 instances, C killed after ~100 answers and restarted:` +
+        ` accepted ${accepted.length} (${((accepted.length / 500) * 100).toFixed(1)}%), per instance ${JSON.stringify(perInstance)},` +
+        ` statuses ${JSON.stringify(statusCounts(outcomes))}, leased ${JSON.stringify(await leased(key.id))}`,
+    );
+    expect(outcomes.length).toBeGreaterThanOrEqual(2_000);
+    expect(Object.keys(statusCounts(outcomes)).map(Number).sort()).toEqual([200, 429]);
+    expect(accepted.length).toBeLessThanOrEqual(500);
+    expect(accepted.length).toBeGreaterThanOrEqual(495);
+    for (const used of await leased(key.id)) expect(used).toBeLessThanOrEqual(500);
+  }, 240_000);
+
+  it('refuses on every instance from the response that lowers a quota below its use, and re-opens on all from a reset', async () => {
+    await clearOfMidnight();
+    const [a, b, c] = instances as [Instance, Instance, Instance];
+    const key = await meteredKey(session, a, { requests: 1_000, period: 'day' });
+    for (const on of instances) await hammer(on, key.secret, { count: 5, concurrency: 1 });
+    const lowered = await session.request(b, 'PATCH', `/backoffice/api/api-keys/${key.id}`, {
+      quota: { requests: 10, period: 'day' },
+    });
+    expect(lowered.status).toBe(200);
+    for (const on of [a, b, c])
+      expect(statusCounts(await hammer(on, key.secret, { count: 3, concurrency: 1 }))).toEqual({ 429: 3 });
+    const reset = await session.request(c, 'POST', `/backoffice/api/api-keys/${key.id}/quota/reset`);
+    expect(reset.status).toBe(200);
+    for (const on of [a, b, c])
+      expect(statusCounts(await hammer(on, key.secret, { count: 3, concurrency: 1 }))).toEqual({ 200: 3 });
+    // 9 accepted since the reset; one more on any instance, then none.
+    expect(statusCounts(await hammer(a, key.secret, { count: 3, concurrency: 1 }))).toEqual({ 200: 1, 429: 2 });
+  }, 120_000);
+});
+
+describe('a total quota in the embedded mode, across kill -9', () => {
+  let server: Instance | undefined;
+  let release: () => Promise<void>;
+  beforeAll(async () => {
+    release = await takeTurn();
+  }, TURN_TIMEOUT_MS);
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    await release?.();
+  });
+
+  it('keeps what was used in its database: 60 used, killed, restarted, then exactly 40 more', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'airkey-quota-'));
+    server = await startInstance('embedded', undefined, { DATA_DIR: dataDir });
+    const session = await signIn(server, ADMIN.email);
+    const key = await meteredKey(session, server, { requests: 100, period: 'total' });
+    expect(statusCounts(await hammer(server, key.secret, { count: 60, concurrency: 1 }))).toEqual({ 200: 60 });
+    await server.stop('SIGKILL');
+    server = await startInstance('embedded again', undefined, { DATA_DIR: dataDir });
+    const after = statusCounts(await hammer(server, key.secret, { count: 100, concurrency: 4 }));
+    console.log(`total quota 100, embedded: 60 used, kill -9, restart, then 100 requests: ${JSON.stringify(after)}`);
+    expect(after).toEqual({ 200: 40, 429: 60 });
+  }, 180_000);
+});

@@ -15,8 +15,8 @@ import { keyLoad } from './wrk.ts';
 /** 49 ranges the bench's client is not in, then the loopback address it connects from. */
 export const FIFTY_ENTRIES = [...Array.from({ length: 49 }, (_, i) => `198.${18 + (i % 2)}.${i}.0/24`), '127.0.0.1'];
 
-/** Signs in as the bench's administrator and creates one key per body. */
-async function createKeys(airkey: AirkeyReady, bodies: Array<Record<string, unknown>>): Promise<string[]> {
+/** Signs in as the bench's administrator and creates one key per body (its `name` optional). */
+export async function createKeys(airkey: AirkeyReady, bodies: Array<Record<string, unknown>>): Promise<string[]> {
   const signIn = await fetch(`${airkey.url}/backoffice/api/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -29,7 +29,7 @@ async function createKeys(airkey: AirkeyReady, bodies: Array<Record<string, unkn
     const response = await fetch(`${airkey.url}/backoffice/api/api-keys`, {
       method: 'POST',
       headers: { cookie, 'x-csrf-token': csrf_token, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: `allowlist bench ${i}`, ...body }),
+      body: JSON.stringify({ name: `bench key ${i}`, ...body }),
     });
     if (response.status !== 201) throw new Error(`creating a bench key: ${response.status} ${await response.text()}`);
     secrets.push(((await response.json()) as { secret: string }).secret);

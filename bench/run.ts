@@ -24,6 +24,7 @@ import { missingRow, table, verdict, type Row } from './rows.ts';
 import type { Engine, Scenario, ScenarioContext, Settings } from './scenario.ts';
 import { rateLimits } from './rate-limits.ts';
 import { allowlists } from './allowlists.ts';
+import { quotas } from './quotas.ts';
 import { startupScenario } from './startup.ts';
 import { tracing } from './tracing.ts';
 import { webhooksScenario } from './webhooks.ts';
@@ -37,6 +38,7 @@ const SCENARIOS: Scenario[] = [
   backOfficeScenario,
   rateLimits,
   allowlists,
+  quotas,
   tracing,
   webhooksScenario,
   startupScenario,

@@ -1,3 +1,4 @@
+import type { BudgetStore, Lease } from './lease.ts';
 import { WINDOW_SECONDS } from './rate-limit.ts';
 
 /** What a limiter meters per key: at most `requests` per `window` (a rate-limit window or a quota period). */
@@ -31,6 +32,24 @@ export type RateDecision = {
 
 /** A window's first and first-after instants, epoch milliseconds. */
 export type Period = { start: number; end: number };
+
+export type RateLimiterOptions = {
+  store: BudgetStore;
+  now: () => number;
+  onError?: (error: unknown) => void;
+  /** The window holding `now`; default: fixed windows of WINDOW_SECONDS aligned to the epoch. */
+  periodOf?: (window: string, now: number) => Period;
+  /** The largest slice one lease may take; default: no cap beyond the store's eighth. */
+  maxSliceOf?: (requests: number) => number;
+  /**
+   * Lease the next slice as soon as the last unit is spent (default), or only while something is
+   * still held: a quota leasing one unit at a time then strands nothing when a change drops what an
+   * instance holds, at the price of a wait for the store on the next request.
+   */
+  leaseAfterLast?: boolean;
+  /** Told of every lease the store granted: a quota announces its thresholds from here. */
+  onLeased?: (keyId: string, allowance: Allowance, lease: Lease, windowStart: number) => void;
+};
 
 /** Fixed windows of WINDOW_SECONDS, aligned to the UTC epoch (docs/keys.md (Rate limits)). */
 export function fixedWindowOf(window: string, now: number): Period {

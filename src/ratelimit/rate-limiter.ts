@@ -1,25 +1,7 @@
-import { fixedWindowOf, type Allowance, type Period, type RateDecision } from './allowance.ts';
+import { fixedWindowOf, type Allowance, type Period, type RateDecision, type RateLimiterOptions } from './allowance.ts';
 import type { BudgetStore, Lease } from './lease.ts';
 
-export type { Allowance, RateDecision } from './allowance.ts';
-
-export type RateLimiterOptions = {
-  store: BudgetStore;
-  now: () => number;
-  onError?: (error: unknown) => void;
-  /** The window holding `now`; default: fixed windows of WINDOW_SECONDS aligned to the epoch. */
-  periodOf?: (window: string, now: number) => Period;
-  /** The largest slice one lease may take; default: no cap beyond the store's eighth. */
-  maxSliceOf?: (requests: number) => number;
-  /**
-   * Lease the next slice as soon as the last unit is spent (default), or only while something is
-   * still held: a quota leasing one unit at a time then strands nothing when a change drops what an
-   * instance holds, at the price of a wait for the store on the next request.
-   */
-  leaseAfterLast?: boolean;
-  /** Told of every lease the store granted: a quota announces its thresholds from here. */
-  onLeased?: (keyId: string, allowance: Allowance, lease: Lease, windowStart: number) => void;
-};
+export type { Allowance, RateDecision, RateLimiterOptions } from './allowance.ts';
 
 /** How long a request without budget waits for the store before it is refused. */
 const LEASE_WAIT_MS = 1_000;

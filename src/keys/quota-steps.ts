@@ -1,25 +1,14 @@
-import type { AuditService } from '../audit/audit-service.ts';
 import type { Db } from '../db/handle.ts';
-import type { ChangeRecorder, EventEmitter } from '../db/unit-of-work.ts';
 import { quotaPeriodOf, type Quota } from '../quotas/quota.ts';
 import type { QuotaRepository } from '../quotas/quota-repository.ts';
 import { spentKeyOf } from '../quotas/quota-repository.ts';
-import type { UserActor } from '../shared/actor.ts';
 import { keyEvent } from './key-events.ts';
-import type { KeyRepository } from './key-repository.ts';
+import type { AllowedIpsStep } from './allowed-ips.ts';
 import type { KeyListRow, KeyRowWithCreator, StoredKeyView } from './key-rows.ts';
 import { keyQuotaOf, keyTarget, quotaOf } from './key-view.ts';
 
-export type QuotaStep = {
-  tx: Db;
-  changed: ChangeRecorder;
-  emit: EventEmitter;
-  actor: UserActor;
-  now: Date;
-  keys: KeyRepository;
-  quotas: QuotaRepository;
-  audit: AuditService;
-};
+/** A step of a key change (as an allowlist's), with where quota counts are kept. */
+export type QuotaStep = AllowedIpsStep & { quotas: QuotaRepository };
 
 /**
  * Sets a key's quota inside the caller's transaction (docs/keys.md (Quotas)): audited and announced

@@ -1,10 +1,11 @@
 /**
- * Instructions per whoami request under each tracing configuration and for keys under a rate limit,
+ * Instructions per whoami request under each tracing configuration and for keys under a rate limit
+ * or a quota,
  * counted by valgrind's callgrind: within a few percent for the same code and requests, where req/s
  * and CPU time on this machine move 10–30 % between adjacent rounds (on an otherwise idle machine: a
  * server slowed by other work counts more). Usage:
  *   npm run bench:instructions -- [--requests=3000] [--warmup=50000]
- *     [--only=off,none,tenth,all,limited,refused]
+ *     [--only=off,none,tenth,all,limited,quota,both,refused]
  * Two configurations run at a time, about four minutes a pair (a server runs ~50× slower under callgrind).
  */
 import { execFileSync } from 'node:child_process';
@@ -15,13 +16,21 @@ import { Agent, request } from 'undici';
 import type { AirkeyReady } from './airkey-server.ts';
 import { AS_NPM_START, startServer } from './measure.ts';
 import { otlpSink } from './otlp-sink.ts';
-import { createKeys, spend, type Limit } from './rate-limits.ts';
+import { createBenchKeys } from './bench-keys.ts';
+import { spend, type Limit } from './rate-limits.ts';
 
 const flag = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const requests = Number(flag('requests', '3000'));
 const warmup = Number(flag('warmup', '50000'));
-type Configuration = { what: string; sampler?: [string, string]; limit?: Limit; spent?: boolean };
+type Configuration = {
+  what: string;
+  sampler?: [string, string];
+  limit?: Limit;
+  quota?: { requests: number; period: 'day' | 'month' | 'total' };
+  spent?: boolean;
+};
+const GENEROUS_QUOTA = { requests: 1_000_000_000, period: 'month' } as const;
 const GENEROUS: Limit = { requests: 1_000_000_000, window: '1d' };
 const CONFIGURATIONS = {
   off: { what: 'tracing off (no OTEL_* variables), unlimited key' },
@@ -29,6 +38,12 @@ const CONFIGURATIONS = {
   tenth: { what: 'SDK on, 10 % sampled (traceidratio 0.1)', sampler: ['parentbased_traceidratio', '0.1'] },
   all: { what: 'SDK on, every request sampled', sampler: ['parentbased_always_on', ''] },
   limited: { what: 'tracing off, a key under a generous limit (a billion a day)', limit: GENEROUS },
+  quota: { what: 'tracing off, a key under a generous quota (a billion a month)', quota: GENEROUS_QUOTA },
+  both: {
+    what: 'tracing off, a key under a generous limit and a generous quota',
+    limit: GENEROUS,
+    quota: GENEROUS_QUOTA,
+  },
   refused: {
     what: 'tracing off, a key over its limit (the 429 path)',
     limit: { requests: 1, window: '1d' },
@@ -43,7 +58,7 @@ const JIT_COMPILER = /compiler::|maglev|Maglev|turboshaft/;
 type Count = { name: Name; perRequest: number; compilerPerRequest: number };
 
 async function count(name: Name, sinkUrl: string, dir: string): Promise<Count> {
-  const { sampler, limit, spent }: Configuration = CONFIGURATIONS[name];
+  const { sampler, limit, quota, spent }: Configuration = CONFIGURATIONS[name];
   const out = join(dir, `callgrind.${name}`);
   const { info: server, child } = await startServer<AirkeyReady>(
     './airkey-server.ts',
@@ -69,7 +84,10 @@ async function count(name: Name, sinkUrl: string, dir: string): Promise<Count> {
       nodeFlags: ['--no-memory-reducer'],
     },
   );
-  const key = limit === undefined ? server.key : (await createKeys(server, [limit]))[0]!;
+  const key =
+    limit === undefined && quota === undefined
+      ? server.key
+      : (await createBenchKeys(server, [{ rate_limit: limit ?? null, quota: quota ?? null }]))[0]!;
   if (spent) await spend(server, key);
   const expected = spent ? 429 : 200;
   // One pool for both phases: sockets opened after the warm-up would deoptimise Node's socket code.

@@ -4,7 +4,7 @@
  * rounds. A generous quota leases slices of 1/200 of it (5,000,000 here), so a request spends from
  * memory: no database write per request, which the store's row count after the run shows.
  */
-import { createKeys } from './allowlists.ts';
+import { createBenchKeys } from './bench-keys.ts';
 import { interleaved, SMALL_DIFFERENCE_ROUNDS, type Load } from './measure.ts';
 import { atLeast } from './rows.ts';
 import type { Scenario } from './scenario.ts';
@@ -20,7 +20,7 @@ export const quotas: Scenario = {
   engines: ['pglite', 'postgres'],
   async run({ engine, subject, settings: s }) {
     const airkey = await subject();
-    const [metered, both, open] = await createKeys(airkey, [
+    const [metered, both, open] = await createBenchKeys(airkey, [
       { quota: GENEROUS_QUOTA },
       { quota: GENEROUS_QUOTA, rate_limit: GENEROUS_LIMIT },
       {},

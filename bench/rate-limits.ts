@@ -5,6 +5,7 @@
  * fields. Both sides hit the same server in interleaved rounds, so only the key differs.
  */
 import type { AirkeyReady } from './airkey-server.ts';
+import { createBenchKeys } from './bench-keys.ts';
 import { interleaved, SMALL_DIFFERENCE_ROUNDS, type Load, type Pair } from './measure.ts';
 import { atLeast, type Row } from './rows.ts';
 import type { Scenario } from './scenario.ts';
@@ -14,25 +15,11 @@ import { keyLoad } from './wrk.ts';
 export type Limit = { requests: number; window: '1s' | '1m' | '1h' | '1d' } | null;
 
 /** Signs in as the bench's administrator and creates keys with the given limits. */
-export async function createKeys(airkey: AirkeyReady, limits: Limit[]): Promise<string[]> {
-  const signIn = await fetch(`${airkey.url}/backoffice/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: airkey.email, password: airkey.password }),
-  });
-  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
-  const { csrf_token } = (await signIn.json()) as { csrf_token: string };
-  const secrets: string[] = [];
-  for (const [i, limit] of limits.entries()) {
-    const response = await fetch(`${airkey.url}/backoffice/api/api-keys`, {
-      method: 'POST',
-      headers: { cookie, 'x-csrf-token': csrf_token, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: `rate-limit bench ${i}`, rate_limit: limit }),
-    });
-    if (response.status !== 201) throw new Error(`creating a bench key: ${response.status} ${await response.text()}`);
-    secrets.push(((await response.json()) as { secret: string }).secret);
-  }
-  return secrets;
+export function createKeys(airkey: AirkeyReady, limits: Limit[]): Promise<string[]> {
+  return createBenchKeys(
+    airkey,
+    limits.map((limit) => ({ rate_limit: limit })),
+  );
 }
 
 /** Sends a one-a-day key its one request, after which it is answered 429. */

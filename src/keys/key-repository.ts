@@ -5,6 +5,7 @@ import type { Db } from '../db/handle.ts';
 import { apiKeys, tenants, users } from '../db/schema.ts';
 import type { KeyAuthority } from '../shared/actor.ts';
 import { keyFactsOf, type KeyFacts } from './key-facts.ts';
+import { prepareKeysOfTenant } from './keys-of-tenant.ts';
 import { listRowOf, type KeyListRow, type KeyRow, type KeyRowWithCreator, type ListedTuple } from './key-rows.ts';
 
 /** The columns `setRules` may change. */
@@ -26,14 +27,7 @@ export class KeyRepository {
    * runs right after the I/O that asked).
    */
   private readonly factsLoader: DataLoader<string, KeyFacts | null>;
-  /**
-   * A tenant's keys, newest first, with their creators' emails, and the tenant's key authority:
-   * one round trip, the rows aggregated to one JSON text in SQL, because PGlite decodes a result
-   * field by field in JavaScript and one value is far cheaper than 1,000 rows of 12 columns.
-   * Instants leave SQL in UTC and become the API's strings without a Date in between. Prepared
-   * once, like the lookup above: every list would otherwise build it, and PostgreSQL plan it.
-   */
-  private readonly keysOfTenant;
+  private readonly keysOfTenant: ReturnType<typeof prepareKeysOfTenant>;
 
   private readonly db: Db;
   constructor(db: Db) {
@@ -57,23 +51,7 @@ export class KeyRepository {
       maxBatchSize: 100,
       batchScheduleFn: (send) => setImmediate(send),
     });
-    this.keysOfTenant = db
-      .select({
-        authority: tenants.keyAuthority,
-        keys: sql<string | null>`(
-          select json_agg(json_build_array(
-                   k.id, k.name, k.hint, k.created_at at time zone 'UTC', k.created_by, u.email, k.enabled,
-                   k.disabled_reason, k.expires_at at time zone 'UTC', k.last_used_at at time zone 'UTC',
-                   k.retires_at at time zone 'UTC', k.rate_limit_requests, k.rate_limit_window,
-                   k.allowed_ips, k.last_refused_ip, k.last_refused_at at time zone 'UTC',
-                   k.quota_requests, k.quota_period, coalesce(k.quota_counter, k.id))
-                 order by k.created_at desc, k.id desc)::text
-            from api_keys k left join users u on u.id = k.created_by
-           where k.tenant_id = tenants.id)`,
-      })
-      .from(tenants)
-      .where(eq(tenants.id, sql.placeholder('tenantId')))
-      .prepare('keys_of_tenant');
+    this.keysOfTenant = prepareKeysOfTenant(db);
   }
 
   /** One indexed query, shared with the lookups of the same moment: the key, its tenant and its creator's current roles. */

@@ -1,7 +1,6 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
-import scalarApiReference from '@scalar/fastify-api-reference';
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import type { Services } from '../app/services.ts';
@@ -14,6 +13,7 @@ import { errorHandler, notFoundHandler } from './problem.ts';
 import { stripQueryKey } from './redaction.ts';
 import { API_SECURITY_HEADERS, BROWSER_SECURITY_HEADERS } from './security-headers.ts';
 import { serializerCompiler } from './serializer.ts';
+import { apiDocsRoutes } from './routes/api-docs.ts';
 import { backofficeAuditRoutes } from './routes/backoffice-audit.ts';
 import { backofficeKeyPolicyRoutes } from './routes/backoffice-key-policy.ts';
 import { backofficeClientAddressRoutes } from './routes/backoffice-client-address.ts';
@@ -139,32 +139,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       { prefix: '/backoffice/api' },
     );
     await browser.register(plugin(backofficePages, { sessions }));
-    await browser.register(scalarApiReference, {
-      routePrefix: '/docs',
-      configuration: {
-        url: '/api/v1/openapi.json',
-        title: 'airkey API',
-        // No web fonts: the docs must not call out to a CDN (and the CSP would refuse it).
-        withDefaultFonts: false,
-        // Only what works self-hosted: no "Ask AI" agent, no "Generate MCP", no developer toolbar
-        // (its Deploy and Share lead to Scalar's hosted service), no telemetry.
-        agent: { disabled: true },
-        mcp: { disabled: true },
-        showDeveloperTools: 'never',
-        telemetry: false,
-        authentication: { preferredSecurityScheme: 'ApiKeyHeader' },
-      },
-      hooks: {
-        // Scalar's page runs inline scripts; relax the policy for the docs alone.
-        onRequest: (_request, reply, done) => {
-          reply.header(
-            'Content-Security-Policy',
-            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'",
-          );
-          done();
-        },
-      },
-    });
+    apiDocsRoutes(browser);
   });
   for (const extra of options.plugins ?? []) await app.register(plugin(extra, services));
   return app;

@@ -1,10 +1,8 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../app/services.ts';
 import { apiKeyHook } from '../http/api-key-auth.ts';
 import { problemFor, problemOf, sendProblem } from '../http/problem.ts';
 import { NotAuthenticatedError } from '../shared/errors.ts';
-import { createMcpServer } from './mcp-server.ts';
 import { originHook } from './origin-check.ts';
 
 /**
@@ -29,6 +27,7 @@ export function mcpRoutes(
   app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
     const principal = request.principal;
     if (!principal) throw new NotAuthenticatedError();
+    const { createMcpServer, StreamableHTTPServerTransport } = await loadMcpSdk();
     const server = createMcpServer({
       principal,
       flights: services.flights,
@@ -59,6 +58,16 @@ export function mcpRoutes(
   // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
   app.get('/mcp', { schema: { hide: true } }, methodNotAllowed);
   app.delete('/mcp', { schema: { hide: true } }, methodNotAllowed);
+}
+
+// The MCP SDK and its schemas took a tenth of every start to load: they load with the first /mcp
+// request instead (a refused request never loads them).
+let mcpSdk: Promise<typeof import('./mcp-server.ts')> | undefined;
+function loadMcpSdk() {
+  return (mcpSdk ??= import('./mcp-server.ts').catch((error: unknown) => {
+    mcpSdk = undefined; // the next request tries again
+    throw error;
+  }));
 }
 
 const RATE_LIMIT_FIELDS = ['ratelimit-policy', 'ratelimit'] as const;

@@ -1,6 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerTools, type ToolContext } from './tools.ts';
 
+// Loaded with this module, which mcp-routes.ts imports on the first /mcp request.
+export { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
 const INSTRUCTIONS =
   "airkey gives read access to one airline's flight schedule, through the API key in use. " +
   'Use list_flights to search (filters combine; page with next_cursor), get_flight for one flight by id, ' +

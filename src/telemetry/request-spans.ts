@@ -1,4 +1,3 @@
-import { randomFillSync } from 'node:crypto';
 import {
   context,
   propagation,
@@ -12,36 +11,17 @@ import {
 } from '@opentelemetry/api';
 import { RandomIdGenerator, SamplingDecision, type IdGenerator, type Sampler } from '@opentelemetry/sdk-trace';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { RootSampling } from './root-sampling.ts';
 import { scrubSecrets } from './scrubbing-exporter.ts';
 
 const NO_ATTRIBUTES: Attributes = Object.freeze({});
 const NO_LINKS: Link[] = [];
-const INVALID_TRACE_ID = '0'.repeat(32);
-const IDS_PER_DRAW = 256;
-
-/**
- * Random trace ids drawn 256 at a time: one draw and one hex encoding for the lot, where the SDK's
- * generator writes and encodes a buffer per id; this runs for every request, sampled or not.
- */
-class TraceIdPool {
-  private readonly bytes = Buffer.alloc(16 * IDS_PER_DRAW);
-  private hex = '';
-  private next = IDS_PER_DRAW;
-
-  take(): string {
-    if (this.next === IDS_PER_DRAW) {
-      this.hex = randomFillSync(this.bytes).toString('hex');
-      this.next = 0;
-    }
-    const id = this.hex.slice(this.next * 32, ++this.next * 32);
-    return id === INVALID_TRACE_ID ? this.take() : id;
-  }
-}
 
 /**
  * The server span of each request the sampler keeps, and nothing at all for the others: the
  * decision comes first, on a trace id drawn here (or the caller's, under a parent), so a dropped
- * request makes no span object, enters no context and sets no field. A kept request's span gets
+ * request makes no span object, enters no context and sets no field; without a parent it is made
+ * on the id's random bytes, before they become hex (root-sampling.ts). A kept request's span gets
  * that very trace id (`idGenerator`), so the SDK's sampler, asked again by the tracer, agrees. The
  * span is the active context while the request's hooks and handler run, so the key lookup and the
  * queries beneath it become its children; it ends when the response is done. HTTP semantic
@@ -49,12 +29,14 @@ class TraceIdPool {
  */
 export class RequestSpans {
   private readonly sampler: Sampler;
-  private readonly traceIds = new TraceIdPool();
+  private readonly roots: RootSampling;
   private readonly spanIds = new RandomIdGenerator();
   private drawnTraceId: string | undefined;
 
-  constructor(sampler: Sampler) {
+  /** `rootRatio`: the share of requests without a parent that `sampler` keeps. */
+  constructor(sampler: Sampler, rootRatio: number) {
     this.sampler = sampler;
+    this.roots = new RootSampling(rootRatio);
   }
 
   /** For the SDK: hands the trace id drawn for a kept request to that request's span. */
@@ -62,7 +44,7 @@ export class RequestSpans {
     generateTraceId: () => {
       const drawn = this.drawnTraceId;
       this.drawnTraceId = undefined;
-      return drawn ?? this.traceIds.take();
+      return drawn ?? this.roots.anyId();
     },
     generateSpanId: () => this.spanIds.generateSpanId(),
   };
@@ -75,17 +57,13 @@ export class RequestSpans {
     app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
       const parent = hasParent(request, parentFields) ? propagation.extract(ROOT_CONTEXT, request.headers) : undefined;
       const parentSpan = parent && trace.getSpanContext(parent);
-      const traceId = parentSpan?.traceId ?? this.traceIds.take();
-      const { decision } = this.sampler.shouldSample(
-        parent ?? ROOT_CONTEXT,
-        traceId,
-        'request',
-        SpanKind.SERVER,
-        NO_ATTRIBUTES,
-        NO_LINKS,
-      );
-      if (decision === SamplingDecision.NOT_RECORD) return done();
-      if (!parentSpan) this.drawnTraceId = traceId;
+      if (parentSpan) {
+        if (!this.keepsChildOf(parent, parentSpan.traceId)) return done();
+      } else {
+        const traceId = this.roots.keep();
+        if (traceId === undefined) return done();
+        this.drawnTraceId = traceId;
+      }
       const route = request.routeOptions.url;
       const span = tracer.startSpan(
         route ? `${request.method} ${route}` : request.method,
@@ -113,6 +91,19 @@ export class RequestSpans {
       }
       done();
     });
+  }
+
+  /** Under a caller's span: the sampler decides (parent-based: as the caller did). */
+  private keepsChildOf(parent: Context, traceId: string): boolean {
+    const { decision } = this.sampler.shouldSample(
+      parent,
+      traceId,
+      'request',
+      SpanKind.SERVER,
+      NO_ATTRIBUTES,
+      NO_LINKS,
+    );
+    return decision !== SamplingDecision.NOT_RECORD;
   }
 }
 

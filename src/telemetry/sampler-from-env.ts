@@ -7,12 +7,15 @@ import {
   type Sampler,
 } from '@opentelemetry/sdk-trace';
 
+/** The sampler, and the share of requests without a parent it keeps (by trace id, as traceidratio does). */
+export type SamplerChoice = { sampler: Sampler; rootRatio: number };
+
 /**
  * OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG as the OpenTelemetry specification defines them
  * (default `parentbased_always_on`). An unknown sampler or a ratio outside 0–1 is a diagnostic
  * warning, which makes airkey run untraced rather than half-configured (sdk.ts).
  */
-export function samplerFromEnv(env: NodeJS.ProcessEnv): Sampler {
+export function samplerFromEnv(env: NodeJS.ProcessEnv): SamplerChoice {
   const name = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() || 'parentbased_always_on';
   const ratio = () => {
     const argument = env.OTEL_TRACES_SAMPLER_ARG?.trim();
@@ -24,19 +27,23 @@ export function samplerFromEnv(env: NodeJS.ProcessEnv): Sampler {
   };
   switch (name) {
     case 'always_on':
-      return new AlwaysOnSampler();
+      return { sampler: new AlwaysOnSampler(), rootRatio: 1 };
     case 'always_off':
-      return new AlwaysOffSampler();
-    case 'traceidratio':
-      return new TraceIdRatioBasedSampler(ratio());
+      return { sampler: new AlwaysOffSampler(), rootRatio: 0 };
+    case 'traceidratio': {
+      const rootRatio = ratio();
+      return { sampler: new TraceIdRatioBasedSampler(rootRatio), rootRatio };
+    }
     case 'parentbased_always_on':
-      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+      return { sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }), rootRatio: 1 };
     case 'parentbased_always_off':
-      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
-    case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio()) });
+      return { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }), rootRatio: 0 };
+    case 'parentbased_traceidratio': {
+      const rootRatio = ratio();
+      return { sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(rootRatio) }), rootRatio };
+    }
     default:
       diag.warn(`unknown OTEL_TRACES_SAMPLER value "${name}"`);
-      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+      return { sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }), rootRatio: 1 };
   }
 }

@@ -1,5 +1,4 @@
 import { context, diag, DiagLogLevel, propagation, trace, type DiagLogger } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -7,9 +6,10 @@ import { pino, type Logger } from 'pino';
 import { traceEmbeddedQueries } from './embedded-query-spans.ts';
 import { RequestSpans } from './request-spans.ts';
 import { samplerFromEnv } from './sampler-from-env.ts';
-import { ScrubbingExporter, scrubSecrets } from './scrubbing-exporter.ts';
+import { scrubSecrets } from './scrubbing-exporter.ts';
 import { DEFAULT_SERVICE_NAME } from './settings.ts';
 import type { Tracing } from './tracing-handle.ts';
+import { WorkerExporter } from './worker-exporter.ts';
 
 const SHUTDOWN_MS = 2_000;
 
@@ -28,19 +28,25 @@ export async function startSdk(env: NodeJS.ProcessEnv): Promise<Tracing | undefi
   if (protocol && protocol !== 'http/protobuf')
     diag.warn(`OTLP protocol "${protocol}" is not supported: only http/protobuf`);
 
-  const sampler = samplerFromEnv(env);
-  const requests = new RequestSpans(sampler);
+  // Encoding and sending spans happen on a worker thread; its configuration warnings count here.
+  const exporter = await WorkerExporter.start({
+    env,
+    level,
+    onDiag: (at, message) => diagnostics[at](message),
+    onFailure: (message) =>
+      log.warn(
+        { err_message: message },
+        'trace export failed; spans are dropped until the collector answers again (requests are not affected)',
+      ),
+  }).catch((error: unknown) => diagnostics.warn('the export worker did not start', error));
+  const { sampler, rootRatio } = samplerFromEnv(env);
+  const requests = new RequestSpans(sampler, rootRatio);
   const sdk = new NodeSDK({
     sampler,
     idGenerator: requests.idGenerator,
     // Unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES names the service (the SDK reads both).
     ...(serviceNamedBy(env) ? {} : { serviceName: DEFAULT_SERVICE_NAME }),
-    traceExporter: new ScrubbingExporter(new OTLPTraceExporter(), (error) =>
-      log.warn(
-        { err_message: error?.message },
-        'trace export failed; spans are dropped until the collector answers again (requests are not affected)',
-      ),
-    ),
+    ...(exporter ? { traceExporter: exporter } : {}),
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [

@@ -1,28 +1,19 @@
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { isApiError } from '../shared/api-client.ts';
+import { FailureAlert } from '../shared/Feedback.tsx';
 import { useCreateKey } from './keys-api.ts';
 import type { CreatedKey } from './keys-api.ts';
-import { earliestExpiryDate } from '../shared/dates.ts';
+import { CALENDAR_LABELS, earliestExpiryDate } from '../shared/dates.ts';
 import { latestExpiryAllowed, NAME_MAX, nameProblem, utcDate } from '@contracts';
 import { useKeyPolicyContext } from './key-policy-context.ts';
 import { draftOf, limitOf, requestsProblem, type RateLimitDraft } from './rate-limit-text.ts';
 import { RateLimitInput } from './RateLimitInput.tsx';
 import { AllowedIpsInput } from './AllowedIpsInput.tsx';
 import { allowedIpsOf, ipLineProblems, serverLineProblem } from './allowed-ips-text.ts';
-
-const CALENDAR_LABELS = {
-  monthLevelControl: 'Choose a month',
-  yearLevelControl: 'Choose a year',
-  nextMonth: 'Next month',
-  previousMonth: 'Previous month',
-  nextYear: 'Next year',
-  previousYear: 'Previous year',
-  nextDecade: 'Next decade',
-  previousDecade: 'Previous decade',
-};
+import { FormButtons } from '../shared/FormButtons.tsx';
 
 type Props = { opened: boolean; onClose: () => void; onCreated: (created: CreatedKey) => void };
 
@@ -95,11 +86,7 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
     <Modal opened={opened} onClose={close} title="Create API key" size="md" fullScreen={narrow} centered>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          {otherError && (
-            <Alert color="red" variant="light" title="The key was not created" role="alert">
-              {isApiError(otherError) ? otherError.detail : 'Something went wrong. Try again.'}
-            </Alert>
-          )}
+          {otherError && <FailureAlert title="The key was not created" error={otherError} />}
           <TextInput
             data-autofocus
             label="Name"
@@ -145,14 +132,7 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
             serverError={ipsError}
             description="Optional. One address or CIDR range per line; requests from anywhere else are refused. Leave empty for any address."
           />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create
-            </Button>
-          </Group>
+          <FormButtons submit="Create" pending={create.isPending} onCancel={close} />
         </Stack>
       </form>
     </Modal>

@@ -33,9 +33,7 @@ import { UserService } from '../users/user-service.ts';
 import { traceKeyLookups } from '../telemetry/key-lookup-span.ts';
 import { sharedSecret } from '../db/shared-secrets.ts';
 import { createThrottles } from './throttles.ts';
-import { createRateLimiter } from '../ratelimit/create-limiter.ts';
-import { KeyRateLimits } from '../keys/key-rate-limits.ts';
-import { RateLimitNotices } from '../keys/rate-limit-notices.ts';
+import { createKeyLimits } from './key-limits.ts';
 import type { Logger } from 'pino';
 import { backgroundLogger } from '../http/logging.ts';
 import { FailureStreak } from '../shared/failure-streak.ts';
@@ -129,23 +127,18 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const usageRepository = new UsageRepository(db);
   const usageCounter = new UsageCounter(usageRepository, config.usageFlushMs, streakOf('usage_counts'));
   const usage = new UsageRecorder(keyRepository, usageCounter, config.usageFlushMs, streakOf('key_last_used'));
-  const rateLimitStore = streakOf('rate_limit_store');
-  // Per-key rate limits: budget leased from Redis, PostgreSQL or (embedded) memory, spent in memory.
-  const limiter = createRateLimiter({
+  const limits = createKeyLimits({
     kind: database.kind,
     db,
-    ...(redis ? { redis } : {}),
-    now: () => clock.now().getTime(),
-    onError: (error) => rateLimitStore.failed(error),
+    redis,
+    uow,
+    changes,
+    clock,
+    usageFlushMs: config.usageFlushMs,
+    usageCounter,
+    streakOf,
+    backgroundError,
   });
-  // A changed key may have a lowered or removed limit: what this instance held for it goes, and the
-  // next request leases under the new limit (the same feed makes a disable exact).
-  changes.onChange((change) => {
-    if (change.type === 'key') limiter.forget(change.id);
-    else if (change.type === 'all') limiter.forgetAll();
-  });
-
-  const rateLimitNotices = new RateLimitNotices(uow, clock);
   // The tenant's key policy: read and changed by System Administrators, enforced by the key services.
   const keyPolicies = new KeyPolicyService({
     uow,
@@ -160,6 +153,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     clock,
     maxKeysPerTenant: config.maxKeysPerTenant,
     policy: keyPolicies,
+    quotas: limits.quotas,
   });
   // api_key.expiring and api_key.expired, every SWEEP_INTERVAL_MS.
   const expirySweep = new ExpirySweep({
@@ -189,11 +183,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     usage,
     usageCounter,
     usageReports: new UsageService(usageRepository, clock),
-    limiter,
-    rateLimitNotices,
-    keyRateLimits: new KeyRateLimits(limiter, usageCounter, clock, (keyId, limit, windowSeconds) => {
-      rateLimitNotices.notice(keyId, limit, windowSeconds).catch(backgroundError);
-    }),
+    limiter: limits.limiter,
+    rateLimitNotices: limits.rateLimitNotices,
+    quotaMeter: limits.quotaMeter,
+    quotaNotices: limits.quotaNotices,
+    keyLimits: limits.keyLimits,
     keyCheck: new KeyCheck({
       repository: traceKeyLookups(keyRepository),
       cache: keyCache,
@@ -221,7 +215,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     }),
     keys,
     expirySweep,
-    keyRolls: new RollService({ uow, keys: keyRepository, audit, clock, policy: keyPolicies }),
+    keyRolls: new RollService({ uow, keys: keyRepository, audit, clock, policy: keyPolicies, quotas: limits.quotas }),
     keyPolicies,
     unusedSweep,
     leaks: new LeakService({ uow, keys: keyRepository, audit, clock, reports: leakReports, legacyKeys }),
@@ -257,6 +251,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await legacyKeys.refresh();
       usage.start();
       usageCounter.start();
+      limits.start();
       deliveries.start();
       expirySweep.start();
       unusedSweep.start();
@@ -267,8 +262,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await deliveries.stop();
       await usage.stop();
       await usageCounter.stop();
+      await limits.close();
       await changes.stop();
-      await limiter.close();
       redis?.disconnect();
       await database.close();
     },

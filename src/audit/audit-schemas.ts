@@ -11,6 +11,8 @@ export const AUDIT_ACTIONS = [
   'api_key.leaked',
   'api_key.rate_limit_changed',
   'api_key.allowed_ips_changed',
+  'api_key.quota_changed',
+  'api_key.quota_reset',
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',

@@ -17,3 +17,23 @@ export const rateLimitWindows = pgTable(
   },
   (t) => [primaryKey({ columns: [t.keyId, t.windowStart] })],
 );
+
+/**
+ * One quota counter in one period (docs/keys.md (Quotas)): `window_start` is the period's first
+ * instant (midnight UTC of the day or the 1st of the month; the epoch for `total`). `used` is what
+ * instances have leased, in both modes (a month must survive a restart), so the sum can never
+ * pass the quota; `spent` is what they accepted, written behind, for the key's view. The notices
+ * make `api_key.quota_low` and `api_key.quota_exhausted` once per period across instances.
+ */
+export const quotaPeriods = pgTable(
+  'quota_periods',
+  {
+    keyId: uuid('key_id').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+    used: integer('used').notNull().default(0),
+    spent: integer('spent').notNull().default(0),
+    lowNoticed: boolean('low_noticed').notNull().default(false),
+    exhaustedNoticed: boolean('exhausted_noticed').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.windowStart] })],
+);

@@ -110,6 +110,14 @@ export const apiKeys = pgTable(
     /** The last address a request with the key was refused from for its address, written behind. */
     lastRefusedIp: text('last_refused_ip'),
     lastRefusedAt: timestamp('last_refused_at', { withTimezone: true, mode: 'date' }),
+    /** At most this many accepted requests per `quotaPeriod` (docs/keys.md (Quotas)); null: no quota. */
+    quotaRequests: integer('quota_requests'),
+    quotaPeriod: text('quota_period', { enum: ['day', 'month', 'total'] }),
+    /**
+     * Whose count of `quota_periods` the key spends: its own id when null, its predecessor's
+     * counter after a roll, so a successor carries what was used.
+     */
+    quotaCounter: uuid('quota_counter'),
   },
   (t) => [
     uniqueIndex('api_keys_secret_digest_unique').on(t.secretDigest),
@@ -193,6 +201,7 @@ export const keyUsage = pgTable(
     rejected: bigint('rejected', { mode: 'number' }).notNull().default(0),
     rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
     ipRefused: bigint('ip_refused', { mode: 'number' }).notNull().default(0),
+    quotaExceeded: bigint('quota_exceeded', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.hour] }), index('key_usage_tenant_hour_idx').on(t.tenantId, t.hour)],
 );
@@ -209,6 +218,7 @@ export const tenantUsage = pgTable(
     rejected: bigint('rejected', { mode: 'number' }).notNull().default(0),
     rateLimited: bigint('rate_limited', { mode: 'number' }).notNull().default(0),
     ipRefused: bigint('ip_refused', { mode: 'number' }).notNull().default(0),
+    quotaExceeded: bigint('quota_exceeded', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.hour] })],
 );

@@ -1,7 +1,7 @@
 import * as core from './schema.ts';
-import { rateLimitWindows } from './rate-limit-tables.ts';
+import { quotaPeriods, rateLimitWindows } from './rate-limit-tables.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from './webhook-tables.ts';
 
 /** Every table, as Drizzle's relational query API and the migrations see them. */
-export const schema = { ...core, rateLimitWindows, webhooks, webhookEvents, webhookDeliveries };
+export const schema = { ...core, rateLimitWindows, quotaPeriods, webhooks, webhookEvents, webhookDeliveries };
 export type Schema = typeof schema;

@@ -62,6 +62,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.decorateRequest('problemCode', undefined);
   app.decorateRequest('backofficeSession', undefined);
   app.decorateRequest('traceSpan', undefined);
+  app.decorateRequest('limitsSeen', undefined);
   // First, when tracing is on: its request span must be open before any other hook runs.
   activeTracing()?.instrument(app);
   app.setValidatorCompiler(validatorCompiler);
@@ -105,10 +106,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
 
   // Each route module gets the services it calls, in a scope of its own.
-  const { changes, database, metrics, keyCheck, keyRateLimits, flights, leaks, sessions } = services;
+  const { changes, database, metrics, keyCheck, keyLimits, flights, leaks, sessions } = services;
   await app.register(plugin(healthRoutes, { changes, database }));
   await app.register(plugin(metricsRoutes, metrics));
-  await app.register(plugin(publicApiRoutes, { keyCheck, keyRateLimits, flights }), { prefix: '/api/v1' });
+  await app.register(plugin(publicApiRoutes, { keyCheck, keyLimits, flights }), { prefix: '/api/v1' });
   // Its own scope: no key-check hook (a finder of a key need not hold one).
   await app.register(plugin(leakedKeyRoutes, { leaks }), { prefix: '/api/v1' });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());

@@ -1,7 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../config.ts';
 import type { Flight } from '../flights/flight-schemas.ts';
-import type { Principal } from '../shared/principal.ts';
+import type { Whoami } from '../keys/key-schemas.ts';
 import { problemSchema } from './schemas.ts';
 
 /**
@@ -49,7 +49,7 @@ export const FLIGHT_EXAMPLE: Flight = {
   aircraft: { registration: 'G-DAAB', type: 'A20N' },
 };
 
-export const WHOAMI_EXAMPLE: Principal = {
+export const WHOAMI_EXAMPLE: Whoami = {
   tenant: { id: '6a0f2d7c-8b1e-4f3a-9c5d-2e7b8a1f0c34', slug: 'demo', name: 'Demo Airways' },
   key: {
     id: 'f3c9a1e2-5b7d-4e8f-a0c6-9d1b2e3f4a5b',
@@ -59,6 +59,10 @@ export const WHOAMI_EXAMPLE: Principal = {
   },
   acts_as: { type: 'user', id: '1d2c3b4a-5e6f-4a7b-8c9d-0e1f2a3b4c5d', email: 'ops@demo.example' },
   permissions: ['flights:read'],
+  limits: {
+    rate_limit: { requests: 600, window: '1m', remaining: 599, resets_at: '2026-11-25T10:01:00.000Z' },
+    quota: { requests: 10000, period: 'day', remaining: 8765, resets_at: '2026-11-26T00:00:00.000Z' },
+  },
 };
 
 type ProblemExample = {

@@ -1,6 +1,7 @@
 import type { Span } from '@opentelemetry/api';
 import type { Principal } from '../shared/principal.ts';
 import type { ResolvedSession } from '../sessions/session-service.ts';
+import type { LimitsSeen } from './key-limits.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,5 +17,7 @@ declare module 'fastify' {
     problemCode?: string;
     /** The request's server span, only when tracing is on and the sampler kept the request. */
     traceSpan?: Span | undefined;
+    /** What a limited key had left after this request (src/http/key-limits.ts), for whoami's `limits`. */
+    limitsSeen?: LimitsSeen | undefined;
   }
 }

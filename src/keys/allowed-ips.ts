@@ -52,7 +52,7 @@ export async function applyAllowedIps(
 ): Promise<KeyRowWithCreator> {
   const before = key.allowedIps;
   if (sameList(before, list)) return key;
-  await keys.setAllowedIps(tx, key.id, list);
+  await keys.setRules(tx, key.id, { allowedIps: list });
   await audit.record(tx, actor.tenantId, actor, 'api_key.allowed_ips_changed', keyTarget(key), {
     hint: key.hint,
     before,

@@ -2,11 +2,18 @@ import { isExpired } from './expiry.ts';
 import type { Principal } from '../shared/principal.ts';
 import type { KeyFacts } from './key-facts.ts';
 import type { RateLimit } from '../ratelimit/rate-limit.ts';
+import type { KeyQuota } from '../quotas/quota.ts';
 
 export type KeyFailure = 'api_key_invalid' | 'api_key_disabled' | 'api_key_expired';
 
-/** An accepted key; `rateLimit` is undefined for a key without a limit. */
-export type Accepted = { ok: true; principal: Principal; keyId: string; rateLimit: RateLimit | undefined };
+/** An accepted key; `rateLimit` and `quota` are undefined for a key without one. */
+export type Accepted = {
+  ok: true;
+  principal: Principal;
+  keyId: string;
+  rateLimit: RateLimit | undefined;
+  quota: KeyQuota | undefined;
+};
 export type Verdict = Accepted | { ok: false; reason: KeyFailure };
 
 /**
@@ -22,5 +29,11 @@ export function decide(facts: KeyFacts | null, nowMs: number): Verdict {
   if (!facts.enabled) return { ok: false, reason: 'api_key_disabled' };
   // Under creator authority a key whose creator is gone acts as nobody.
   if (facts.authority === 'creator' && facts.creatorId === null) return { ok: false, reason: 'api_key_disabled' };
-  return { ok: true, principal: facts.principal, keyId: facts.keyId, rateLimit: facts.rateLimit ?? undefined };
+  return {
+    ok: true,
+    principal: facts.principal,
+    keyId: facts.keyId,
+    rateLimit: facts.rateLimit ?? undefined,
+    quota: facts.quota ?? undefined,
+  };
 }

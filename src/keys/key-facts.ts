@@ -2,7 +2,8 @@ import type { KeyAuthority } from '../shared/actor.ts';
 import type { RateLimit, RateLimitWindow } from '../ratelimit/rate-limit.ts';
 import { API_PERMISSIONS, permissionsOf } from '../shared/roles.ts';
 import { expiryDateOf } from './expiry.ts';
-import { rateLimitOf } from './key-view.ts';
+import { keyQuotaOf, rateLimitOf } from './key-view.ts';
+import type { KeyQuota, QuotaPeriod } from '../quotas/quota.ts';
 import type { Principal } from '../shared/principal.ts';
 import { IpRanges } from '../shared/ip-ranges.ts';
 
@@ -22,6 +23,8 @@ export type KeyFacts = {
   authority: KeyAuthority;
   /** Counted by the limiter after the key check accepts (src/http/api-key-auth.ts); null: no limit. */
   rateLimit: RateLimit | null;
+  /** Counted after the rate limit accepts (docs/keys.md (Quotas)); null: no quota. */
+  quota: KeyQuota | null;
   /**
    * Where the key may be used from, compiled once per cache fill so that a check is integer
    * comparisons (KeyCheck, before any rate limit); null: any address.
@@ -44,6 +47,9 @@ export type StoredKeyFacts = {
     rateLimitRequests: number | null;
     rateLimitWindow: RateLimitWindow | null;
     allowedIps: string[] | null;
+    quotaRequests: number | null;
+    quotaPeriod: QuotaPeriod | null;
+    quotaCounter: string | null;
   };
   tenant: { slug: string; name: string; authority: KeyAuthority };
   /** Null when the key has no creator any more (deleted account). */
@@ -69,6 +75,7 @@ export function keyFactsOf({ key, tenant, creator }: StoredKeyFacts): KeyFacts {
     retiresAtMs: key.retiresAt?.getTime() ?? null,
     authority: tenant.authority,
     rateLimit: rateLimitOf(key),
+    quota: keyQuotaOf(key),
     allowedIps: key.allowedIps === null ? null : new IpRanges(key.allowedIps),
     principal: {
       tenant: { id: key.tenantId, slug: tenant.slug, name: tenant.name },

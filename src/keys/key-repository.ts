@@ -4,9 +4,13 @@ import { arrayLiteral } from '../db/array-literal.ts';
 import type { Db } from '../db/handle.ts';
 import { apiKeys, tenants, users } from '../db/schema.ts';
 import type { KeyAuthority } from '../shared/actor.ts';
-import type { RateLimit } from '../ratelimit/rate-limit.ts';
 import { keyFactsOf, type KeyFacts } from './key-facts.ts';
 import { listRowOf, type KeyListRow, type KeyRow, type KeyRowWithCreator, type ListedTuple } from './key-rows.ts';
+
+/** The columns `setRules` may change. */
+export type KeyRules = Partial<
+  Pick<KeyRow, 'rateLimitRequests' | 'rateLimitWindow' | 'allowedIps' | 'quotaRequests' | 'quotaPeriod'>
+>;
 
 /** The only place that knows how keys are stored. */
 export class KeyRepository {
@@ -61,7 +65,8 @@ export class KeyRepository {
                    k.id, k.name, k.hint, k.created_at at time zone 'UTC', k.created_by, u.email, k.enabled,
                    k.disabled_reason, k.expires_at at time zone 'UTC', k.last_used_at at time zone 'UTC',
                    k.retires_at at time zone 'UTC', k.rate_limit_requests, k.rate_limit_window,
-                   k.allowed_ips, k.last_refused_ip, k.last_refused_at at time zone 'UTC')
+                   k.allowed_ips, k.last_refused_ip, k.last_refused_at at time zone 'UTC',
+                   k.quota_requests, k.quota_period, coalesce(k.quota_counter, k.id))
                  order by k.created_at desc, k.id desc)::text
             from api_keys k left join users u on u.id = k.created_by
            where k.tenant_id = tenants.id)`,
@@ -171,11 +176,18 @@ export class KeyRepository {
       .for('update');
   }
 
-  async setRateLimit(tx: Db, id: string, limit: RateLimit | null): Promise<void> {
-    await tx
-      .update(apiKeys)
-      .set({ rateLimitRequests: limit?.requests ?? null, rateLimitWindow: limit?.window ?? null })
-      .where(eq(apiKeys.id, id));
+  /** The rules a key is used under: its rate limit, allowlist and quota, any of them. */
+  async setRules(tx: Db, id: string, rules: KeyRules): Promise<void> {
+    await tx.update(apiKeys).set(rules).where(eq(apiKeys.id, id));
+  }
+
+  /** The keys that spend one quota count: a key, and its successor or predecessor while it retires. */
+  async idsByQuotaCounter(tx: Db, counter: string): Promise<string[]> {
+    const rows = await tx
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(sql`coalesce(${apiKeys.quotaCounter}, ${apiKeys.id}) = ${counter}::uuid`);
+    return rows.map((row) => row.id);
   }
 
   async setRetiresAt(tx: Db, id: string, retiresAt: Date): Promise<void> {
@@ -238,10 +250,6 @@ export class KeyRepository {
       update api_keys set last_refused_ip = refused.address, last_refused_at = refused.at
       from unnest(${ids}::uuid[], ${addresses}::text[], ${instants}::timestamptz[]) as refused(id, address, at)
       where api_keys.id = refused.id and (api_keys.last_refused_at is null or api_keys.last_refused_at < refused.at)`);
-  }
-
-  async setAllowedIps(tx: Db, id: string, allowedIps: string[] | null): Promise<void> {
-    await tx.update(apiKeys).set({ allowedIps }).where(eq(apiKeys.id, id));
   }
 
   private withCreator(db: Db) {

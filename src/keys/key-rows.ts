@@ -3,7 +3,7 @@ import type { apiKeys } from '../db/schema.ts';
 
 /** The shapes a stored key is read in, and how the list query's rows become one. */
 export type KeyRow = typeof apiKeys.$inferSelect;
-export type KeyRowWithCreator = KeyRow & { creatorEmail: string | null };
+export type KeyRowWithCreator = KeyRow & { creatorEmail: string | null; quotaUsed?: number };
 /** A key as the back office lists it: the stored row without its digest and bookkeeping. */
 export type StoredKeyView = Pick<
   KeyRowWithCreator,
@@ -23,7 +23,13 @@ export type StoredKeyView = Pick<
   | 'allowedIps'
   | 'lastRefusedIp'
   | 'lastRefusedAt'
->;
+  | 'quotaRequests'
+  | 'quotaPeriod'
+  | 'quotaCounter'
+> & {
+  /** What the key's quota counter accepted in the current period, where it was read (else 0). */
+  quotaUsed?: number;
+};
 /** The same, with its instants already in the API's ISO 8601 form (as the list reads them). */
 export type KeyListRow = Omit<
   StoredKeyView,
@@ -54,6 +60,9 @@ export type ListedTuple = [
   string[] | null,
   string | null,
   Instant,
+  number | null,
+  KeyRow['quotaPeriod'],
+  string,
 ];
 
 const isoOf = (instant: Instant) => (instant === null ? null : isoOfUtcTimestamp(instant));
@@ -75,6 +84,9 @@ export function listRowOf([
   allowedIps,
   lastRefusedIp,
   lastRefusedAt,
+  quotaRequests,
+  quotaPeriod,
+  quotaCounter,
 ]: ListedTuple): KeyListRow {
   return {
     id,
@@ -93,5 +105,8 @@ export function listRowOf([
     allowedIps,
     lastRefusedIp,
     lastRefusedAt: isoOf(lastRefusedAt),
+    quotaRequests,
+    quotaPeriod,
+    quotaCounter,
   };
 }

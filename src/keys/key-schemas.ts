@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { KEY_AUTHORITIES } from '../shared/actor.ts';
 import { RATE_LIMIT_WINDOWS } from '../ratelimit/rate-limit.ts';
+import { QUOTA_PERIODS } from '../quotas/quota.ts';
 import { ipEntryProblem, MAX_ALLOWED_IPS } from '../shared/ip-entries.ts';
+import { principalSchema } from '../shared/principal.ts';
 
 /**
  * The API-key contract as data: these schemas validate requests, serialise responses, describe
@@ -18,6 +20,22 @@ export const rateLimitSchema = z
     window: z.enum(RATE_LIMIT_WINDOWS).describe('1s, 1m, 1h or 1d, aligned to the UTC epoch'),
   })
   .describe('A rate limit; null: none');
+
+/** At most `requests` accepted requests per UTC day, UTC month or the key's whole life (docs/keys.md (Quotas)). */
+export const quotaSchema = z
+  .strictObject({
+    requests: z.number().int().min(1).max(1_000_000_000).describe('Accepted requests per period, 1–1,000,000,000'),
+    period: z.enum(QUOTA_PERIODS).describe('day or month (UTC calendar), or total: credits that never refill'),
+  })
+  .describe('A quota; null: none');
+
+/** A key's quota as it stands: what was used of the current period and when it starts over. */
+export const quotaViewSchema = quotaSchema
+  .extend({
+    used: z.number().int().describe('Accepted in the current period, as of at most USAGE_FLUSH_MS ago'),
+    resets_at: z.string().nullable().describe('When the period ends and use starts over; null for total'),
+  })
+  .describe('A quota and its use; null: none');
 
 /**
  * Where a key may be used from (docs/keys.md (IP allowlists)): 1–50 addresses or CIDR ranges. Each
@@ -36,6 +54,27 @@ export const allowedIpsSchema = z
   })
   .describe('IPv4 or IPv6 addresses or CIDR ranges, 1–50; null: any address');
 
+/** What a key has left, as this instance knows it (`GET /api/v1/whoami`). */
+export const keyLimitsSchema = z.object({
+  rate_limit: rateLimitSchema
+    .extend({
+      remaining: z.number().int().describe('Requests left in this window after this one'),
+      resets_at: z.string().describe('When the window ends'),
+    })
+    .nullable(),
+  quota: quotaSchema
+    .extend({
+      remaining: z.number().int().describe('Requests left in this period after this one'),
+      resets_at: z.string().nullable().describe('When the period ends; null for total'),
+    })
+    .nullable(),
+});
+export type KeyLimitsView = z.infer<typeof keyLimitsSchema>;
+
+/** `GET /api/v1/whoami`: who the key acts as, what it may do, and what it has left. */
+export const whoamiSchema = principalSchema.extend({ limits: keyLimitsSchema });
+export type Whoami = z.infer<typeof whoamiSchema>;
+
 export const apiKeySchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -53,6 +92,7 @@ export const apiKeySchema = z.object({
   allowed_ips: z.array(z.string()).nullable().describe('Canonical addresses and ranges; null: any address'),
   last_refused_ip: z.string().nullable().describe('The last client address refused for being outside allowed_ips'),
   last_refused_at: z.string().nullable(),
+  quota: quotaViewSchema.nullable(),
 });
 export type ApiKeyView = z.infer<typeof apiKeySchema>;
 
@@ -68,6 +108,7 @@ export const createKeyBodySchema = z.strictObject({
     .describe('YYYY-MM-DD, later than today (UTC); the key stops at 00:00:00 UTC of that date'),
   rate_limit: rateLimitSchema.nullable().optional(),
   allowed_ips: allowedIpsSchema.nullable().optional(),
+  quota: quotaSchema.nullable().optional(),
 });
 export type CreateKeyInput = z.infer<typeof createKeyBodySchema>;
 
@@ -80,6 +121,7 @@ export const updateKeyBodySchema = z.strictObject({
   enabled: z.boolean().optional(),
   rate_limit: rateLimitSchema.nullable().optional(),
   allowed_ips: allowedIpsSchema.nullable().optional(),
+  quota: quotaSchema.nullable().optional(),
 });
 export type UpdateKeyInput = z.infer<typeof updateKeyBodySchema>;
 

@@ -14,6 +14,8 @@ import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, UpdateKeyInput } 
 import { withCreatorEmails } from './key-event-queries.ts';
 import { keyEvent, rateLimitChangedEvent } from './key-events.ts';
 import { allowedIpsOf, applyAllowedIps } from './allowed-ips.ts';
+import { applyQuota, listWithQuotaUsed, resetQuota, withQuotaUsed } from './quota-steps.ts';
+import type { QuotaRepository } from '../quotas/quota-repository.ts';
 import { keyTarget, listedKeyView, rateLimitOf, toApiKeyView } from './key-view.ts';
 import type { RateLimit } from '../ratelimit/rate-limit.ts';
 import type { ChangeRecorder, EventEmitter } from '../db/unit-of-work.ts';
@@ -27,6 +29,8 @@ export type KeyServiceOptions = {
   maxKeysPerTenant: number;
   /** The tenant's key policy, judged inside the transaction that makes the key. */
   policy: Pick<KeyPolicyService, 'enforce' | 'enforceAllowedIps'>;
+  /** What each key's quota counter accepted in its period, for the views; reset. */
+  quotas: QuotaRepository;
   random?: RandomBytes;
 };
 
@@ -57,7 +61,8 @@ export class KeyService {
     requirePermission(actor, 'api_keys:manage');
     const { rows, authority } = await this.keys.listForTenant(actor.tenantId);
     const nowMs = this.clock.now().getTime();
-    return { data: rows.map((row) => listedKeyView(row, nowMs)), authority };
+    const metered = await listWithQuotaUsed(this.options.quotas, undefined, rows, nowMs);
+    return { data: metered.map((row) => listedKeyView(row, nowMs)), authority };
   }
 
   /** Returns the secret: the only time it exists in clear outside the caller's hands. */
@@ -91,12 +96,15 @@ export class KeyService {
         rateLimitRequests: input.rate_limit?.requests ?? null,
         rateLimitWindow: input.rate_limit?.window ?? null,
         allowedIps,
+        quotaRequests: input.quota?.requests ?? null,
+        quotaPeriod: input.quota?.period ?? null,
       });
       await this.audit.record(tx, actor.tenantId, actor, 'api_key.created', keyTarget(inserted), {
         hint: inserted.hint,
         expires_at: expiresAt ? expiryDateOf(expiresAt) : null,
         rate_limit: input.rate_limit ?? null,
         allowed_ips: allowedIps,
+        quota: input.quota ?? null,
       });
       emit(keyEvent('api_key.created', { ...inserted, creatorEmail: actor.email }, now.getTime(), actor));
       return inserted;
@@ -117,8 +125,8 @@ export class KeyService {
    */
   async update(actor: UserActor, id: string, input: UpdateKeyInput): Promise<ApiKeyView> {
     requirePermission(actor, 'api_keys:manage');
-    if (input.enabled === undefined && input.rate_limit === undefined && input.allowed_ips === undefined) {
-      throw InvalidRequestError.field('body', 'Give at least one of enabled, rate_limit and allowed_ips.');
+    if (Object.values(input).every((value) => value === undefined)) {
+      throw InvalidRequestError.field('body', 'Give at least one of enabled, rate_limit, allowed_ips and quota.');
     }
     const allowedIps = allowedIpsOf(input.allowed_ips);
     const now = this.clock.now();
@@ -132,9 +140,28 @@ export class KeyService {
         await this.options.policy.enforceAllowedIps(tx, actor.tenantId, allowedIps);
         key = await applyAllowedIps({ ...apply, keys: this.keys, audit: this.audit }, key, allowedIps);
       }
-      return key;
+      if (input.quota !== undefined) key = await applyQuota(this.quotaStep(apply), key, input.quota);
+      return withQuotaUsed(this.options.quotas, tx, key, now.getTime());
     });
     return toApiKeyView(row, now.getTime());
+  }
+
+  /** `POST …/quota/reset`: the key's current period starts over, on every instance from the response. */
+  async resetQuota(actor: UserActor, id: string): Promise<ApiKeyView> {
+    requirePermission(actor, 'api_keys:manage');
+    const now = this.clock.now();
+    const row = await this.uow.inTransaction(async (tx, changed, emit) => {
+      const key = await this.requireKey(tx, actor.tenantId, id);
+      if (key.quotaRequests === null) {
+        throw InvalidRequestError.field('quota', 'This key has no quota to reset; set one with PATCH first.');
+      }
+      return resetQuota(this.quotaStep({ tx, changed, emit, actor, now }), key);
+    });
+    return toApiKeyView(row, now.getTime());
+  }
+
+  private quotaStep(apply: Apply) {
+    return { ...apply, keys: this.keys, quotas: this.options.quotas, audit: this.audit };
   }
 
   private async applyEnabled(
@@ -187,7 +214,10 @@ export class KeyService {
   ): Promise<KeyRowWithCreator> {
     const before = rateLimitOf(key);
     if (before?.requests === limit?.requests && before?.window === limit?.window) return key;
-    await this.keys.setRateLimit(tx, key.id, limit);
+    await this.keys.setRules(tx, key.id, {
+      rateLimitRequests: limit?.requests ?? null,
+      rateLimitWindow: limit?.window ?? null,
+    });
     await this.audit.record(tx, actor.tenantId, actor, 'api_key.rate_limit_changed', keyTarget(key), {
       hint: key.hint,
       before,

@@ -2,6 +2,7 @@ import { expiryDateOf, isExpired } from './expiry.ts';
 import type { KeyListRow, StoredKeyView } from './key-rows.ts';
 import type { ApiKeyView, DisabledReason } from './key-schemas.ts';
 import type { RateLimit, RateLimitWindow } from '../ratelimit/rate-limit.ts';
+import { quotaPeriodOf, type KeyQuota, type Quota, type QuotaPeriod } from '../quotas/quota.ts';
 
 const isoOfDate = (instant: Date | null) => instant?.toISOString() ?? null;
 
@@ -37,7 +38,35 @@ export function listedKeyView(row: KeyListRow, nowMs: number): ApiKeyView {
     allowed_ips: row.allowedIps,
     last_refused_ip: row.lastRefusedIp,
     last_refused_at: row.lastRefusedAt,
+    quota: quotaViewOf(row, nowMs),
   };
+}
+
+/** The API's `quota`: the stored quota, what was used of the current period, and when it ends. */
+function quotaViewOf(row: KeyListRow, nowMs: number): ApiKeyView['quota'] {
+  const quota = quotaOf(row);
+  if (quota === null) return null;
+  const { end } = quotaPeriodOf(quota.period, nowMs);
+  return {
+    ...quota,
+    used: Math.min(row.quotaUsed ?? 0, quota.requests),
+    resets_at: end === Infinity ? null : new Date(end).toISOString(),
+  };
+}
+
+type StoredQuota = { quotaRequests: number | null; quotaPeriod: QuotaPeriod | null };
+
+/** The stored pair of columns as the API's `quota`: both set, or none. */
+export function quotaOf(row: StoredQuota): Quota | null {
+  return row.quotaRequests === null || row.quotaPeriod === null
+    ? null
+    : { requests: row.quotaRequests, period: row.quotaPeriod };
+}
+
+/** The key's quota as the meter spends it: over its own count, or its predecessor's after a roll. */
+export function keyQuotaOf(row: StoredQuota & { id: string; quotaCounter: string | null }): KeyQuota | null {
+  const quota = quotaOf(row);
+  return quota && { requests: quota.requests, window: quota.period, counter: row.quotaCounter ?? row.id };
 }
 
 /** The stored pair of columns as the API's `rate_limit`: both set, or none. */

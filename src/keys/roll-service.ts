@@ -11,6 +11,8 @@ import type { RolledKey, RollOverlap } from './key-schemas.ts';
 import { withCreatorEmails } from './key-event-queries.ts';
 import { keyEvent } from './key-events.ts';
 import { keyTarget, toApiKeyView } from './key-view.ts';
+import { withQuotaUsed } from './quota-steps.ts';
+import type { QuotaRepository } from '../quotas/quota-repository.ts';
 import { digestSecret, generateSecret, hintOf } from './secret.ts';
 
 const HOUR_MS = 3_600_000;
@@ -23,6 +25,8 @@ export type RollServiceOptions = {
   clock: Clock;
   /** The tenant's key policy: the successor is a new key and must comply. */
   policy: Pick<KeyPolicyService, 'enforce'>;
+  /** The successor spends its predecessor's quota count: its view shows what was used. */
+  quotas: QuotaRepository;
   random?: RandomBytes;
 };
 
@@ -41,9 +45,11 @@ export class RollService {
   private readonly clock: Clock;
   private readonly random: RandomBytes | undefined;
   private readonly policy: Pick<KeyPolicyService, 'enforce'>;
+  private readonly quotas: QuotaRepository;
 
   constructor(options: RollServiceOptions) {
     this.policy = options.policy;
+    this.quotas = options.quotas;
     this.uow = options.uow;
     this.keys = options.keys;
     this.audit = options.audit;
@@ -96,6 +102,10 @@ export class RollService {
         rateLimitWindow: old.rateLimitWindow,
         // ...and used from the same addresses: a roll is no way around an allowlist.
         allowedIps: old.allowedIps,
+        // ...and carries its quota and what was used of it: both keys spend one count.
+        quotaRequests: old.quotaRequests,
+        quotaPeriod: old.quotaPeriod,
+        quotaCounter: old.quotaCounter ?? old.id,
       });
       // Rolling a retiring key again never extends its retirement.
       const requested = new Date(now.getTime() + OVERLAP_MS[overlap]);
@@ -125,21 +135,22 @@ export class RollService {
       }
       // Cached facts of the old key lack its retires_at (or its row): every instance drops them.
       changed({ type: 'key', id: old.id });
-      const successor = { ...created, creatorEmail: actor.email };
       const nowMs = now.getTime();
+      const successor = await withQuotaUsed(this.quotas, tx, { ...created, creatorEmail: actor.email }, nowMs);
+      const { quotaUsed } = successor;
       emit(keyEvent('api_key.created', successor, nowMs, actor, { rolled_from: old.id }));
       emit(
-        keyEvent('api_key.rolled', { ...old, retiresAt }, nowMs, actor, {
+        keyEvent('api_key.rolled', { ...old, retiresAt, quotaUsed }, nowMs, actor, {
           new_api_key: toApiKeyView(successor, nowMs),
           overlap,
         }),
       );
       if (overlap === 'none')
-        emit(keyEvent('api_key.deleted', { ...old, retiresAt }, nowMs, actor, { reason: 'retired' }));
+        emit(keyEvent('api_key.deleted', { ...old, retiresAt, quotaUsed }, nowMs, actor, { reason: 'retired' }));
       return {
         api_key: toApiKeyView(successor, nowMs),
         secret,
-        previous: overlap === 'none' ? null : toApiKeyView({ ...old, retiresAt }, nowMs),
+        previous: overlap === 'none' ? null : toApiKeyView({ ...old, retiresAt, quotaUsed }, nowMs),
       };
     });
   }

@@ -14,7 +14,7 @@ import { originHook } from './origin-check.ts';
  */
 export function mcpRoutes(
   app: FastifyInstance,
-  services: Pick<Services, 'config' | 'keyCheck' | 'keyRateLimits' | 'flights'>,
+  services: Pick<Services, 'config' | 'keyCheck' | 'keyLimits' | 'flights'>,
 ): void {
   // First the Origin (403 origin_rejected): a page from a foreign origin gets no key check at all,
   // so it cannot even probe which keys are valid.
@@ -24,7 +24,7 @@ export function mcpRoutes(
   );
   // onRequest, before the body is parsed: without a valid key, nothing MCP-related runs and the
   // answer is the same 401/429/503 problem+json as the REST API's.
-  app.addHook('onRequest', apiKeyHook(services.keyCheck, services.keyRateLimits));
+  app.addHook('onRequest', apiKeyHook(services.keyCheck, services.keyLimits));
 
   app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
     const principal = request.principal;

@@ -6,6 +6,8 @@ export type LeaseRequest = {
   windowMs: number;
   /** The key's requests per window. */
   limit: number;
+  /** No lease takes more than this (a quota keeps what a crash can strand under 1%). */
+  maxSlice: number;
   /** This instance's clock, for expiry of the store's records. */
   now: number;
 };
@@ -30,7 +32,7 @@ export const SLICE_DIVISOR = 8;
  * the remainder, and the last requests of a window are leased one by one. Every store computes
  * the same rule atomically (in SQL, in Lua); this is the reference.
  */
-export function sliceOf(remaining: number): number {
+export function sliceOf(remaining: number, maxSlice = Infinity): number {
   if (remaining <= 0) return 0;
-  return Math.min(remaining, Math.max(1, Math.ceil(remaining / SLICE_DIVISOR)));
+  return Math.min(remaining, maxSlice, Math.max(1, Math.ceil(remaining / SLICE_DIVISOR)));
 }

@@ -19,7 +19,7 @@ export class MemoryBudgetStore implements BudgetStore {
       window = { used: 0, endsAt: request.windowStart + request.windowMs };
       this.windows.set(id, window);
     }
-    const granted = sliceOf(request.limit - window.used);
+    const granted = sliceOf(request.limit - window.used, request.maxSlice);
     window.used += granted;
     return { granted, used: window.used };
   }

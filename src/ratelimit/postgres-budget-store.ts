@@ -1,10 +1,19 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { SLICE_DIVISOR, sliceOf, type BudgetStore, type Lease, type LeaseRequest } from './lease.ts';
 
 const PRUNE_EVERY_MS = 60_000;
 /** Rows of windows that ended over a day ago go; a `1d` window ends a day after its start. */
 const KEEP_MS = 2 * 86_400_000;
+
+/** Where the counts live, and which rows may go: rate-limit windows by default, quota periods too. */
+export type BudgetTable = { name: 'rate_limit_windows' | 'quota_periods'; prune: (nowMs: number) => SQL };
+
+const RATE_LIMIT_WINDOWS: BudgetTable = {
+  name: 'rate_limit_windows',
+  prune: (nowMs) =>
+    sql`delete from rate_limit_windows where window_start < ${new Date(nowMs - KEEP_MS).toISOString()}::timestamptz`,
+};
 /** A row inserted by a concurrent first lease is invisible to this statement's snapshot: ask again. */
 const ATTEMPTS = 3;
 
@@ -24,9 +33,11 @@ export class PostgresBudgetStore implements BudgetStore {
 
   private readonly db: Db;
   private readonly onError: (error: unknown) => void;
-  constructor(db: Db, onError: (error: unknown) => void = () => {}) {
+  private readonly table: BudgetTable;
+  constructor(db: Db, onError: (error: unknown) => void = () => {}, table: BudgetTable = RATE_LIMIT_WINDOWS) {
     this.db = db;
     this.onError = onError;
+    this.table = table;
   }
 
   async lease(request: LeaseRequest): Promise<Lease> {
@@ -38,23 +49,26 @@ export class PostgresBudgetStore implements BudgetStore {
         const after = Number(row.after);
         return { granted: after - before, used: after };
       }
-      if (attempt >= ATTEMPTS) throw new Error('rate_limit_windows: the window row stayed invisible');
+      if (attempt >= ATTEMPTS) throw new Error(`${this.table.name}: the window row stayed invisible`);
     }
   }
 
-  private async leaseOnce({ keyId, windowStart, limit }: LeaseRequest): Promise<Row | undefined> {
+  private async leaseOnce({ keyId, windowStart, limit, maxSlice }: LeaseRequest): Promise<Row | undefined> {
     const start = new Date(windowStart).toISOString();
+    const table = sql.identifier(this.table.name);
+    // Postgres integers have no infinity: the limit is as large a cap as there can be.
+    const largest = Math.min(maxSlice, limit);
     const result = await this.db.execute<Row>(sql`
       with inserted as (
-        insert into rate_limit_windows (key_id, window_start, used)
-        values (${keyId}::uuid, ${start}::timestamptz, ${sliceOf(limit)}::int)
+        insert into ${table} (key_id, window_start, used)
+        values (${keyId}::uuid, ${start}::timestamptz, ${sliceOf(limit, maxSlice)}::int)
         on conflict (key_id, window_start) do nothing
         returning used
       ), leased as (
-        update rate_limit_windows w
-        set used = w.used + least(${limit}::int - w.used, greatest(1, ceil((${limit}::int - w.used) / ${SLICE_DIVISOR}::numeric)::int))
+        update ${table} w
+        set used = w.used + least(${limit}::int - w.used, ${largest}::int, greatest(1, ceil((${limit}::int - w.used) / ${SLICE_DIVISOR}::numeric)::int))
         from (
-          select used from rate_limit_windows
+          select used from ${table}
           where key_id = ${keyId}::uuid and window_start = ${start}::timestamptz
           for update
         ) locked
@@ -66,7 +80,7 @@ export class PostgresBudgetStore implements BudgetStore {
       union all
       select before, after from leased
       union all
-      select used as before, used as after from rate_limit_windows
+      select used as before, used as after from ${table}
       where key_id = ${keyId}::uuid and window_start = ${start}::timestamptz
         and not exists (select 1 from inserted) and not exists (select 1 from leased)`);
     return (result as { rows: Row[] }).rows[0];
@@ -76,8 +90,7 @@ export class PostgresBudgetStore implements BudgetStore {
   private prune(now: number): void {
     if (now < this.nextPrune) return;
     this.nextPrune = now + PRUNE_EVERY_MS;
-    const cutoff = new Date(now - KEEP_MS).toISOString();
-    this.db.execute(sql`delete from rate_limit_windows where window_start < ${cutoff}::timestamptz`).then(
+    this.db.execute(this.table.prune(now)).then(
       () => {},
       (error: unknown) => this.onError(error),
     );

@@ -1,24 +1,24 @@
+import { fixedWindowOf, type Allowance, type Period, type RateDecision } from './allowance.ts';
 import type { BudgetStore, Lease } from './lease.ts';
-import { WINDOW_SECONDS, type RateLimit, type RateLimitWindow } from './rate-limit.ts';
 
-export type RateDecision = {
-  /** false: over the limit (429 rate_limited). */
-  ok: boolean;
-  /** Requests per window. */
-  limit: number;
-  windowSeconds: number;
-  /** Requests left in this window after this one (0 when refused); this instance's best knowledge. */
-  remaining: number;
-  /** Whole seconds until the window ends (>= 1). */
-  resetSeconds: number;
-  /** true on the first refusal of this key in this window on this instance. */
-  firstRefusalInWindow: boolean;
-};
+export type { Allowance, RateDecision } from './allowance.ts';
 
 export type RateLimiterOptions = {
   store: BudgetStore;
   now: () => number;
   onError?: (error: unknown) => void;
+  /** The window holding `now`; default: fixed windows of WINDOW_SECONDS aligned to the epoch. */
+  periodOf?: (window: string, now: number) => Period;
+  /** The largest slice one lease may take; default: no cap beyond the store's eighth. */
+  maxSliceOf?: (requests: number) => number;
+  /**
+   * Lease the next slice as soon as the last unit is spent (default), or only while something is
+   * still held: a quota leasing one unit at a time then strands nothing when a change drops what an
+   * instance holds, at the price of a wait for the store on the next request.
+   */
+  leaseAfterLast?: boolean;
+  /** Told of every lease the store granted: a quota announces its thresholds from here. */
+  onLeased?: (keyId: string, allowance: Allowance, lease: Lease, windowStart: number) => void;
 };
 
 /** How long a request without budget waits for the store before it is refused. */
@@ -29,7 +29,8 @@ const SWEEP_EVERY_MS = 60_000;
 
 /** What this instance holds of one key's budget in one window. */
 type Budget = {
-  window: RateLimitWindow;
+  window: string;
+  counter: string;
   windowStart: number;
   windowEnd: number;
   windowMs: number;
@@ -57,6 +58,10 @@ export class RateLimiter {
   private readonly store: BudgetStore;
   private readonly now: () => number;
   private readonly onError: (error: unknown) => void;
+  private readonly periodOf: (window: string, now: number) => Period;
+  private readonly maxSliceOf: (requests: number) => number;
+  private readonly onLeased: RateLimiterOptions['onLeased'];
+  private readonly leaseAfterLast: boolean;
   private readonly budgets = new Map<string, Budget>();
   private readonly inFlight = new Set<Promise<void>>();
   /** Until then the store is presumed unreachable: keys without budget are refused at once. */
@@ -67,10 +72,14 @@ export class RateLimiter {
     this.store = options.store;
     this.now = options.now;
     this.onError = options.onError ?? (() => {});
+    this.periodOf = options.periodOf ?? fixedWindowOf;
+    this.maxSliceOf = options.maxSliceOf ?? (() => Infinity);
+    this.onLeased = options.onLeased;
+    this.leaseAfterLast = options.leaseAfterLast ?? true;
   }
 
   /** Synchronous (no promise) whenever this instance holds budget for the key's current window. */
-  take(keyId: string, limit: RateLimit): RateDecision | Promise<RateDecision> {
+  take(keyId: string, limit: Allowance): RateDecision | Promise<RateDecision> {
     const now = this.now();
     const budget = this.budgetFor(keyId, limit, now);
     if (budget.held > 0) return this.accept(keyId, budget, now);
@@ -98,7 +107,7 @@ export class RateLimiter {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private budgetFor(keyId: string, limit: RateLimit, now: number): Budget {
+  private budgetFor(keyId: string, limit: Allowance, now: number): Budget {
     const known = this.budgets.get(keyId);
     // The hot path: a map get and four comparisons, no division.
     if (
@@ -109,16 +118,16 @@ export class RateLimiter {
       known.window === limit.window
     )
       return known;
-    const windowMs = WINDOW_SECONDS[limit.window] * 1000;
-    const windowStart = Math.floor(now / windowMs) * windowMs;
+    const { start: windowStart, end: windowEnd } = this.periodOf(limit.window, now);
     this.sweep(now);
     // A new window or a changed limit starts from nothing: budget leased under another limit is
     // dropped, and the store's `used` still counts it, so a lowered limit stays exact.
     const budget: Budget = {
       window: limit.window,
+      counter: limit.counter ?? keyId,
       windowStart,
-      windowEnd: windowStart + windowMs,
-      windowMs,
+      windowEnd,
+      windowMs: windowEnd - windowStart,
       limit: limit.requests,
       held: 0,
       storeUsed: 0,
@@ -133,30 +142,20 @@ export class RateLimiter {
 
   private accept(keyId: string, budget: Budget, now: number): RateDecision {
     budget.held -= 1;
-    if (budget.held <= budget.refillAt && !budget.exhausted && !budget.pending && now >= this.storeDownUntil)
+    const refill = budget.held <= budget.refillAt && (budget.held > 0 || this.leaseAfterLast);
+    if (refill && !budget.exhausted && !budget.pending && now >= this.storeDownUntil)
       // Not awaited: this request is served from the held slice; failures end in `failed`.
       void this.lease(keyId, budget, now);
-    return {
-      ok: true,
-      limit: budget.limit,
-      windowSeconds: budget.windowMs / 1000,
-      remaining: Math.max(0, Math.min(budget.limit, budget.limit - budget.storeUsed + budget.held)),
-      resetSeconds: resetSeconds(budget, now),
-      firstRefusalInWindow: false,
-    };
+    const remaining = Math.max(0, Math.min(budget.limit, budget.limit - budget.storeUsed + budget.held));
+    return decision(budget, now, true, remaining, false);
   }
 
   private refuse(budget: Budget, now: number): RateDecision {
+    // Not spent: the store could not be asked. Such a refusal is no "first" of the window either.
+    if (!budget.exhausted) return { ...decision(budget, now, false, 0, false), unavailable: true };
     const first = !budget.refused;
     budget.refused = true;
-    return {
-      ok: false,
-      limit: budget.limit,
-      windowSeconds: budget.windowMs / 1000,
-      remaining: 0,
-      resetSeconds: resetSeconds(budget, now),
-      firstRefusalInWindow: first,
-    };
+    return decision(budget, now, false, 0, first);
   }
 
   /**
@@ -168,10 +167,11 @@ export class RateLimiter {
     let answer: Lease | PromiseLike<Lease>;
     try {
       answer = this.store.lease({
-        keyId,
+        keyId: budget.counter,
         windowStart: budget.windowStart,
         windowMs: budget.windowMs,
         limit: budget.limit,
+        maxSlice: this.maxSliceOf(budget.limit),
         now,
       });
     } catch (error) {
@@ -179,11 +179,11 @@ export class RateLimiter {
       return undefined;
     }
     if (!isPromiseLike(answer)) {
-      this.apply(budget, answer);
+      this.apply(keyId, budget, answer);
       return undefined;
     }
     const applied = Promise.resolve(answer).then(
-      (lease) => this.apply(budget, lease),
+      (lease) => this.apply(keyId, budget, lease),
       (error: unknown) => this.failed(error),
     );
     this.inFlight.add(applied);
@@ -204,7 +204,7 @@ export class RateLimiter {
     return pending;
   }
 
-  private apply(budget: Budget, lease: Lease): void {
+  private apply(keyId: string, budget: Budget, lease: Lease): void {
     budget.held += lease.granted;
     budget.storeUsed = Math.max(budget.storeUsed, lease.used);
     if (lease.granted === 0 || lease.used >= budget.limit) {
@@ -212,6 +212,12 @@ export class RateLimiter {
       if (lease.granted === 0) budget.storeUsed = budget.limit;
     }
     budget.refillAt = Math.floor(lease.granted / 2);
+    this.onLeased?.(
+      keyId,
+      { requests: budget.limit, window: budget.window, counter: budget.counter },
+      lease,
+      budget.windowStart,
+    );
   }
 
   private failed(error: unknown): void {
@@ -228,8 +234,18 @@ export class RateLimiter {
   }
 }
 
-function resetSeconds(budget: Budget, now: number): number {
-  return Math.max(1, Math.ceil((budget.windowEnd - now) / 1000));
+function decision(budget: Budget, now: number, ok: boolean, remaining: number, first: boolean): RateDecision {
+  return {
+    ok,
+    unavailable: false,
+    limit: budget.limit,
+    windowSeconds: budget.windowMs / 1000,
+    remaining,
+    resetSeconds: Math.max(1, Math.ceil((budget.windowEnd - now) / 1000)),
+    startsAtMs: budget.windowStart,
+    resetsAtMs: budget.windowEnd,
+    firstRefusalInWindow: first,
+  };
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

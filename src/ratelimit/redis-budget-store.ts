@@ -4,14 +4,14 @@ import { SLICE_DIVISOR, type BudgetStore, type Lease, type LeaseRequest } from '
 /** Kept a minute past the window's end, so clocks that differ a little still find it. */
 const GRACE_MS = 60_000;
 
-// KEYS[1]: the window's counter. ARGV: limit, slice divisor, expiry (ms). Returns {granted, used}.
+// KEYS[1]: the window's counter. ARGV: limit, slice divisor, expiry (ms), largest slice. Returns {granted, used}.
 // Redis runs a script atomically, so the grants of all instances never sum past the limit.
 const LEASE_SCRIPT = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 local limit = tonumber(ARGV[1])
 local remaining = limit - used
 if remaining <= 0 then return {0, used} end
-local granted = math.min(remaining, math.max(1, math.ceil(remaining / tonumber(ARGV[2]))))
+local granted = math.min(remaining, tonumber(ARGV[4]), math.max(1, math.ceil(remaining / tonumber(ARGV[2]))))
 used = redis.call('INCRBY', KEYS[1], granted)
 if used == granted then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 return {granted, used}
@@ -28,16 +28,21 @@ export class RedisBudgetStore implements BudgetStore {
     this.redis = redis;
   }
 
-  async lease({ keyId, windowStart, windowMs, limit, now }: LeaseRequest): Promise<Lease> {
+  async lease({ keyId, windowStart, windowMs, limit, maxSlice, now }: LeaseRequest): Promise<Lease> {
     // Commands are not queued while disconnected (connectRedis): a lease made as the process starts
     // waits for the first connection instead of failing.
     if (this.redis.status === 'connecting' || this.redis.status === 'connect') await ready(this.redis);
     const counter = `airkey:rate:${keyId}:${windowMs}:${windowStart}`;
     const expiresInMs = Math.max(1, windowStart + windowMs - now) + GRACE_MS;
-    const answer = (await this.redis.eval(LEASE_SCRIPT, 1, counter, limit, SLICE_DIVISOR, expiresInMs)) as [
-      number,
-      number,
-    ];
+    const answer = (await this.redis.eval(
+      LEASE_SCRIPT,
+      1,
+      counter,
+      limit,
+      SLICE_DIVISOR,
+      expiresInMs,
+      Math.min(maxSlice, limit),
+    )) as [number, number];
     return { granted: Number(answer[0]), used: Number(answer[1]) };
   }
 }

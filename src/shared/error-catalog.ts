@@ -106,6 +106,11 @@ export const ERROR_CATALOG = {
     detail:
       "This API key has used its rate limit's requests for the current window. Retry after the time in Retry-After.",
   },
+  quota_exceeded: {
+    status: 429,
+    title: 'Quota exceeded',
+    detail: "This API key has used its quota's requests for the current period.",
+  },
   request_header_fields_too_large: {
     status: 431,
     title: 'Request header fields too large',

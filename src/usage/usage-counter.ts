@@ -11,6 +11,7 @@ export type HourTally = {
   rejected: number;
   rateLimited: number;
   ipRefused: number;
+  quotaExceeded: number;
 };
 
 /** Where a flush adds its counts (UsageRepository.add): one statement that adds, never sets. */
@@ -69,6 +70,11 @@ export class UsageCounter {
     this.countedOk(keyId, tenantId, atMs).rateLimited += 1;
   }
 
+  /** Hot path: a request within the key's rate limit refused over its quota; moved from ok like `rateLimited`. */
+  quotaExceeded(keyId: string, tenantId: string, atMs: number): void {
+    this.countedOk(keyId, tenantId, atMs).quotaExceeded += 1;
+  }
+
   /** Takes back one `ok` of this hour's or the previous hour's tally and returns that tally. */
   private countedOk(keyId: string, tenantId: string, atMs: number): HourTally {
     const hourMs = hourOf(atMs);
@@ -98,7 +104,9 @@ export class UsageCounter {
     this.pending = new Map();
     const batch = [...taken.values()]
       .flatMap((byKey) => [...byKey.values()])
-      .filter((t) => t.ok !== 0 || t.rejected !== 0 || t.rateLimited !== 0 || t.ipRefused !== 0);
+      .filter(
+        (t) => t.ok !== 0 || t.rejected !== 0 || t.rateLimited !== 0 || t.ipRefused !== 0 || t.quotaExceeded !== 0,
+      );
     if (batch.length === 0) return;
     try {
       await this.sink.add(batch);
@@ -111,6 +119,7 @@ export class UsageCounter {
         kept.rejected += t.rejected;
         kept.rateLimited += t.rateLimited;
         kept.ipRefused += t.ipRefused;
+        kept.quotaExceeded += t.quotaExceeded;
       }
       this.report.failed(error);
     }
@@ -121,7 +130,10 @@ export class UsageCounter {
     if (!byKey) this.pending.set(hourMs, (byKey = new Map<string, HourTally>()));
     let tally = byKey.get(keyId);
     if (!tally)
-      byKey.set(keyId, (tally = { keyId, tenantId, hourMs, ok: 0, rejected: 0, rateLimited: 0, ipRefused: 0 }));
+      byKey.set(
+        keyId,
+        (tally = { keyId, tenantId, hourMs, ok: 0, rejected: 0, rateLimited: 0, ipRefused: 0, quotaExceeded: 0 }),
+      );
     return tally;
   }
 }

@@ -18,7 +18,7 @@ export class UsageRepository implements UsageSink {
    * retried without counting twice. A key deleted since it was counted is left out of key_usage
    * (its rows went with it; inserting would break the foreign key on every retry) but still
    * counts for its tenant. Rows go in key order so concurrent flushes lock in the same order.
-   * The batch travels as seven array parameters, whatever its size.
+   * The batch travels as eight array parameters, whatever its size.
    */
   async add(batch: readonly HourTally[]): Promise<void> {
     if (batch.length === 0) return;
@@ -31,28 +31,32 @@ export class UsageRepository implements UsageSink {
           ${arrayLiteral(batch.map((t) => t.ok))}::bigint[],
           ${arrayLiteral(batch.map((t) => t.rejected))}::bigint[],
           ${arrayLiteral(batch.map((t) => t.rateLimited))}::bigint[],
-          ${arrayLiteral(batch.map((t) => t.ipRefused))}::bigint[]
-        ) as b(key_id, tenant_id, hour, ok, rejected, rate_limited, ip_refused)
+          ${arrayLiteral(batch.map((t) => t.ipRefused))}::bigint[],
+          ${arrayLiteral(batch.map((t) => t.quotaExceeded))}::bigint[]
+        ) as b(key_id, tenant_id, hour, ok, rejected, rate_limited, ip_refused, quota_exceeded)
       ),
       per_key as (
-        insert into key_usage (key_id, tenant_id, hour, ok, rejected, rate_limited, ip_refused)
-        select b.key_id, b.tenant_id, b.hour, b.ok, b.rejected, b.rate_limited, b.ip_refused
+        insert into key_usage (key_id, tenant_id, hour, ok, rejected, rate_limited, ip_refused, quota_exceeded)
+        select b.key_id, b.tenant_id, b.hour, b.ok, b.rejected, b.rate_limited, b.ip_refused, b.quota_exceeded
         from batch b join api_keys k on k.id = b.key_id
         order by b.key_id, b.hour
         on conflict (key_id, hour) do update
           set ok = key_usage.ok + excluded.ok, rejected = key_usage.rejected + excluded.rejected,
               rate_limited = key_usage.rate_limited + excluded.rate_limited,
-              ip_refused = key_usage.ip_refused + excluded.ip_refused
+              ip_refused = key_usage.ip_refused + excluded.ip_refused,
+              quota_exceeded = key_usage.quota_exceeded + excluded.quota_exceeded
       )
-      insert into tenant_usage (tenant_id, hour, ok, rejected, rate_limited, ip_refused)
-      select b.tenant_id, b.hour, sum(b.ok), sum(b.rejected), sum(b.rate_limited), sum(b.ip_refused)
+      insert into tenant_usage (tenant_id, hour, ok, rejected, rate_limited, ip_refused, quota_exceeded)
+      select b.tenant_id, b.hour, sum(b.ok), sum(b.rejected), sum(b.rate_limited), sum(b.ip_refused),
+             sum(b.quota_exceeded)
       from batch b join tenants t on t.id = b.tenant_id
       group by b.tenant_id, b.hour
       order by b.tenant_id, b.hour
       on conflict (tenant_id, hour) do update
         set ok = tenant_usage.ok + excluded.ok, rejected = tenant_usage.rejected + excluded.rejected,
             rate_limited = tenant_usage.rate_limited + excluded.rate_limited,
-            ip_refused = tenant_usage.ip_refused + excluded.ip_refused`);
+            ip_refused = tenant_usage.ip_refused + excluded.ip_refused,
+            quota_exceeded = tenant_usage.quota_exceeded + excluded.quota_exceeded`);
   }
 
   async keyExists(tenantId: string, keyId: string): Promise<boolean> {
@@ -72,6 +76,7 @@ export class UsageRepository implements UsageSink {
         rejected: keyUsage.rejected,
         rateLimited: keyUsage.rateLimited,
         ipRefused: keyUsage.ipRefused,
+        quotaExceeded: keyUsage.quotaExceeded,
       })
       .from(keyUsage)
       .where(and(eq(keyUsage.keyId, keyId), gte(keyUsage.hour, from), lt(keyUsage.hour, to)));
@@ -86,6 +91,7 @@ export class UsageRepository implements UsageSink {
         rejected: tenantUsage.rejected,
         rateLimited: tenantUsage.rateLimited,
         ipRefused: tenantUsage.ipRefused,
+        quotaExceeded: tenantUsage.quotaExceeded,
       })
       .from(tenantUsage)
       .where(and(eq(tenantUsage.tenantId, tenantId), gte(tenantUsage.hour, from), lt(tenantUsage.hour, to)));
@@ -119,6 +125,7 @@ function toHourCounts(row: {
   rejected: number;
   rateLimited: number;
   ipRefused: number;
+  quotaExceeded: number;
 }): HourCounts {
   return {
     hourMs: row.hour.getTime(),
@@ -126,5 +133,6 @@ function toHourCounts(row: {
     rejected: Number(row.rejected),
     rateLimited: Number(row.rateLimited),
     ipRefused: Number(row.ipRefused),
+    quotaExceeded: Number(row.quotaExceeded),
   };
 }

@@ -5,7 +5,8 @@ import { z } from 'zod';
  * `ok` counts requests the key check accepted; `rejected` those refused for a known key of the
  * tenant (disabled, expired, retired, permission denied); `rate_limited` those refused over the
  * key's rate limit (not counted ok); `ip_refused` those of a valid key refused for the client's
- * address (docs/keys.md (IP allowlists)). Unknown keys are counted nowhere.
+ * address (docs/keys.md (IP allowlists)); `quota_exceeded` those refused over the key's quota (not
+ * counted ok either). Unknown keys are counted nowhere.
  */
 export const USAGE_WINDOWS = ['24h', '7d', '30d'] as const;
 export type UsageWindow = (typeof USAGE_WINDOWS)[number];
@@ -20,6 +21,7 @@ const countsShape = {
   rejected: z.number().int(),
   rate_limited: z.number().int(),
   ip_refused: z.number().int(),
+  quota_exceeded: z.number().int(),
 };
 
 export const usageBucketSchema = z.object({

@@ -22,8 +22,15 @@ export function spanOf(window: UsageWindow, nowMs: number): WindowSpan {
   return { bucket, bucketMs, startMs: endMs - count * bucketMs, endMs, count };
 }
 
-export type HourCounts = { hourMs: number; ok: number; rejected: number; rateLimited: number; ipRefused: number };
-type Totals = { ok: number; rejected: number; rate_limited: number; ip_refused: number };
+export type HourCounts = {
+  hourMs: number;
+  ok: number;
+  rejected: number;
+  rateLimited: number;
+  ipRefused: number;
+  quotaExceeded: number;
+};
+type Totals = { ok: number; rejected: number; rate_limited: number; ip_refused: number; quota_exceeded: number };
 
 /** Adds hourly rows into the window's buckets, oldest first, empty buckets included; rows outside are ignored. */
 export function seriesOf(span: WindowSpan, rows: Iterable<HourCounts>): { series: UsageBucket[]; total: Totals } {
@@ -33,8 +40,9 @@ export function seriesOf(span: WindowSpan, rows: Iterable<HourCounts>): { series
     rejected: 0,
     rate_limited: 0,
     ip_refused: 0,
+    quota_exceeded: 0,
   }));
-  const total: Totals = { ok: 0, rejected: 0, rate_limited: 0, ip_refused: 0 };
+  const total: Totals = { ok: 0, rejected: 0, rate_limited: 0, ip_refused: 0, quota_exceeded: 0 };
   for (const row of rows) {
     if (row.hourMs < span.startMs || row.hourMs >= span.endMs) continue;
     const bucket = series[Math.floor((row.hourMs - span.startMs) / span.bucketMs)]!;
@@ -46,6 +54,8 @@ export function seriesOf(span: WindowSpan, rows: Iterable<HourCounts>): { series
     total.rate_limited += row.rateLimited;
     bucket.ip_refused += row.ipRefused;
     total.ip_refused += row.ipRefused;
+    bucket.quota_exceeded += row.quotaExceeded;
+    total.quota_exceeded += row.quotaExceeded;
   }
   return { series, total };
 }

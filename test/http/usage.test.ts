@@ -39,6 +39,7 @@ describe('usage endpoints', () => {
       rejected: 0,
       rate_limited: 0,
       ip_refused: 0,
+      quota_exceeded: 0,
     });
 
     const quietWeek = (
@@ -64,6 +65,7 @@ describe('usage endpoints', () => {
       rejected: 3,
       rate_limited: 0,
       ip_refused: 0,
+      quota_exceeded: 0,
     });
     expect(tenantUsage.top_keys).toEqual([
       { id: busy.api_key.id, name: 'busy', hint: busy.api_key.hint, ok: 3, rejected: 0 },

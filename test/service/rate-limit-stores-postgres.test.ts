@@ -36,6 +36,7 @@ describe('PostgreSQL budget store', () => {
     windowStart,
     windowMs: MINUTE,
     limit,
+    maxSlice: Infinity,
     now: windowStart + 1_000,
   });
 

@@ -29,6 +29,7 @@ describe('Redis budget store', () => {
     windowStart: WINDOW_START,
     windowMs: MINUTE,
     limit,
+    maxSlice: Infinity,
     now: Date.now(),
   });
 

@@ -26,8 +26,8 @@ describe.each(ENGINES)('usage windows (%s)', (engine) => {
     expect(hours).toMatchObject({ window: '24h', bucket: 'hour', total: { ok: 3, rejected: 0 } });
     expect(hours.series).toHaveLength(24);
     expect(hours.series.slice(-2)).toEqual([
-      { start: '2026-11-22T23:00:00.000Z', ok: 1, rejected: 0, rate_limited: 0, ip_refused: 0 },
-      { start: '2026-11-23T00:00:00.000Z', ok: 2, rejected: 0, rate_limited: 0, ip_refused: 0 },
+      { start: '2026-11-22T23:00:00.000Z', ok: 1, rejected: 0, rate_limited: 0, ip_refused: 0, quota_exceeded: 0 },
+      { start: '2026-11-23T00:00:00.000Z', ok: 2, rejected: 0, rate_limited: 0, ip_refused: 0, quota_exceeded: 0 },
     ]);
     const days = await h.services.usageReports.forKey(actor, api_key.id, '7d');
     expect(days).toMatchObject({ window: '7d', bucket: 'day' });
@@ -48,8 +48,9 @@ describe.each(ENGINES)('usage windows (%s)', (engine) => {
       rejected: 0,
       rate_limited: 0,
       ip_refused: 0,
+      quota_exceeded: 0,
     });
-    expect(tenant.total).toEqual({ ok: 3, rejected: 0, rate_limited: 0, ip_refused: 0 });
+    expect(tenant.total).toEqual({ ok: 3, rejected: 0, rate_limited: 0, ip_refused: 0, quota_exceeded: 0 });
   });
 
   it('splits at the hour and drops an hour from 24h once it is 24 hours old', async () => {
@@ -85,7 +86,7 @@ describe.each(ENGINES)('usage windows (%s)', (engine) => {
     for (let n = 0; n < 50; n++) h.services.usageCounter.ok(foreign.api_key.id, stranger.tenantId, now);
     await h.services.usageCounter.flush();
     const usage = await h.services.usageReports.forTenant(actor, '24h');
-    expect(usage.total).toEqual({ ok: 78, rejected: 1, rate_limited: 0, ip_refused: 0 });
+    expect(usage.total).toEqual({ ok: 78, rejected: 1, rate_limited: 0, ip_refused: 0, quota_exceeded: 0 });
     expect(usage.top_keys).toHaveLength(10);
     expect(usage.top_keys[0]).toEqual({ id: keys[11]!.id, name: 'key 11', hint: keys[11]!.hint, ok: 12, rejected: 0 });
     expect(usage.top_keys.map((k) => k.ok)).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);

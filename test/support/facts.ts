@@ -15,6 +15,7 @@ export function factsOf(overrides: Partial<KeyFacts> = {}): KeyFacts {
     retiresAtMs: null,
     authority,
     rateLimit: null,
+    quota: null,
     allowedIps: null,
     principal: {
       tenant: { id: tenantId, slug: 'acme', name: 'Acme' },

@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryBudgetStore, type BudgetStore } from '../../src/ratelimit/budget-store.ts';
 import { RateLimiter } from '../../src/ratelimit/rate-limiter.ts';
-import { RATE_LIMIT_WINDOWS, WINDOW_SECONDS, type RateLimit } from '../../src/ratelimit/rate-limit.ts';
+import type { Allowance, RateLimiterOptions } from '../../src/ratelimit/rate-limiter.ts';
+import { RATE_LIMIT_WINDOWS } from '../../src/ratelimit/rate-limit.ts';
+import { fixedWindowOf } from '../../src/ratelimit/allowance.ts';
+import { largestQuotaSlice, QUOTA_PERIODS, quotaPeriodOf } from '../../src/quotas/quota.ts';
 
 const KEY = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const INSTANCES = 3;
@@ -26,18 +29,47 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 40_000 }) }), weight: 1 },
 );
 
-describe('rate limiters sharing one store, any interleaving', () => {
+/** The two meters on leased budgets: rate limits (fixed windows) and quotas (calendar periods, capped slices). */
+const METERS = [
+  {
+    what: 'rate limiters',
+    windows: RATE_LIMIT_WINDOWS.slice(0, 2),
+    options: {} satisfies Partial<RateLimiterOptions>,
+    // Ticks cross a window now and then.
+    tickMs: 40_000,
+    start: '2026-11-22T12:00:00Z',
+  },
+  {
+    what: 'quota meters',
+    windows: QUOTA_PERIODS,
+    options: {
+      periodOf: quotaPeriodOf,
+      maxSliceOf: largestQuotaSlice,
+      leaseAfterLast: false,
+    } satisfies Partial<RateLimiterOptions>,
+    // Ticks cross midnight and the month's end (from the last hours of November) now and then.
+    tickMs: 6 * 3_600_000,
+    start: '2026-11-30T20:00:00Z',
+  },
+];
+
+describe.each(METERS)('$what sharing one store, any interleaving', ({ windows, options, tickMs, start }) => {
   it('never accept more than the limit in a window, whatever the order of leases, requests and crashes', async () => {
+    const tick = fc.record({ kind: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: tickMs }) });
+    const ops = fc.array(fc.oneof({ arbitrary: op, weight: 12 }, { arbitrary: tick, weight: 1 }), {
+      minLength: 1,
+      maxLength: 80,
+    });
     await fc.assert(
       fc.asyncProperty(
         fc.scheduler(),
-        fc.integer({ min: 1, max: 60 }),
-        fc.constantFrom(...RATE_LIMIT_WINDOWS.slice(0, 2)),
-        fc.array(op, { minLength: 1, maxLength: 80 }),
+        fc.integer({ min: 1, max: 600 }),
+        fc.constantFrom(...windows),
+        ops,
         async (s, requests, window, ops) => {
-          const limit: RateLimit = { requests, window };
-          const windowMs = WINDOW_SECONDS[window] * 1000;
-          const clock = { now: Date.parse('2026-11-22T12:00:00Z') };
+          const limit: Allowance = { requests, window };
+          const periodOf = options.periodOf ?? fixedWindowOf;
+          const clock = { now: Date.parse(start) };
           const inner = new MemoryBudgetStore();
           // The store's atomic step and its answer each happen when the scheduler says.
           const store: BudgetStore = {
@@ -46,7 +78,7 @@ describe('rate limiters sharing one store, any interleaving', () => {
               return s.schedule(Promise.resolve(inner.lease(request)), 'answer reaches the instance');
             },
           };
-          const make = () => new RateLimiter({ store, now: () => clock.now });
+          const make = () => new RateLimiter({ store, now: () => clock.now, ...options });
           const limiters = Array.from({ length: INSTANCES }, make);
           const accepted = new Map<number, number>();
           const count = (from: RateLimiter, window: number, ok: boolean) => {
@@ -54,7 +86,7 @@ describe('rate limiters sharing one store, any interleaving', () => {
             if (ok && limiters.includes(from)) accepted.set(window, (accepted.get(window) ?? 0) + 1);
           };
           for (const next of ops) {
-            const windowStart = Math.floor(clock.now / windowMs) * windowMs;
+            const windowStart = periodOf(window, clock.now).start;
             if (next.kind === 'take') {
               const limiter = limiters[next.instance]!;
               for (let i = 0; i < next.count; i++)

@@ -127,7 +127,8 @@ describe('rate limiter on an asynchronous store', () => {
     const started = performance.now();
     const first = limiter.take(KEY, PER_MINUTE);
     expect(first).toBeInstanceOf(Promise);
-    expect(await first).toMatchObject({ ok: false, remaining: 0, firstRefusalInWindow: true });
+    // Refused for want of the store, not over the limit: no "first refusal" to announce.
+    expect(await first).toMatchObject({ ok: false, unavailable: true, remaining: 0, firstRefusalInWindow: false });
     expect(performance.now() - started).toBeLessThan(1_500);
     expect(errors).toHaveLength(1);
     // Another key, without budget either, is refused without waiting while the store is presumed down.

@@ -30,11 +30,11 @@ describe('usage buckets', () => {
   it('adds hours into their day, keeps empty buckets at zero and ignores hours outside the window', () => {
     const span = spanOf('7d', ms('2026-11-22T08:00:00Z'));
     const { series, total } = seriesOf(span, [
-      { hourMs: ms('2026-11-22T00:00:00Z'), ok: 2, rejected: 1, rateLimited: 0, ipRefused: 0 },
-      { hourMs: ms('2026-11-22T07:00:00Z'), ok: 3, rejected: 0, rateLimited: 0, ipRefused: 0 },
-      { hourMs: ms('2026-11-21T23:00:00Z'), ok: 5, rejected: 4, rateLimited: 0, ipRefused: 0 },
-      { hourMs: ms('2026-11-15T23:00:00Z'), ok: 100, rejected: 100, rateLimited: 0, ipRefused: 0 },
-      { hourMs: ms('2026-11-23T00:00:00Z'), ok: 100, rejected: 100, rateLimited: 0, ipRefused: 0 },
+      { hourMs: ms('2026-11-22T00:00:00Z'), ok: 2, rejected: 1, rateLimited: 0, ipRefused: 0, quotaExceeded: 0 },
+      { hourMs: ms('2026-11-22T07:00:00Z'), ok: 3, rejected: 0, rateLimited: 0, ipRefused: 0, quotaExceeded: 0 },
+      { hourMs: ms('2026-11-21T23:00:00Z'), ok: 5, rejected: 4, rateLimited: 0, ipRefused: 0, quotaExceeded: 0 },
+      { hourMs: ms('2026-11-15T23:00:00Z'), ok: 100, rejected: 100, rateLimited: 0, ipRefused: 0, quotaExceeded: 0 },
+      { hourMs: ms('2026-11-23T00:00:00Z'), ok: 100, rejected: 100, rateLimited: 0, ipRefused: 0, quotaExceeded: 0 },
     ]);
     expect(series.map((b) => [b.ok, b.rejected])).toEqual([
       [0, 0],
@@ -45,7 +45,7 @@ describe('usage buckets', () => {
       [5, 4],
       [5, 1],
     ]);
-    expect(total).toEqual({ ok: 10, rejected: 5, rate_limited: 0, ip_refused: 0 });
+    expect(total).toEqual({ ok: 10, rejected: 5, rate_limited: 0, ip_refused: 0, quota_exceeded: 0 });
   });
 
   it('counts every hour of the window exactly once, whatever the time', () => {
@@ -61,6 +61,7 @@ describe('usage buckets', () => {
             rejected: 0,
             rateLimited: 0,
             ipRefused: 0,
+            quotaExceeded: 0,
           }));
           const { series, total } = seriesOf(span, hours);
           expect(total.ok).toBe(span.count * (span.bucketMs / HOUR_MS));

@@ -71,6 +71,13 @@ export function backofficeKeyRoutes(app: FastifyInstance, services: Pick<Service
     },
   });
 
+  // No body: the key's current quota period starts over (docs/keys.md (Quotas)).
+  api.post('/api-keys/:id/quota/reset', {
+    preHandler: manage,
+    schema: { params: idParamsSchema, response: { 200: apiKeySchema, ...problemResponses(400, 401, 403, 404) } },
+    handler: async (request) => services.keys.resetQuota(signedInActor(request), knownId(request.params.id, 'API key')),
+  });
+
   api.delete('/api-keys/:id', {
     preHandler: manage,
     schema: { params: idParamsSchema },

@@ -4,7 +4,9 @@ import type { Services } from '../../app/services.ts';
 import { flightIdSchema, flightPageSchema, flightQuerySchema, flightSchema } from '../../flights/flight-schemas.ts';
 import { NotAuthenticatedError } from '../../shared/errors.ts';
 import { apiKeyHook } from '../api-key-auth.ts';
-import { principalSchema, type Principal } from '../../shared/principal.ts';
+import type { Principal } from '../../shared/principal.ts';
+import { whoamiSchema } from '../../keys/key-schemas.ts';
+import { limitsJson } from '../whoami-limits.ts';
 import { FLIGHT_EXAMPLE, problemContent, WHOAMI_EXAMPLE } from '../openapi.ts';
 
 const security: Array<Record<string, string[]>> = [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { ApiKeyQuery: [] }];
@@ -13,11 +15,11 @@ const keyProblems = problemContent(400, 401, 403, 429, 503);
 /** `/api/v1`: every route behind the key check (docs/api.md). */
 export function publicApiRoutes(
   app: FastifyInstance,
-  services: Pick<Services, 'keyCheck' | 'keyRateLimits' | 'flights'>,
+  services: Pick<Services, 'keyCheck' | 'keyLimits' | 'flights'>,
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   // onRequest, not preHandler: a request without a valid key learns nothing about validation.
-  api.addHook('onRequest', apiKeyHook(services.keyCheck, services.keyRateLimits));
+  api.addHook('onRequest', apiKeyHook(services.keyCheck, services.keyLimits));
 
   api.get('/flights', {
     schema: {
@@ -63,11 +65,12 @@ export const whoamiRoute = {
   schema: {
     operationId: 'whoami',
     summary: 'Who this key acts as',
-    description: 'The tenant, the key, who it acts as and its permissions now.',
+    description:
+      'The tenant, the key, who it acts as, its permissions now, and what its rate limit and quota leave (as this instance knows them).',
     tags: ['keys'],
     security,
     response: {
-      200: principalSchema.describe('This key and what it may do').meta({ examples: [WHOAMI_EXAMPLE] }),
+      200: whoamiSchema.describe('This key, what it may do and what it has left').meta({ examples: [WHOAMI_EXAMPLE] }),
       ...keyProblems,
     },
   },
@@ -75,22 +78,28 @@ export const whoamiRoute = {
 };
 
 /**
- * whoami's body, serialised once per principal. The principal is the key cache's own object,
+ * whoami's body, serialised once per principal with no limits; a limited key's `limits` (new on
+ * every request) replace that ending. The principal is the key cache's own object,
  * replaced (never changed) when the key, its tenant or its creator changes, so its body is too.
  * The route's compiled serializer made it: the schema still decides what leaves. Serialising on
  * every request is a large share of a whoami, as the `acts_as` union is checked by a validator
  * (docs/performance.md).
  */
 const whoamiBodies = new WeakMap<Principal, string>();
+const NO_LIMITS = { rate_limit: null, quota: null };
+const NO_LIMITS_END = '"limits":{"rate_limit":null,"quota":null}}';
 
 // Synchronous: Fastify sends the string as it is, with no promise to settle.
 function whoamiHandler(request: FastifyRequest, reply: FastifyReply): void {
   const who = principal(request);
   let body = whoamiBodies.get(who);
   if (body === undefined) {
-    body = latin1Json(reply.serialize(who) as string); // the route serializer returns a string
+    // The route serializer returns a string; `limits` is the schema's last property, so it ends the body.
+    body = latin1Json(reply.serialize({ ...who, limits: NO_LIMITS }) as string);
     whoamiBodies.set(who, body);
   }
+  const seen = request.limitsSeen;
+  if (seen !== undefined) body = `${body.slice(0, -NO_LIMITS_END.length)}"limits":${limitsJson(seen)}}`;
   reply.type('application/json; charset=utf-8').send(body);
 }
 

@@ -40,16 +40,17 @@ describe('rate-limited usage and MCP', () => {
     expect(await whoamiStatuses(h, secret, 7)).toEqual([200, 200, 200, 429, 429, 429, 429]);
     await h.services.usageCounter.flush();
     const key = (await admin.request('GET', `/backoffice/api/api-keys/${api_key.id}/usage`)).json<Usage>();
-    expect(key.total).toEqual({ ok: 3, rejected: 0, rate_limited: 4, ip_refused: 0 });
+    expect(key.total).toEqual({ ok: 3, rejected: 0, rate_limited: 4, ip_refused: 0, quota_exceeded: 0 });
     expect(key.series.at(-1)).toEqual({
       start: '2026-11-22T12:00:00.000Z',
       ok: 3,
       rejected: 0,
       rate_limited: 4,
       ip_refused: 0,
+      quota_exceeded: 0,
     });
     const tenant = (await admin.request('GET', '/backoffice/api/usage')).json<Usage & { top_keys: unknown[] }>();
-    expect(tenant.total).toEqual({ ok: 3, rejected: 0, rate_limited: 4, ip_refused: 0 });
+    expect(tenant.total).toEqual({ ok: 3, rejected: 0, rate_limited: 4, ip_refused: 0, quota_exceeded: 0 });
     expect(tenant.top_keys).toEqual([{ id: api_key.id, name: api_key.name, hint: api_key.hint, ok: 3, rejected: 0 }]);
   });
 

@@ -19,6 +19,7 @@ export function keyFixture(overrides: Partial<ApiKey>): ApiKey {
     allowed_ips: null,
     last_refused_ip: null,
     last_refused_at: null,
+    quota: null,
     ...overrides,
   };
 }

@@ -3,24 +3,33 @@ import { bucketLabel, bucketName, chartRows, peakOf, usageSummary } from './usag
 
 describe('usage in words', () => {
   it('sums accepted and rejected requests for the window', () => {
-    expect(usageSummary({ window: '7d', total: { ok: 1200, rejected: 34, rate_limited: 0, ip_refused: 0 } })).toBe(
-      '1,234 requests in the last 7 days: 1,200 accepted, 34 rejected.',
-    );
-    expect(usageSummary({ window: '24h', total: { ok: 1, rejected: 0, rate_limited: 0, ip_refused: 0 } })).toBe(
-      '1 request in the last 24 hours: 1 accepted, 0 rejected.',
-    );
+    expect(
+      usageSummary({
+        window: '7d',
+        total: { ok: 1200, rejected: 34, rate_limited: 0, ip_refused: 0, quota_exceeded: 0 },
+      }),
+    ).toBe('1,234 requests in the last 7 days: 1,200 accepted, 34 rejected.');
+    expect(
+      usageSummary({ window: '24h', total: { ok: 1, rejected: 0, rate_limited: 0, ip_refused: 0, quota_exceeded: 0 } }),
+    ).toBe('1 request in the last 24 hours: 1 accepted, 0 rejected.');
   });
 
   it('names requests refused over the rate limit when there were any', () => {
-    expect(usageSummary({ window: '24h', total: { ok: 10, rejected: 0, rate_limited: 5, ip_refused: 0 } })).toBe(
-      '15 requests in the last 24 hours: 10 accepted, 0 rejected, 5 rate limited.',
-    );
+    expect(
+      usageSummary({
+        window: '24h',
+        total: { ok: 10, rejected: 0, rate_limited: 5, ip_refused: 0, quota_exceeded: 0 },
+      }),
+    ).toBe('15 requests in the last 24 hours: 10 accepted, 0 rejected, 5 rate limited.');
   });
 
   it('names requests refused for their address when there were any', () => {
-    expect(usageSummary({ window: '24h', total: { ok: 10, rejected: 1, rate_limited: 2, ip_refused: 3 } })).toBe(
-      '16 requests in the last 24 hours: 10 accepted, 1 rejected, 2 rate limited, 3 refused for their address.',
-    );
+    expect(
+      usageSummary({
+        window: '24h',
+        total: { ok: 10, rejected: 1, rate_limited: 2, ip_refused: 3, quota_exceeded: 0 },
+      }),
+    ).toBe('16 requests in the last 24 hours: 10 accepted, 1 rejected, 2 rate limited, 3 refused for their address.');
   });
 
   it('labels hours and days in UTC', () => {
@@ -31,8 +40,22 @@ describe('usage in words', () => {
   });
 
   it('finds the busiest bucket, and none when nothing was counted', () => {
-    const a = { start: '2026-11-21T00:00:00.000Z', ok: 3, rejected: 4, rate_limited: 0, ip_refused: 0 };
-    const b = { start: '2026-11-22T00:00:00.000Z', ok: 6, rejected: 0, rate_limited: 0, ip_refused: 0 };
+    const a = {
+      start: '2026-11-21T00:00:00.000Z',
+      ok: 3,
+      rejected: 4,
+      rate_limited: 0,
+      ip_refused: 0,
+      quota_exceeded: 0,
+    };
+    const b = {
+      start: '2026-11-22T00:00:00.000Z',
+      ok: 6,
+      rejected: 0,
+      rate_limited: 0,
+      ip_refused: 0,
+      quota_exceeded: 0,
+    };
     expect(peakOf([a, b])).toBe(a);
     expect(peakOf([{ ...a, ok: 0, rejected: 0 }])).toBeUndefined();
   });
@@ -42,10 +65,10 @@ describe('usage in words', () => {
       window: '24h',
       bucket: 'hour',
       series: [
-        { start: '2026-11-22T09:00:00.000Z', ok: 2, rejected: 1, rate_limited: 3, ip_refused: 2 },
-        { start: '2026-11-22T10:00:00.000Z', ok: 0, rejected: 0, rate_limited: 0, ip_refused: 0 },
+        { start: '2026-11-22T09:00:00.000Z', ok: 2, rejected: 1, rate_limited: 3, ip_refused: 2, quota_exceeded: 0 },
+        { start: '2026-11-22T10:00:00.000Z', ok: 0, rejected: 0, rate_limited: 0, ip_refused: 0, quota_exceeded: 0 },
       ],
-      total: { ok: 2, rejected: 1, rate_limited: 3, ip_refused: 2 },
+      total: { ok: 2, rejected: 1, rate_limited: 3, ip_refused: 2, quota_exceeded: 0 },
     });
     expect(rows).toEqual([
       { label: '09:00', Accepted: 2, Rejected: 1, 'Rate limited': 3, 'Address refused': 2 },

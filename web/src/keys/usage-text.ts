@@ -36,9 +36,11 @@ export function bucketName(start: string, bucket: Usage['bucket']): string {
 
 /** Every request counted: accepted, rejected and (where counted, not for top keys) rate limited and refused for the address. */
 export function requestsOf(
-  counts: Omit<UsageCounts, 'rate_limited' | 'ip_refused'> & { rate_limited?: number; ip_refused?: number },
+  counts: Pick<UsageCounts, 'ok' | 'rejected'> & Partial<Omit<UsageCounts, 'ok' | 'rejected'>>,
 ): number {
-  return counts.ok + counts.rejected + (counts.rate_limited ?? 0) + (counts.ip_refused ?? 0);
+  return (
+    counts.ok + counts.rejected + (counts.rate_limited ?? 0) + (counts.ip_refused ?? 0) + (counts.quota_exceeded ?? 0)
+  );
 }
 
 /**

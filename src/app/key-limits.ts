@@ -1,0 +1,109 @@
+import type { Redis } from 'ioredis';
+import type { ChangeFeed } from '../bus/change-feed.ts';
+import type { Db } from '../db/handle.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
+import type { KeyLimits } from '../http/key-limits.ts';
+import { KeyAllowance } from '../keys/key-allowance.ts';
+import { QuotaNotices } from '../keys/quota-notices.ts';
+import { RateLimitNotices } from '../keys/rate-limit-notices.ts';
+import { QuotaMeter } from '../quotas/quota-meter.ts';
+import { QuotaRepository } from '../quotas/quota-repository.ts';
+import { createRateLimiter } from '../ratelimit/create-limiter.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { RateLimit } from '../ratelimit/rate-limit.ts';
+import type { KeyQuota } from '../quotas/quota.ts';
+import type { FailureStreak } from '../shared/failure-streak.ts';
+import type { UsageCounter } from '../usage/usage-counter.ts';
+
+export type KeyLimitsDeps = {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  redis: Redis | undefined;
+  uow: UnitOfWork;
+  changes: ChangeFeed;
+  clock: Clock;
+  usageFlushMs: number;
+  usageCounter: UsageCounter;
+  streakOf: (task: string) => FailureStreak;
+  backgroundError: (error: unknown) => void;
+};
+
+/**
+ * Rate limits and quotas, wired: the meters, the notices they announce, and the change feed that
+ * makes a lowered limit, a lowered quota or a reset hold on every instance from its response.
+ */
+export function createKeyLimits(deps: KeyLimitsDeps) {
+  const { clock, usageCounter, backgroundError } = deps;
+  const now = () => clock.now().getTime();
+  const rateLimitStore = deps.streakOf('rate_limit_store');
+  // Per-key rate limits: budget leased from Redis, PostgreSQL or (embedded) memory, spent in memory.
+  const limiter = createRateLimiter({
+    kind: deps.kind,
+    db: deps.db,
+    ...(deps.redis ? { redis: deps.redis } : {}),
+    now,
+    onError: (error) => rateLimitStore.failed(error),
+  });
+  const rateLimitNotices = new RateLimitNotices(deps.uow, clock);
+  const quotas = new QuotaRepository(deps.db);
+  const quotaNotices = new QuotaNotices(deps.uow, quotas, clock);
+  const quotaStore = deps.streakOf('quota_store');
+  // Per-key quotas: budget leased from the database (PGlite or PostgreSQL), spent in memory.
+  const quotaMeter = new QuotaMeter({
+    db: deps.db,
+    repository: quotas,
+    now,
+    flushMs: deps.usageFlushMs,
+    spentReport: deps.streakOf('quota_used'),
+    onStoreError: (error) => quotaStore.failed(error),
+    onLow: (keyId, quota, windowStart) => {
+      quotaNotices.notice(keyId, quota, windowStart, 'low').catch(backgroundError);
+    },
+  });
+  // A changed key may have a lowered or removed limit or quota, or a reset one: what this instance
+  // held for it goes, and the next request leases anew (the same feed makes a disable exact).
+  deps.changes.onChange((change) => {
+    if (change.type === 'key') {
+      limiter.forget(change.id);
+      quotaMeter.forget(change.id);
+    } else if (change.type === 'all') {
+      limiter.forgetAll();
+      quotaMeter.forgetAll();
+    }
+  });
+  const keyLimits: KeyLimits = {
+    // A refusal for want of the store is `rate_limited` too: the instance refuses rather than guess.
+    rateLimits: new KeyAllowance<RateLimit>(
+      limiter,
+      (keyId, tenantId, atMs) => usageCounter.rateLimited(keyId, tenantId, atMs),
+      clock,
+      (keyId, limit, decision) => {
+        rateLimitNotices.notice(keyId, limit, decision.windowSeconds).catch(backgroundError);
+      },
+    ),
+    // ...but for a quota it is 503 `unavailable`, which is no quota_exceeded and counted as none.
+    quotas: new KeyAllowance<KeyQuota>(
+      quotaMeter,
+      (keyId, tenantId, atMs, decision) => {
+        if (!decision.unavailable) usageCounter.quotaExceeded(keyId, tenantId, atMs);
+      },
+      clock,
+      (keyId, quota, decision) => {
+        quotaNotices.notice(keyId, quota, decision.startsAtMs, 'exhausted').catch(backgroundError);
+      },
+    ),
+  };
+  return {
+    limiter,
+    rateLimitNotices,
+    quotas,
+    quotaMeter,
+    quotaNotices,
+    keyLimits,
+    start: () => quotaMeter.start(),
+    close: async () => {
+      await limiter.close();
+      await quotaMeter.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { eq } from 'drizzle-orm';
+import { apiKeys } from '../db/schema.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
+import { lowMarkOf, type KeyQuota } from '../quotas/quota.ts';
+import type { QuotaNotice, QuotaRepository } from '../quotas/quota-repository.ts';
+import { SYSTEM_ACTOR } from '../shared/actor.ts';
+import type { Clock } from '../shared/clock.ts';
+import { withCreatorEmails } from './key-event-queries.ts';
+import { keyEvent } from './key-events.ts';
+import { toApiKeyView } from './key-view.ts';
+
+/**
+ * `api_key.quota_low` (80% used) and `api_key.quota_exhausted` (the first refusal), each once per
+ * key count and period across instances: the period's row in `quota_periods` decides which
+ * instance announces it (an update that flips the flag only once). Runs off the request path.
+ * `data.quota` is the key's quota with the use that made the event: the 80% mark, or all of it.
+ */
+export class QuotaNotices {
+  private readonly uow: UnitOfWork;
+  private readonly quotas: QuotaRepository;
+  private readonly clock: Clock;
+  constructor(uow: UnitOfWork, quotas: QuotaRepository, clock: Clock) {
+    this.uow = uow;
+    this.quotas = quotas;
+    this.clock = clock;
+  }
+
+  async notice(keyId: string, quota: KeyQuota, windowStart: number, notice: QuotaNotice): Promise<boolean> {
+    const nowMs = this.clock.now().getTime();
+    return this.uow.inTransaction(async (tx, _changed, emit) => {
+      if (!(await this.quotas.claim(tx, quota.counter, windowStart, notice))) return false;
+      const [row] = await tx.select().from(apiKeys).where(eq(apiKeys.id, keyId));
+      if (!row) return false;
+      const [key] = await withCreatorEmails(tx, [row]);
+      const quotaUsed = notice === 'low' ? lowMarkOf(quota.requests) : quota.requests;
+      const type = notice === 'low' ? 'api_key.quota_low' : 'api_key.quota_exhausted';
+      const event = keyEvent(type, { ...key!, quotaUsed }, nowMs, SYSTEM_ACTOR);
+      emit({ ...event, data: { ...event.data, quota: toApiKeyView({ ...key!, quotaUsed }, nowMs).quota } });
+      return true;
+    });
+  }
+}

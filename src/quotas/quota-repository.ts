@@ -1,0 +1,87 @@
+import { sql } from 'drizzle-orm';
+import { arrayLiteral } from '../db/array-literal.ts';
+import type { Db } from '../db/handle.ts';
+import type { BudgetTable } from '../ratelimit/postgres-budget-store.ts';
+import { quotaPeriodOf, type QuotaPeriod } from './quota.ts';
+
+/** Periods that ended this long ago go; a month is at most 31 days. */
+const KEEP_MS = 62 * 86_400_000;
+
+/** The leases' table: a `total` count (at the epoch) stays while a key still spends it. */
+export const QUOTA_TABLE: BudgetTable = {
+  name: 'quota_periods',
+  prune: (nowMs) => sql`
+    delete from quota_periods q
+    where (q.window_start > 'epoch'::timestamptz and q.window_start < ${new Date(nowMs - KEEP_MS).toISOString()}::timestamptz)
+       or not exists (select 1 from api_keys k where coalesce(k.quota_counter, k.id) = q.key_id)`,
+};
+
+/** Accepted requests of one counter in one period, counted by this instance since its last flush. */
+export type SpentTally = { counter: string; windowStart: number; spent: number };
+
+/** The notices a period announces once across instances. */
+export type QuotaNotice = 'low' | 'exhausted';
+
+/** The only place that knows how quota counts are stored (`quota_periods`). */
+export class QuotaRepository {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  /**
+   * Adds what instances accepted, never past what they leased (a reset meanwhile zeroed both).
+   * One statement with array parameters, whatever the batch's size.
+   */
+  async addSpent(batch: readonly SpentTally[]): Promise<void> {
+    if (batch.length === 0) return;
+    await this.db.execute(sql`
+      update quota_periods q set spent = least(q.used, q.spent + b.spent)
+      from unnest(
+        ${arrayLiteral(batch.map((t) => t.counter))}::uuid[],
+        ${arrayLiteral(batch.map((t) => new Date(t.windowStart).toISOString()))}::timestamptz[],
+        ${arrayLiteral(batch.map((t) => t.spent))}::int[]
+      ) as b(key_id, window_start, spent)
+      where q.key_id = b.key_id and q.window_start = b.window_start`);
+  }
+
+  /** What each counter accepted in its current period (0 where nothing was), as of the last flushes. */
+  async spentNow(counters: readonly { counter: string; period: QuotaPeriod }[], nowMs: number, db: Db = this.db) {
+    const spent = new Map<string, number>();
+    if (counters.length === 0) return spent;
+    const starts = counters.map((c) => new Date(quotaPeriodOf(c.period, nowMs).start).toISOString());
+    const result = await db.execute<SpentRow>(sql`
+      select q.key_id, (extract(epoch from q.window_start) * 1000)::bigint as start_ms, q.spent
+      from unnest(${arrayLiteral(counters.map((c) => c.counter))}::uuid[], ${arrayLiteral(starts)}::timestamptz[])
+        as b(key_id, window_start)
+      join quota_periods q on q.key_id = b.key_id and q.window_start = b.window_start`);
+    for (const row of (result as { rows: SpentRow[] }).rows)
+      spent.set(`${row.key_id}|${Number(row.start_ms)}`, Number(row.spent));
+    return spent;
+  }
+
+  /** The current period starts over: nothing leased, nothing spent, nothing announced. */
+  async reset(tx: Db, counter: string, windowStart: number): Promise<void> {
+    await tx.execute(sql`
+      update quota_periods set used = 0, spent = 0, low_noticed = false, exhausted_noticed = false
+      where key_id = ${counter}::uuid and window_start = ${new Date(windowStart).toISOString()}::timestamptz`);
+  }
+
+  /** True for the one caller, across instances, that marks the notice for this period. */
+  async claim(tx: Db, counter: string, windowStart: number, notice: QuotaNotice): Promise<boolean> {
+    const column = sql.identifier(notice === 'low' ? 'low_noticed' : 'exhausted_noticed');
+    const result = await tx.execute(sql`
+      update quota_periods set ${column} = true
+      where key_id = ${counter}::uuid and window_start = ${new Date(windowStart).toISOString()}::timestamptz
+        and not ${column}
+      returning key_id`);
+    return (result as { rows: unknown[] }).rows.length > 0;
+  }
+}
+
+type SpentRow = { key_id: string; start_ms: string | number; spent: string | number };
+
+/** How `spentNow` names a counter's period. */
+export function spentKeyOf(counter: string, period: QuotaPeriod, nowMs: number): string {
+  return `${counter}|${quotaPeriodOf(period, nowMs).start}`;
+}

@@ -1,0 +1,40 @@
+import { WINDOW_SECONDS } from './rate-limit.ts';
+
+/** What a limiter meters per key: at most `requests` per `window` (a rate-limit window or a quota period). */
+export type Allowance = {
+  requests: number;
+  window: string;
+  /** Whose shared count the key spends (a rolled key's successor shares its predecessor's); default: the key's. */
+  counter?: string;
+};
+
+export type RateDecision = {
+  /** false: over the limit (429), or the store could not be asked (`unavailable`). */
+  ok: boolean;
+  /** Refused only because the shared store could not be reached, not because the budget is spent. */
+  unavailable: boolean;
+  /** Requests per window. */
+  limit: number;
+  /** Infinity for a window without end (a `total` quota). */
+  windowSeconds: number;
+  /** Requests left in this window after this one (0 when refused); this instance's best knowledge. */
+  remaining: number;
+  /** Whole seconds until the window ends (>= 1; Infinity when it never does). */
+  resetSeconds: number;
+  /** Epoch milliseconds of the window's start. */
+  startsAtMs: number;
+  /** Epoch milliseconds of the window's end (Infinity when it never ends). */
+  resetsAtMs: number;
+  /** true on the first refusal of this key in this window on this instance. */
+  firstRefusalInWindow: boolean;
+};
+
+/** A window's first and first-after instants, epoch milliseconds. */
+export type Period = { start: number; end: number };
+
+/** Fixed windows of WINDOW_SECONDS, aligned to the UTC epoch (docs/keys.md (Rate limits)). */
+export function fixedWindowOf(window: string, now: number): Period {
+  const windowMs = WINDOW_SECONDS[window as keyof typeof WINDOW_SECONDS] * 1000;
+  const start = Math.floor(now / windowMs) * windowMs;
+  return { start, end: start + windowMs };
+}

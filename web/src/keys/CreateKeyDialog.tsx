@@ -11,13 +11,15 @@ import { latestExpiryAllowed, NAME_MAX, nameProblem, utcDate } from '@contracts'
 import { useKeyPolicyContext } from './key-policy-context.ts';
 import { draftOf, limitOf, requestsProblem, type RateLimitDraft } from './rate-limit-text.ts';
 import { RateLimitInput } from './RateLimitInput.tsx';
+import { LimitInput } from './LimitInput.tsx';
+import { QUOTA_PERIODS, quotaDraftOf, quotaOf, quotaProblem, type QuotaDraft } from './quota-text.ts';
 import { AllowedIpsInput } from './AllowedIpsInput.tsx';
 import { allowedIpsOf, ipLineProblems, serverLineProblem } from './allowed-ips-text.ts';
 import { FormButtons } from '../shared/FormButtons.tsx';
 
 type Props = { opened: boolean; onClose: () => void; onCreated: (created: CreatedKey) => void };
 
-/** Name, optional expiry date, rate limit and allowed addresses; server field errors land on their fields. */
+/** Name, optional expiry date, rate limit, quota and allowed addresses; server field errors land on their fields. */
 export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
   const create = useCreateKey();
   const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
@@ -25,15 +27,20 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
   const [expiresAt, setExpiresAt] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
   const [rateLimit, setRateLimit] = useState<RateLimitDraft>(draftOf(null));
+  const [quota, setQuota] = useState<QuotaDraft>(quotaDraftOf(null));
   const [allowedIps, setAllowedIps] = useState('');
 
-  const close = () => {
+  const clear = () => {
     setName('');
     setExpiresAt(null);
     setRateLimit(draftOf(null));
+    setQuota(quotaDraftOf(null));
     setAllowedIps('');
     setTouched(false);
     create.reset();
+  };
+  const close = () => {
+    clear();
     onClose();
   };
   const earliest = earliestExpiryDate(new Date());
@@ -54,28 +61,38 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
         serverError.fieldError('rate_limit.window') ??
         serverError.fieldError('rate_limit'))
       : undefined);
+  const quotaError =
+    (touched && quotaProblem(quota)) ||
+    (isApiError(serverError)
+      ? (serverError.fieldError('quota.requests') ??
+        serverError.fieldError('quota.period') ??
+        serverError.fieldError('quota'))
+      : undefined);
   const ipsError = isApiError(serverError)
     ? serverError.errors
         .filter((error) => error.path.startsWith('allowed_ips'))
         .map((error) => serverLineProblem(allowedIps, error.path, error.message))[0]
     : undefined;
-  const otherError = serverError && !nameError && !expiryError && !limitError && !ipsError ? serverError : undefined;
+  const otherError =
+    serverError && !nameError && !expiryError && !limitError && !quotaError && !ipsError ? serverError : undefined;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (localError || requestsProblem(rateLimit) || ipLineProblems(allowedIps).length > 0) return;
+    if (localError || requestsProblem(rateLimit) || quotaProblem(quota) || ipLineProblems(allowedIps).length > 0)
+      return;
     create.mutate(
-      { name: trimmed, expires_at: expiresAt, rate_limit: limitOf(rateLimit), allowed_ips: allowedIpsOf(allowedIps) },
+      {
+        name: trimmed,
+        expires_at: expiresAt,
+        rate_limit: limitOf(rateLimit),
+        quota: quotaOf(quota),
+        allowed_ips: allowedIpsOf(allowedIps),
+      },
       {
         onSuccess: (created) => {
           // The secret goes to the confirmation dialog only; the mutation forgets it.
-          create.reset();
-          setName('');
-          setExpiresAt(null);
-          setRateLimit(draftOf(null));
-          setAllowedIps('');
-          setTouched(false);
+          clear();
           onCreated(created);
         },
       },
@@ -125,6 +142,17 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
             onChange={setRateLimit}
             error={limitError || undefined}
             description="Optional. At most this many requests in each window, counted over every instance. Leave empty for no limit."
+          />
+          <LimitInput
+            label="Quota"
+            perLabel="Period"
+            placeholder="No quota"
+            options={QUOTA_PERIODS}
+            requests={quota.requests}
+            per={quota.period}
+            onChange={(requests, period) => setQuota({ requests, period })}
+            error={quotaError || undefined}
+            description="Optional. At most this many accepted requests a day, a month or in total. Leave empty for no quota."
           />
           <AllowedIpsInput
             value={allowedIps}

@@ -10,6 +10,7 @@ import type { ApiKey } from './keys-api.ts';
 import { useKeyUsage, type UsageWindow } from './usage-api.ts';
 import { UsagePanel } from './UsagePanel.tsx';
 import { RateLimitEditor } from './RateLimitEditor.tsx';
+import { QuotaEditor } from './QuotaEditor.tsx';
 import { AllowedIpsEditor, LastRefused } from './AllowedIpsEditor.tsx';
 
 type Props = { apiKey: ApiKey | null; now: Date; onClose: () => void; onRoll: (key: ApiKey) => void };
@@ -91,6 +92,9 @@ function KeyDetails({ apiKey, now, onRoll }: { apiKey: ApiKey; now: Date; onRoll
       </SimpleGrid>
       <Field label="Rate limit">
         <RateLimitEditor key={apiKey.id} apiKey={apiKey} />
+      </Field>
+      <Field label="Quota">
+        <QuotaEditor key={apiKey.id} apiKey={apiKey} />
       </Field>
       <Field label="Allowed IP addresses">
         <AllowedIpsEditor key={apiKey.id} apiKey={apiKey} />

@@ -11,6 +11,7 @@ import {
 } from './KeyFields.tsx';
 import { KeyName } from './KeyName.tsx';
 import { KeySparkline } from './KeySparkline.tsx';
+import { QuotaBar } from './QuotaBar.tsx';
 import { rateLimitText } from './rate-limit-text.ts';
 import type { ApiKey, KeyAuthority } from './keys-api.ts';
 
@@ -32,6 +33,7 @@ export function KeyList({ keys, authority, now, narrow, ...actions }: Props) {
     { header: 'Last used', cell: (key) => <KeyLastUsed apiKey={key} now={now} /> },
     { header: 'Last 7 days', cell: (key) => <KeySparkline keyId={key.id} name={key.name} /> },
     { header: 'Rate limit', cell: (key) => <KeyRateLimit apiKey={key} /> },
+    { header: 'Quota', cell: (key) => <QuotaBar apiKey={key} testId="row-quota" /> },
   ];
   const name = (key: ApiKey) => <KeyName apiKey={key} now={now} onOpen={actions.onOpen} />;
   const enabled = (key: ApiKey) => <EnabledSwitch apiKey={key} authority={authority} onToggle={actions.onToggle} />;

@@ -1,5 +1,5 @@
-import { Group, NativeSelect, NumberInput } from '@mantine/core';
-import { MAX_RATE_REQUESTS, RATE_WINDOWS, type RateLimitDraft, type RateWindow } from './rate-limit-text.ts';
+import { LimitInput } from './LimitInput.tsx';
+import { RATE_WINDOWS, type RateLimitDraft } from './rate-limit-text.ts';
 
 type Props = {
   draft: RateLimitDraft;
@@ -9,33 +9,18 @@ type Props = {
   autoFocus?: boolean;
 };
 
-/** "Rate limit [ 100 ] [ requests per minute ▾ ]": a number (empty for none) and its window, both labelled. */
-export function RateLimitInput({ draft, onChange, error, description, autoFocus = false }: Props) {
+/** "Rate limit [ 100 ] [ requests per minute ▾ ]": how fast, empty for no limit. */
+export function RateLimitInput({ draft, onChange, ...rest }: Props) {
   return (
-    <Group align="flex-start" gap="xs" wrap="wrap">
-      <NumberInput
-        label="Rate limit"
-        placeholder="No limit"
-        description={description}
-        value={draft.requests}
-        onChange={(requests) => onChange({ ...draft, requests })}
-        min={1}
-        max={MAX_RATE_REQUESTS}
-        allowDecimal={false}
-        allowNegative={false}
-        thousandSeparator=","
-        hideControls
-        error={error}
-        w={200}
-        autoFocus={autoFocus}
-      />
-      <NativeSelect
-        label="Per"
-        data={RATE_WINDOWS.map(({ value, label }) => ({ value, label }))}
-        value={draft.window}
-        onChange={(event) => onChange({ ...draft, window: event.currentTarget.value as RateWindow })}
-        w={200}
-      />
-    </Group>
+    <LimitInput
+      label="Rate limit"
+      perLabel="Per"
+      placeholder="No limit"
+      options={RATE_WINDOWS}
+      requests={draft.requests}
+      per={draft.window}
+      onChange={(requests, window) => onChange({ requests, window })}
+      {...rest}
+    />
   );
 }

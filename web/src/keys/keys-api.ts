@@ -89,13 +89,17 @@ export function useDeleteKey() {
 }
 
 /**
- * Changes a key's settings (rate limit, allowed addresses) with PATCH; the list, and so the open
+ * Changes a key's settings (rate limit, quota, allowed addresses) with PATCH; the list, and so the open
  * drawer, shows the answer.
  */
 export const useUpdateKey = () =>
   useKeyChange(({ key, changes }: { key: ApiKey; changes: KeyChanges }) =>
     request<ApiKey>('PATCH', keyPath(key), changes),
   );
+
+/** Sets what the current period of a key's quota has used back to 0. */
+export const useResetQuota = () =>
+  useKeyChange((key: ApiKey) => request<ApiKey>('POST', `${keyPath(key)}/quota/reset`));
 
 /** A change whose answer is the key as it now is: it replaces the key in the list. */
 export function useKeyChange<Variables>(mutationFn: (variables: Variables) => Promise<ApiKey>) {

@@ -1,0 +1,87 @@
+import { Button, Stack, Text } from '@mantine/core';
+import { IconRotate } from '@tabler/icons-react';
+import { useState } from 'react';
+import { ConfirmDialog } from '../shared/ConfirmDialog.tsx';
+import { formatInstant } from '../shared/dates.ts';
+import { useResetQuota, type ApiKey } from './keys-api.ts';
+import { LimitInput } from './LimitInput.tsx';
+import { QuotaBar } from './QuotaBar.tsx';
+import { QUOTA_PERIODS, quotaDraftOf, quotaOf, quotaProblem, quotaText, quotaUsedText } from './quota-text.ts';
+import { SettingEditor } from './SettingEditor.tsx';
+
+/** The key's quota in its view: how much is used, changed or removed in place (PATCH), and reset. */
+export function QuotaEditor({ apiKey }: { apiKey: ApiKey }) {
+  const [resetting, setResetting] = useState<ApiKey | null>(null);
+  const quota = apiKey.quota;
+  return (
+    <>
+      <SettingEditor
+        apiKey={apiKey}
+        what="the quota"
+        current={
+          <Text size="sm" data-testid="key-quota">
+            {quotaText(quota)}
+          </Text>
+        }
+        details={
+          quota && (
+            <Stack gap={6} maw={360}>
+              <QuotaBar apiKey={apiKey} testId="key-quota-used" />
+              <Text size="xs" c="dimmed" data-testid="key-quota-resets">
+                {quota.resets_at ? `Starts again at ${formatInstant(quota.resets_at)}` : 'Never starts again by itself'}
+              </Text>
+              <div>
+                <Button
+                  variant="default"
+                  size="xs"
+                  leftSection={<IconRotate size={14} aria-hidden />}
+                  onClick={() => setResetting(apiKey)}
+                >
+                  Reset quota
+                </Button>
+              </div>
+            </Stack>
+          )
+        }
+        failureTitle="The quota was not changed"
+        saveLabel="Save quota"
+        draftOf={(key) => quotaDraftOf(key.quota)}
+        valid={(draft) => !quotaProblem(draft)}
+        changesOf={(draft) => ({ quota: quotaOf(draft) })}
+        fieldError={(error) =>
+          error.fieldError('quota.requests') ?? error.fieldError('quota.period') ?? error.fieldError('quota')
+        }
+        input={(draft, setDraft, fieldError) => (
+          <LimitInput
+            label="Quota"
+            perLabel="Period"
+            placeholder="No quota"
+            options={QUOTA_PERIODS}
+            requests={draft.requests}
+            per={draft.period}
+            onChange={(requests, period) => setDraft({ requests, period })}
+            error={quotaProblem(draft) ?? fieldError}
+            description="Empty for no quota. What was used this period stays used."
+            autoFocus
+          />
+        )}
+      />
+      <ConfirmDialog
+        target={resetting}
+        action={useResetQuota()}
+        title="Reset the quota?"
+        failureTitle="The quota was not reset"
+        confirmLabel="Reset quota"
+        done={(key) => ['Quota reset', `“${key.name}” can use its whole quota again.`]}
+        onClose={() => setResetting(null)}
+      >
+        {(key) => (
+          <>
+            Set what <strong>“{key.name}”</strong> has used{key.quota && ` (${quotaUsedText(key.quota)})`} back to 0? It
+            can then make every request of its quota again.
+          </>
+        )}
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,6 +1,6 @@
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectAccessible, shot, whoami } from './browser-kit.ts';
+import { backofficeApi, expectAccessible, PHONE, shot, whoami } from './browser-kit.ts';
 import { page, problems, row, server, useBackOffice } from './backoffice-story.ts';
 
 const NAME = 'Flight lookups';
@@ -124,6 +124,26 @@ describe('a key’s quota in Chromium', { timeout: 120_000 }, () => {
     await page.keyboard.press('Escape');
     await view.waitFor({ state: 'detached' });
     expect(await row(NAME).getByTestId('row-quota').textContent()).toBe('No quota');
+    expect(problems).toEqual([]);
+  });
+
+  it('fits a narrower desktop and a phone, the bar on the key’s card', async () => {
+    const id = await row(NAME).getAttribute('data-key-id');
+    const api = await backofficeApi(page);
+    expect((await api('PATCH', `/api-keys/${id}`, { quota: { requests: 50_000, period: 'total' } })).status).toBe(200);
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await page.reload();
+    expect(await row(NAME).getByTestId('row-quota').textContent()).toMatch(/ of 50,000 in total$/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1000);
+
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    const card = page.locator('li', { has: page.getByText(NAME, { exact: true }) });
+    expect(await card.getByTestId('row-quota').textContent()).toMatch(/ of 50,000 in total$/);
+    expect(await bar(card).getAttribute('aria-valuemax')).toBe('50000');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await shot(page, 'keys-quota-390');
+    await expectAccessible(page, 'key card with a quota at 390 px');
     expect(problems).toEqual([]);
   });
 });

@@ -9,10 +9,9 @@ import type { CreatedKey } from './keys-api.ts';
 import { CALENDAR_LABELS, earliestExpiryDate } from '../shared/dates.ts';
 import { latestExpiryAllowed, NAME_MAX, nameProblem, utcDate } from '@contracts';
 import { useKeyPolicyContext } from './key-policy-context.ts';
-import { draftOf, limitOf, requestsProblem, type RateLimitDraft } from './rate-limit-text.ts';
-import { RateLimitInput } from './RateLimitInput.tsx';
-import { LimitInput } from './LimitInput.tsx';
-import { QUOTA_PERIODS, quotaDraftOf, quotaOf, quotaProblem, type QuotaDraft } from './quota-text.ts';
+import { draftOf, limitOf, RATE_LIMIT_FIELDS, requestsProblem, type RateLimitDraft } from './rate-limit-text.ts';
+import { QuotaInput, RateLimitInput } from './LimitInput.tsx';
+import { QUOTA_FIELDS, quotaDraftOf, quotaOf, quotaProblem, type QuotaDraft } from './quota-text.ts';
 import { AllowedIpsInput } from './AllowedIpsInput.tsx';
 import { allowedIpsOf, ipLineProblems, serverLineProblem } from './allowed-ips-text.ts';
 import { FormButtons } from '../shared/FormButtons.tsx';
@@ -56,18 +55,9 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
   const expiryError = isApiError(serverError) ? serverError.fieldError('expires_at') : undefined;
   const limitError =
     (touched && requestsProblem(rateLimit)) ||
-    (isApiError(serverError)
-      ? (serverError.fieldError('rate_limit.requests') ??
-        serverError.fieldError('rate_limit.window') ??
-        serverError.fieldError('rate_limit'))
-      : undefined);
+    (isApiError(serverError) ? serverError.fieldError(...RATE_LIMIT_FIELDS) : undefined);
   const quotaError =
-    (touched && quotaProblem(quota)) ||
-    (isApiError(serverError)
-      ? (serverError.fieldError('quota.requests') ??
-        serverError.fieldError('quota.period') ??
-        serverError.fieldError('quota'))
-      : undefined);
+    (touched && quotaProblem(quota)) || (isApiError(serverError) ? serverError.fieldError(...QUOTA_FIELDS) : undefined);
   const ipsError = isApiError(serverError)
     ? serverError.errors
         .filter((error) => error.path.startsWith('allowed_ips'))
@@ -143,14 +133,9 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
             error={limitError || undefined}
             description="Optional. At most this many requests in each window, counted over every instance. Leave empty for no limit."
           />
-          <LimitInput
-            label="Quota"
-            perLabel="Period"
-            placeholder="No quota"
-            options={QUOTA_PERIODS}
-            requests={quota.requests}
-            per={quota.period}
-            onChange={(requests, period) => setQuota({ requests, period })}
+          <QuotaInput
+            draft={quota}
+            onChange={setQuota}
             error={quotaError || undefined}
             description="Optional. At most this many accepted requests a day, a month or in total. Leave empty for no quota."
           />

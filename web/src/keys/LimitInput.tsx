@@ -1,5 +1,7 @@
 import { Group, NativeSelect, NumberInput } from '@mantine/core';
 import { MAX_REQUESTS, type Requests } from './limit-draft.ts';
+import { QUOTA_PERIODS, type QuotaDraft } from './quota-text.ts';
+import { RATE_WINDOWS, type RateLimitDraft } from './rate-limit-text.ts';
 
 type Props<Per extends string> = {
   label: string;
@@ -56,5 +58,45 @@ export function LimitInput<Per extends string>({
         w={200}
       />
     </Group>
+  );
+}
+
+type DraftProps<Draft> = {
+  draft: Draft;
+  onChange: (draft: Draft) => void;
+  error?: string | undefined;
+  description?: string;
+  autoFocus?: boolean;
+};
+
+/** "Rate limit [ 100 ] [ requests per minute ▾ ]": how fast, empty for no limit. */
+export function RateLimitInput({ draft, onChange, ...rest }: DraftProps<RateLimitDraft>) {
+  return (
+    <LimitInput
+      label="Rate limit"
+      perLabel="Per"
+      placeholder="No limit"
+      options={RATE_WINDOWS}
+      requests={draft.requests}
+      per={draft.window}
+      onChange={(requests, window) => onChange({ requests, window })}
+      {...rest}
+    />
+  );
+}
+
+/** "Quota [ 10,000 ] [ requests a month ▾ ]": how much, empty for no quota. */
+export function QuotaInput({ draft, onChange, ...rest }: DraftProps<QuotaDraft>) {
+  return (
+    <LimitInput
+      label="Quota"
+      perLabel="Period"
+      placeholder="No quota"
+      options={QUOTA_PERIODS}
+      requests={draft.requests}
+      per={draft.period}
+      onChange={(requests, period) => onChange({ requests, period })}
+      {...rest}
+    />
   );
 }

@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../shared/ConfirmDialog.tsx';
 import { formatInstant } from '../shared/dates.ts';
 import { useResetQuota, type ApiKey } from './keys-api.ts';
-import { LimitInput } from './LimitInput.tsx';
+import { QuotaInput } from './LimitInput.tsx';
 import { QuotaBar } from './QuotaBar.tsx';
-import { QUOTA_PERIODS, quotaDraftOf, quotaOf, quotaProblem, quotaText, quotaUsedText } from './quota-text.ts';
+import { QUOTA_FIELDS, quotaDraftOf, quotaOf, quotaProblem, quotaText, quotaUsedText } from './quota-text.ts';
 import { SettingEditor } from './SettingEditor.tsx';
 
 /** The key's quota in its view: how much is used, changed or removed in place (PATCH), and reset. */
@@ -48,18 +48,11 @@ export function QuotaEditor({ apiKey }: { apiKey: ApiKey }) {
         draftOf={(key) => quotaDraftOf(key.quota)}
         valid={(draft) => !quotaProblem(draft)}
         changesOf={(draft) => ({ quota: quotaOf(draft) })}
-        fieldError={(error) =>
-          error.fieldError('quota.requests') ?? error.fieldError('quota.period') ?? error.fieldError('quota')
-        }
+        fieldError={(error) => error.fieldError(...QUOTA_FIELDS)}
         input={(draft, setDraft, fieldError) => (
-          <LimitInput
-            label="Quota"
-            perLabel="Period"
-            placeholder="No quota"
-            options={QUOTA_PERIODS}
-            requests={draft.requests}
-            per={draft.period}
-            onChange={(requests, period) => setDraft({ requests, period })}
+          <QuotaInput
+            draft={draft}
+            onChange={setDraft}
             error={quotaProblem(draft) ?? fieldError}
             description="Empty for no quota. What was used this period stays used."
             autoFocus

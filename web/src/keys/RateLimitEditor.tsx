@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import type { ApiKey } from './keys-api.ts';
-import { draftOf, limitOf, rateLimitText, requestsProblem } from './rate-limit-text.ts';
-import { RateLimitInput } from './RateLimitInput.tsx';
+import { draftOf, limitOf, RATE_LIMIT_FIELDS, rateLimitText, requestsProblem } from './rate-limit-text.ts';
+import { RateLimitInput } from './LimitInput.tsx';
 import { SettingEditor } from './SettingEditor.tsx';
 
 /** The key's rate limit in its view: shown, and changed or removed in place (PATCH). */
@@ -20,7 +20,7 @@ export function RateLimitEditor({ apiKey }: { apiKey: ApiKey }) {
       draftOf={(key) => draftOf(key.rate_limit)}
       valid={(draft) => !requestsProblem(draft)}
       changesOf={(draft) => ({ rate_limit: limitOf(draft) })}
-      fieldError={(error) => error.fieldError('rate_limit.requests') ?? error.fieldError('rate_limit')}
+      fieldError={(error) => error.fieldError(...RATE_LIMIT_FIELDS)}
       input={(draft, setDraft, fieldError) => (
         <RateLimitInput
           draft={draft}

@@ -4,6 +4,8 @@ import { requestsOf, requestsProblemOf, type Requests } from './limit-draft.ts';
 export type QuotaView = NonNullable<ApiKey['quota']>;
 export type QuotaValue = Pick<QuotaView, 'requests' | 'period'>;
 export type QuotaPeriod = QuotaValue['period'];
+/** Where the server's errors about a quota point. */
+export const QUOTA_FIELDS = ['quota.requests', 'quota.period', 'quota'];
 
 /** The periods a quota may count over, in the words the form offers (docs/keys.md (Quotas)). */
 export const QUOTA_PERIODS: ReadonlyArray<{ value: QuotaPeriod; label: string }> = [

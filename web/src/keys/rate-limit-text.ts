@@ -3,6 +3,8 @@ import { requestsOf, requestsProblemOf, type Requests } from './limit-draft.ts';
 
 export type RateLimitValue = NonNullable<ApiKey['rate_limit']>;
 export type RateWindow = RateLimitValue['window'];
+/** Where the server's errors about a rate limit point. */
+export const RATE_LIMIT_FIELDS = ['rate_limit.requests', 'rate_limit.window', 'rate_limit'];
 
 /** The windows a limit may use, in the words the dialog offers (docs/keys.md (Rate limits)). */
 export const RATE_WINDOWS: ReadonlyArray<{ value: RateWindow; label: string }> = [

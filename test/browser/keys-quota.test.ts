@@ -101,6 +101,15 @@ describe('a key’s quota in Chromium', { timeout: 120_000 }, () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await expectAccessible(page, 'reset quota confirmation');
     await shot(page, 'reset-quota-dialog-1280');
+    // Escape cancels the confirmation only: the key's view stays open, the quota as it was.
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await view.isVisible()).toBe(true);
+    expect(await view.getByTestId('key-quota-used').textContent()).toBe('4 of 4 today');
+    await view.getByRole('button', { name: 'Reset quota' }).focus();
+    await page.keyboard.press('Enter');
+    await confirm.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Reset quota');
     await page.keyboard.press('Enter');

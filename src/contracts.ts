@@ -12,6 +12,7 @@ export type {
   RolledKey,
   RollKeyInput,
   RollOverlap,
+  UpdateKeyInput,
   createKeyBodySchema,
 } from './keys/key-schemas.ts';
 export type {

@@ -7,7 +7,9 @@ import { ADMIN, page, problems, row, server, useBackOffice } from './backoffice-
 const ACCEPTED = 7;
 const REJECTED = 3;
 const BULK = 1000;
-type Usage = { total: { ok: number; rejected: number; rate_limited: number; ip_refused: number } };
+type Usage = {
+  total: { ok: number; rejected: number; rate_limited: number; quota_exceeded: number; ip_refused: number };
+};
 
 // One server and one signed-in admin page; each test continues the last.
 let keyId = '';
@@ -37,7 +39,7 @@ describe('usage charts and a key list of 1,000 in Chromium', { timeout: 90_000 }
     // Written behind the requests every 100 ms: wait until the server counts them all.
     await expect
       .poll(async () => (await api<Usage>('GET', '/usage?window=24h')).body.total, { timeout: 10_000 })
-      .toEqual({ ok: ACCEPTED, rejected: REJECTED, rate_limited: 0, ip_refused: 0 });
+      .toEqual({ ok: ACCEPTED, rejected: REJECTED, rate_limited: 0, quota_exceeded: 0, ip_refused: 0 });
 
     await page.reload();
     const tenant = page.getByRole('region', { name: 'Requests to all keys' });

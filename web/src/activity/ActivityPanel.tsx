@@ -1,7 +1,8 @@
-import { Button, Center, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Button, Center, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useAuditEvents } from './activity-api.ts';
-import { ProblemAlert } from '../shared/Feedback.tsx';
+import { LoadingRows, ProblemAlert } from '../shared/Feedback.tsx';
+import { ResponsiveTable } from '../shared/ResponsiveTable.tsx';
 import { formatInstant, formatRelative } from '../shared/dates.ts';
 import { useNow } from '../shared/use-now.ts';
 import { actorOf, describeEvent } from './describe-event.ts';
@@ -12,13 +13,7 @@ export function ActivityPanel() {
   const now = useNow();
   const narrow = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   if (events.isPending) {
-    return (
-      <Stack gap="xs" role="status" aria-label="Loading activity">
-        {[0, 1, 2, 3].map((row) => (
-          <Skeleton key={row} height={36} />
-        ))}
-      </Stack>
-    );
+    return <LoadingRows label="Loading activity" rows={4} height={36} />;
   }
   if (events.isError)
     return (
@@ -38,37 +33,35 @@ export function ActivityPanel() {
   }
   return (
     <Stack gap="sm">
-      <Table.ScrollContainer minWidth={narrow ? 560 : 0}>
-        <Table verticalSpacing="xs" striped aria-label="Activity">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">When</Table.Th>
-              <Table.Th scope="col">Who</Table.Th>
-              <Table.Th scope="col">What</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((event) => (
-              <Table.Tr key={event.id}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  <Text size="sm" component="time" dateTime={event.at} title={formatInstant(event.at)}>
-                    {formatRelative(event.at, now)}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {formatInstant(event.at)}
-                  </Text>
-                </Table.Td>
-                <Table.Td style={{ wordBreak: 'break-all' }}>
-                  <Text size="sm">{actorOf(event)}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{describeEvent(event)}</Text>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ResponsiveTable
+        label="Activity"
+        dense
+        minWidth={narrow ? 560 : 0}
+        rows={rows}
+        rowKey={(event) => event.id}
+        columns={[
+          {
+            header: 'When',
+            td: { style: { whiteSpace: 'nowrap' } },
+            cell: (event) => (
+              <>
+                <Text size="sm" component="time" dateTime={event.at} title={formatInstant(event.at)}>
+                  {formatRelative(event.at, now)}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {formatInstant(event.at)}
+                </Text>
+              </>
+            ),
+          },
+          {
+            header: 'Who',
+            td: { style: { wordBreak: 'break-all' } },
+            cell: (event) => <Text size="sm">{actorOf(event)}</Text>,
+          },
+          { header: 'What', cell: (event) => <Text size="sm">{describeEvent(event)}</Text> },
+        ]}
+      />
       {events.hasNextPage && (
         <Center>
           <Button variant="default" onClick={() => void events.fetchNextPage()} loading={events.isFetchingNextPage}>

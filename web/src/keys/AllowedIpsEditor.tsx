@@ -1,8 +1,5 @@
-import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { Code, Group, Stack, Text } from '@mantine/core';
 import { formatInstant } from '../shared/dates.ts';
-import { isApiError } from '../shared/api-client.ts';
-import { useSetAllowedIps } from './allowed-ips-api.ts';
 import {
   allowedIpsOf,
   allowedIpsSummary,
@@ -12,62 +9,40 @@ import {
 } from './allowed-ips-text.ts';
 import { AllowedIpsInput } from './AllowedIpsInput.tsx';
 import type { ApiKey } from './keys-api.ts';
+import { SettingEditor } from './SettingEditor.tsx';
 
 /** The key's allowlist in its view: shown, and changed or removed in place (PATCH). */
 export function AllowedIpsEditor({ apiKey }: { apiKey: ApiKey }) {
-  const save = useSetAllowedIps();
-  const [draft, setDraft] = useState<string | null>(null);
-  const serverError = save.error;
-  const fieldError =
-    isApiError(serverError) && draft !== null
-      ? serverError.errors
-          .filter((error) => error.path.startsWith('allowed_ips'))
-          .map((error) => serverLineProblem(draft, error.path, error.message))[0]
-      : undefined;
-
-  if (draft === null) {
-    const list = apiKey.allowed_ips;
-    return (
-      <Stack gap={6}>
-        <Group gap="sm" align="center">
-          <Text size="sm" data-testid="key-allowed-ips-summary">
-            {allowedIpsSummary(list)}
-          </Text>
-          <Button
-            variant="default"
-            size="xs"
-            aria-label={`Change the allowed IP addresses of ${apiKey.name}`}
-            onClick={() => {
-              save.reset();
-              setDraft(allowedIpsText(list));
-            }}
-          >
-            Change
-          </Button>
-        </Group>
-        {list && (
+  const list = apiKey.allowed_ips;
+  return (
+    <SettingEditor
+      apiKey={apiKey}
+      what="the allowed IP addresses"
+      current={
+        <Text size="sm" data-testid="key-allowed-ips-summary">
+          {allowedIpsSummary(list)}
+        </Text>
+      }
+      details={
+        list && (
           <Group gap={6} data-testid="key-allowed-ips">
             {list.map((entry) => (
               <Code key={entry}>{entry}</Code>
             ))}
           </Group>
-        )}
-      </Stack>
-    );
-  }
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (ipLineProblems(draft).length > 0) return;
-    save.mutate({ key: apiKey, allowedIps: allowedIpsOf(draft) }, { onSuccess: () => setDraft(null) });
-  };
-  return (
-    <form onSubmit={onSubmit} noValidate aria-label="Change the allowed IP addresses">
-      <Stack gap="xs">
-        {serverError && !fieldError && (
-          <Alert color="red" variant="light" role="alert" title="The addresses were not changed">
-            {isApiError(serverError) ? serverError.detail : 'Something went wrong. Try again.'}
-          </Alert>
-        )}
+        )
+      }
+      failureTitle="The addresses were not changed"
+      saveLabel="Save addresses"
+      draftOf={(key) => allowedIpsText(key.allowed_ips)}
+      valid={(draft) => ipLineProblems(draft).length === 0}
+      changesOf={(draft) => ({ allowed_ips: allowedIpsOf(draft) })}
+      fieldError={(error, draft) =>
+        error.errors
+          .filter((each) => each.path.startsWith('allowed_ips'))
+          .map((each) => serverLineProblem(draft, each.path, each.message))[0]
+      }
+      input={(draft, setDraft, fieldError) => (
         <AllowedIpsInput
           value={draft}
           onChange={setDraft}
@@ -75,16 +50,8 @@ export function AllowedIpsEditor({ apiKey }: { apiKey: ApiKey }) {
           description="One address or CIDR range per line; empty for any address. Takes effect at once on every instance."
           autoFocus
         />
-        <Group gap="sm">
-          <Button type="submit" size="xs" loading={save.isPending}>
-            Save addresses
-          </Button>
-          <Button variant="default" size="xs" onClick={() => setDraft(null)}>
-            Cancel
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      )}
+    />
   );
 }
 

@@ -1,32 +1,24 @@
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { isApiError } from '../shared/api-client.ts';
+import { FailureAlert } from '../shared/Feedback.tsx';
 import { useCreateKey } from './keys-api.ts';
 import type { CreatedKey } from './keys-api.ts';
-import { earliestExpiryDate } from '../shared/dates.ts';
+import { CALENDAR_LABELS, earliestExpiryDate } from '../shared/dates.ts';
 import { latestExpiryAllowed, NAME_MAX, nameProblem, utcDate } from '@contracts';
 import { useKeyPolicyContext } from './key-policy-context.ts';
-import { draftOf, limitOf, requestsProblem, type RateLimitDraft } from './rate-limit-text.ts';
-import { RateLimitInput } from './RateLimitInput.tsx';
+import { draftOf, limitOf, RATE_LIMIT_FIELDS, requestsProblem, type RateLimitDraft } from './rate-limit-text.ts';
+import { QuotaInput, RateLimitInput } from './LimitInput.tsx';
+import { QUOTA_FIELDS, quotaDraftOf, quotaOf, quotaProblem, type QuotaDraft } from './quota-text.ts';
 import { AllowedIpsInput } from './AllowedIpsInput.tsx';
 import { allowedIpsOf, ipLineProblems, serverLineProblem } from './allowed-ips-text.ts';
-
-const CALENDAR_LABELS = {
-  monthLevelControl: 'Choose a month',
-  yearLevelControl: 'Choose a year',
-  nextMonth: 'Next month',
-  previousMonth: 'Previous month',
-  nextYear: 'Next year',
-  previousYear: 'Previous year',
-  nextDecade: 'Next decade',
-  previousDecade: 'Previous decade',
-};
+import { FormButtons } from '../shared/FormButtons.tsx';
 
 type Props = { opened: boolean; onClose: () => void; onCreated: (created: CreatedKey) => void };
 
-/** Name, optional expiry date, rate limit and allowed addresses; server field errors land on their fields. */
+/** Name, optional expiry date, rate limit, quota and allowed addresses; server field errors land on their fields. */
 export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
   const create = useCreateKey();
   const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
@@ -34,15 +26,20 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
   const [expiresAt, setExpiresAt] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
   const [rateLimit, setRateLimit] = useState<RateLimitDraft>(draftOf(null));
+  const [quota, setQuota] = useState<QuotaDraft>(quotaDraftOf(null));
   const [allowedIps, setAllowedIps] = useState('');
 
-  const close = () => {
+  const clear = () => {
     setName('');
     setExpiresAt(null);
     setRateLimit(draftOf(null));
+    setQuota(quotaDraftOf(null));
     setAllowedIps('');
     setTouched(false);
     create.reset();
+  };
+  const close = () => {
+    clear();
     onClose();
   };
   const earliest = earliestExpiryDate(new Date());
@@ -58,33 +55,34 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
   const expiryError = isApiError(serverError) ? serverError.fieldError('expires_at') : undefined;
   const limitError =
     (touched && requestsProblem(rateLimit)) ||
-    (isApiError(serverError)
-      ? (serverError.fieldError('rate_limit.requests') ??
-        serverError.fieldError('rate_limit.window') ??
-        serverError.fieldError('rate_limit'))
-      : undefined);
+    (isApiError(serverError) ? serverError.fieldError(...RATE_LIMIT_FIELDS) : undefined);
+  const quotaError =
+    (touched && quotaProblem(quota)) || (isApiError(serverError) ? serverError.fieldError(...QUOTA_FIELDS) : undefined);
   const ipsError = isApiError(serverError)
     ? serverError.errors
         .filter((error) => error.path.startsWith('allowed_ips'))
         .map((error) => serverLineProblem(allowedIps, error.path, error.message))[0]
     : undefined;
-  const otherError = serverError && !nameError && !expiryError && !limitError && !ipsError ? serverError : undefined;
+  const otherError =
+    serverError && !nameError && !expiryError && !limitError && !quotaError && !ipsError ? serverError : undefined;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (localError || requestsProblem(rateLimit) || ipLineProblems(allowedIps).length > 0) return;
+    if (localError || requestsProblem(rateLimit) || quotaProblem(quota) || ipLineProblems(allowedIps).length > 0)
+      return;
     create.mutate(
-      { name: trimmed, expires_at: expiresAt, rate_limit: limitOf(rateLimit), allowed_ips: allowedIpsOf(allowedIps) },
+      {
+        name: trimmed,
+        expires_at: expiresAt,
+        rate_limit: limitOf(rateLimit),
+        quota: quotaOf(quota),
+        allowed_ips: allowedIpsOf(allowedIps),
+      },
       {
         onSuccess: (created) => {
           // The secret goes to the confirmation dialog only; the mutation forgets it.
-          create.reset();
-          setName('');
-          setExpiresAt(null);
-          setRateLimit(draftOf(null));
-          setAllowedIps('');
-          setTouched(false);
+          clear();
           onCreated(created);
         },
       },
@@ -95,11 +93,7 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
     <Modal opened={opened} onClose={close} title="Create API key" size="md" fullScreen={narrow} centered>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          {otherError && (
-            <Alert color="red" variant="light" title="The key was not created" role="alert">
-              {isApiError(otherError) ? otherError.detail : 'Something went wrong. Try again.'}
-            </Alert>
-          )}
+          {otherError && <FailureAlert title="The key was not created" error={otherError} />}
           <TextInput
             data-autofocus
             label="Name"
@@ -139,20 +133,19 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
             error={limitError || undefined}
             description="Optional. At most this many requests in each window, counted over every instance. Leave empty for no limit."
           />
+          <QuotaInput
+            draft={quota}
+            onChange={setQuota}
+            error={quotaError || undefined}
+            description="Optional. At most this many accepted requests a day, a month or in total. Leave empty for no quota."
+          />
           <AllowedIpsInput
             value={allowedIps}
             onChange={setAllowedIps}
             serverError={ipsError}
             description="Optional. One address or CIDR range per line; requests from anywhere else are refused. Leave empty for any address."
           />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create
-            </Button>
-          </Group>
+          <FormButtons submit="Create" pending={create.isPending} onCancel={close} />
         </Stack>
       </form>
     </Modal>

@@ -1,42 +1,24 @@
-import { ConfirmDeleteDialog } from '../shared/ConfirmDeleteDialog.tsx';
-import { useDeleteKey } from './keys-api.ts';
-import type { ApiKey } from './keys-api.ts';
-import { useFeedback } from '../shared/Feedback.tsx';
+import { ConfirmDialog } from '../shared/ConfirmDialog.tsx';
+import { useDeleteKey, type ApiKey } from './keys-api.ts';
 
 /** Names the key and says plainly that deleting cannot be undone. */
 export function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: () => void }) {
-  const remove = useDeleteKey();
-  const notify = useFeedback();
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
-  const confirm = () => {
-    if (!apiKey) return;
-    remove.mutate(apiKey, {
-      onSuccess: () => {
-        notify('success', 'API key deleted', `“${apiKey.name}” no longer works.`);
-        close();
-      },
-    });
-  };
   return (
-    <ConfirmDeleteDialog
-      opened={apiKey !== null}
+    <ConfirmDialog
+      target={apiKey}
+      action={useDeleteKey()}
       title="Delete API key?"
       failureTitle="The key was not deleted"
       confirmLabel="Delete key"
-      pending={remove.isPending}
-      error={remove.error}
-      onConfirm={confirm}
-      onClose={close}
+      done={(key) => ['API key deleted', `“${key.name}” no longer works.`]}
+      onClose={onClose}
     >
-      {apiKey && (
+      {(key) => (
         <>
-          Delete <strong>“{apiKey.name}”</strong> ({apiKey.hint})? Every script, service or agent using it stops working
-          at once.
+          Delete <strong>“{key.name}”</strong> ({key.hint})? Every script, service or agent using it stops working at
+          once.
         </>
       )}
-    </ConfirmDeleteDialog>
+    </ConfirmDialog>
   );
 }

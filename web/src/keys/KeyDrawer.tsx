@@ -6,10 +6,13 @@ import { formatInstant } from '../shared/dates.ts';
 import { disabledReasonText, statusText } from './key-state.ts';
 import { expiresSoonText, isRetiring, retiresInText } from './key-times.ts';
 import { Field, KeyCreated, KeyExpires, KeyLastUsed } from './KeyFields.tsx';
-import type { ApiKey } from './keys-api.ts';
+import { useResetQuota, type ApiKey } from './keys-api.ts';
+import { ConfirmDialog } from '../shared/ConfirmDialog.tsx';
+import { quotaUsedText } from './quota-text.ts';
 import { useKeyUsage, type UsageWindow } from './usage-api.ts';
 import { UsagePanel } from './UsagePanel.tsx';
 import { RateLimitEditor } from './RateLimitEditor.tsx';
+import { QuotaEditor } from './QuotaEditor.tsx';
 import { AllowedIpsEditor, LastRefused } from './AllowedIpsEditor.tsx';
 
 type Props = { apiKey: ApiKey | null; now: Date; onClose: () => void; onRoll: (key: ApiKey) => void };
@@ -17,22 +20,46 @@ type Props = { apiKey: ApiKey | null; now: Date; onClose: () => void; onRoll: (k
 /** One key's own view: its details, and its usage over 24 hours, 7 days or 30 days. */
 export function KeyDrawer({ apiKey, now, onClose, onRoll }: Props) {
   const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
+  // The reset confirmation sits beside the drawer, which ignores Escape while it is open: Escape
+  // then cancels the confirmation and leaves the key's view where it was.
+  const [resetting, setResetting] = useState<ApiKey | null>(null);
   return (
-    <Drawer
-      opened={apiKey !== null}
-      onClose={onClose}
-      position="right"
-      size={narrow ? '100%' : 'lg'}
-      title={apiKey ? `API key “${apiKey.name}”` : 'API key'}
-      closeButtonProps={{ 'aria-label': 'Close key details' }}
-      styles={{ title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)', wordBreak: 'break-word' } }}
-    >
-      {apiKey && <KeyDetails apiKey={apiKey} now={now} onRoll={onRoll} />}
-    </Drawer>
+    <>
+      <Drawer
+        opened={apiKey !== null}
+        onClose={onClose}
+        closeOnEscape={resetting === null}
+        position="right"
+        size={narrow ? '100%' : 'lg'}
+        title={apiKey ? `API key “${apiKey.name}”` : 'API key'}
+        closeButtonProps={{ 'aria-label': 'Close key details' }}
+        styles={{ title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)', wordBreak: 'break-word' } }}
+      >
+        {apiKey && <KeyDetails apiKey={apiKey} now={now} onRoll={onRoll} onReset={setResetting} />}
+      </Drawer>
+      <ConfirmDialog
+        target={resetting}
+        action={useResetQuota()}
+        title="Reset the quota?"
+        failureTitle="The quota was not reset"
+        confirmLabel="Reset quota"
+        done={(key) => ['Quota reset', `“${key.name}” can use its whole quota again.`]}
+        onClose={() => setResetting(null)}
+      >
+        {(key) => (
+          <>
+            Set what <strong>“{key.name}”</strong> has used{key.quota && ` (${quotaUsedText(key.quota)})`} back to 0? It
+            can then make every request of its quota again.
+          </>
+        )}
+      </ConfirmDialog>
+    </>
   );
 }
 
-function KeyDetails({ apiKey, now, onRoll }: { apiKey: ApiKey; now: Date; onRoll: (key: ApiKey) => void }) {
+type DetailsProps = { apiKey: ApiKey; now: Date; onRoll: (key: ApiKey) => void; onReset: (key: ApiKey) => void };
+
+function KeyDetails({ apiKey, now, onRoll, onReset }: DetailsProps) {
   const [window, setWindow] = useState<UsageWindow>('7d');
   const usage = useKeyUsage(apiKey.id, window);
   const reason = disabledReasonText(apiKey);
@@ -91,6 +118,9 @@ function KeyDetails({ apiKey, now, onRoll }: { apiKey: ApiKey; now: Date; onRoll
       </SimpleGrid>
       <Field label="Rate limit">
         <RateLimitEditor key={apiKey.id} apiKey={apiKey} />
+      </Field>
+      <Field label="Quota">
+        <QuotaEditor key={apiKey.id} apiKey={apiKey} onReset={onReset} />
       </Field>
       <Field label="Allowed IP addresses">
         <AllowedIpsEditor key={apiKey.id} apiKey={apiKey} />

@@ -1,4 +1,5 @@
-import { Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { ResponsiveTable, type Column } from '../shared/ResponsiveTable.tsx';
 import {
   DeleteKeyButton,
   EnabledSwitch,
@@ -10,6 +11,7 @@ import {
 } from './KeyFields.tsx';
 import { KeyName } from './KeyName.tsx';
 import { KeySparkline } from './KeySparkline.tsx';
+import { QuotaBar } from './QuotaBar.tsx';
 import { rateLimitText } from './rate-limit-text.ts';
 import type { ApiKey, KeyAuthority } from './keys-api.ts';
 
@@ -24,93 +26,64 @@ type Props = KeyActions & { keys: ApiKey[]; authority: KeyAuthority; now: Date; 
 
 /** One page of keys, newest first (the server's order): a table on wide screens, one card per key on narrow ones. */
 export function KeyList({ keys, authority, now, narrow, ...actions }: Props) {
-  if (narrow) {
-    return (
-      <Stack gap="sm" component="ul" aria-label="API keys" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-        {keys.map((key) => (
-          <Paper component="li" key={key.id} withBorder p="md" data-key-id={key.id}>
-            <Stack gap="sm">
-              <KeyName apiKey={key} now={now} onOpen={actions.onOpen} />
-              <SimpleGrid cols={2} spacing="sm">
-                <Field label="Created">
-                  <KeyCreated apiKey={key} />
-                </Field>
-                <Field label="Expires">
-                  <KeyExpires apiKey={key} />
-                </Field>
-                <Field label="Last used">
-                  <KeyLastUsed apiKey={key} now={now} />
-                </Field>
-                <Field label="Last 7 days">
-                  <KeySparkline keyId={key.id} name={key.name} />
-                </Field>
-                <Field label="Rate limit">
-                  <KeyRateLimit apiKey={key} />
-                </Field>
-              </SimpleGrid>
-              <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
-                <EnabledSwitch apiKey={key} authority={authority} onToggle={actions.onToggle} />
-                <Group gap={4} wrap="nowrap">
-                  <RollKeyButton apiKey={key} now={now} onRoll={actions.onRoll} />
-                  <DeleteKeyButton apiKey={key} onDelete={actions.onDelete} />
-                </Group>
-              </Group>
-            </Stack>
-          </Paper>
-        ))}
-      </Stack>
-    );
-  }
+  // The facts a row and a card both show, in the same order.
+  const facts: Array<Column<ApiKey>> = [
+    { header: 'Created', cell: (key) => <KeyCreated apiKey={key} /> },
+    { header: 'Expires', cell: (key) => <KeyExpires apiKey={key} /> },
+    { header: 'Last used', cell: (key) => <KeyLastUsed apiKey={key} now={now} /> },
+    { header: 'Last 7 days', cell: (key) => <KeySparkline keyId={key.id} name={key.name} /> },
+    { header: 'Rate limit', cell: (key) => <KeyRateLimit apiKey={key} /> },
+    { header: 'Quota', cell: (key) => <QuotaBar apiKey={key} testId="row-quota" /> },
+  ];
+  const name = (key: ApiKey) => <KeyName apiKey={key} now={now} onOpen={actions.onOpen} />;
+  const enabled = (key: ApiKey) => <EnabledSwitch apiKey={key} authority={authority} onToggle={actions.onToggle} />;
+  const buttons = (key: ApiKey) => (
+    <>
+      <RollKeyButton apiKey={key} now={now} onRoll={actions.onRoll} />
+      <DeleteKeyButton apiKey={key} onDelete={actions.onDelete} />
+    </>
+  );
   return (
-    <Table verticalSpacing="sm" highlightOnHover aria-label="API keys">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">Name</Table.Th>
-          <Table.Th scope="col">Created</Table.Th>
-          <Table.Th scope="col">Expires</Table.Th>
-          <Table.Th scope="col">Last used</Table.Th>
-          <Table.Th scope="col">Last 7 days</Table.Th>
-          <Table.Th scope="col">Rate limit</Table.Th>
-          <Table.Th scope="col">Enabled</Table.Th>
-          <Table.Th scope="col">
-            <span className="sr-only">Actions</span>
-          </Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {keys.map((key) => (
-          <Table.Tr key={key.id} data-key-id={key.id}>
-            <Table.Td maw={280}>
-              <KeyName apiKey={key} now={now} onOpen={actions.onOpen} />
-            </Table.Td>
-            <Table.Td>
-              <KeyCreated apiKey={key} />
-            </Table.Td>
-            <Table.Td>
-              <KeyExpires apiKey={key} />
-            </Table.Td>
-            <Table.Td>
-              <KeyLastUsed apiKey={key} now={now} />
-            </Table.Td>
-            <Table.Td>
-              <KeySparkline keyId={key.id} name={key.name} />
-            </Table.Td>
-            <Table.Td>
-              <KeyRateLimit apiKey={key} />
-            </Table.Td>
-            <Table.Td>
-              <EnabledSwitch apiKey={key} authority={authority} onToggle={actions.onToggle} />
-            </Table.Td>
-            <Table.Td ta="right">
-              <Group gap={4} justify="flex-end" wrap="nowrap">
-                <RollKeyButton apiKey={key} now={now} onRoll={actions.onRoll} />
-                <DeleteKeyButton apiKey={key} onDelete={actions.onDelete} />
-              </Group>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <ResponsiveTable
+      label="API keys"
+      rows={keys}
+      rowKey={(key) => key.id}
+      rowProps={(key) => ({ 'data-key-id': key.id })}
+      narrow={narrow}
+      columns={[
+        { header: 'Name', cell: name, td: { maw: 280 } },
+        ...facts,
+        { header: 'Enabled', cell: enabled },
+        {
+          header: 'Actions',
+          hidden: true,
+          td: { ta: 'right' },
+          cell: (key) => (
+            <Group gap={4} justify="flex-end" wrap="nowrap">
+              {buttons(key)}
+            </Group>
+          ),
+        },
+      ]}
+      card={(key) => (
+        <Stack gap="sm">
+          {name(key)}
+          <SimpleGrid cols={2} spacing="sm">
+            {facts.map((fact) => (
+              <Field key={fact.header} label={fact.header}>
+                {fact.cell(key)}
+              </Field>
+            ))}
+          </SimpleGrid>
+          <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
+            {enabled(key)}
+            <Group gap={4} wrap="nowrap">
+              {buttons(key)}
+            </Group>
+          </Group>
+        </Stack>
+      )}
+    />
   );
 }
 

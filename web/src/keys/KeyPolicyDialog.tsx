@@ -1,8 +1,10 @@
-import { Alert, Button, Group, Modal, NumberInput, Stack, Switch } from '@mantine/core';
+import { Modal, NumberInput, Stack, Switch } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { isApiError } from '../shared/api-client.ts';
+import { FailureAlert } from '../shared/Feedback.tsx';
 import { useUpdateKeyPolicy, type KeyPolicy } from './key-policy-api.ts';
+import { FormButtons } from '../shared/FormButtons.tsx';
 
 type Props = { opened: boolean; policy: KeyPolicy; onClose: () => void };
 
@@ -54,9 +56,7 @@ function PolicyForm({ policy, onDone }: { policy: KeyPolicy; onDone: () => void 
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
         {update.error && !lifetimeError && !unusedError ? (
-          <Alert color="red" variant="light" title="The key policy was not changed" role="alert">
-            {server ? server.detail : 'Something went wrong. Try again.'}
-          </Alert>
+          <FailureAlert title="The key policy was not changed" error={update.error} />
         ) : null}
         <NumberInput
           data-autofocus
@@ -95,14 +95,7 @@ function PolicyForm({ policy, onDone }: { policy: KeyPolicy; onDone: () => void 
           checked={requireIps}
           onChange={(event) => setRequireIps(event.currentTarget.checked)}
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Save policy
-          </Button>
-        </Group>
+        <FormButtons submit="Save policy" pending={update.isPending} onCancel={onDone} />
       </Stack>
     </form>
   );

@@ -3,7 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconInfoCircle, IconKey, IconPlus } from '@tabler/icons-react';
 import { Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { isApiError } from '../shared/api-client.ts';
-import { ProblemAlert, useFeedback } from '../shared/Feedback.tsx';
+import { LoadingRows, ProblemAlert, useFeedback } from '../shared/Feedback.tsx';
 import { useNow } from '../shared/use-now.ts';
 import { CreateKeyDialog } from './CreateKeyDialog.tsx';
 import { DeleteKeyDialog } from './DeleteKeyDialog.tsx';
@@ -101,13 +101,7 @@ export function KeysPanel() {
           </div>
           {hasKeys && createButton}
         </Group>
-        {keys.isPending && (
-          <Stack gap="xs" role="status" aria-label="Loading API keys">
-            {[0, 1, 2].map((row) => (
-              <Skeleton key={row} height={56} />
-            ))}
-          </Stack>
-        )}
+        {keys.isPending && <LoadingRows label="Loading API keys" rows={3} height={56} />}
         {keys.isError && (
           <ProblemAlert
             error={keys.error}

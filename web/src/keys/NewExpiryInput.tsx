@@ -2,19 +2,8 @@ import { DatePickerInput } from '@mantine/dates';
 import { useState } from 'react';
 import { expiryViolations, latestExpiryAllowed, utcDate, type KeyPolicy } from '@contracts';
 import { isApiError } from '../shared/api-client.ts';
-import { earliestExpiryDate } from '../shared/dates.ts';
+import { CALENDAR_LABELS, earliestExpiryDate } from '../shared/dates.ts';
 import type { ApiKey } from './keys-api.ts';
-
-const CALENDAR_LABELS = {
-  monthLevelControl: 'Choose a month',
-  yearLevelControl: 'Choose a year',
-  nextMonth: 'Next month',
-  previousMonth: 'Previous month',
-  nextYear: 'Next year',
-  previousYear: 'Previous year',
-  nextDecade: 'Next decade',
-  previousDecade: 'Previous decade',
-};
 
 /**
  * Whether a roll of `key` needs a new expiry (the key policy would refuse the one it has), the

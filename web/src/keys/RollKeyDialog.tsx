@@ -1,11 +1,13 @@
-import { Alert, Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
+import { Modal, Radio, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { isApiError } from '../shared/api-client.ts';
+import { FailureAlert } from '../shared/Feedback.tsx';
 import type { ApiKey } from './keys-api.ts';
 import { useKeyPolicyContext } from './key-policy-context.ts';
 import { NewExpiryInput, useNewExpiry } from './NewExpiryInput.tsx';
 import { useRollKey, type RolledKey, type RollOverlap } from './roll-api.ts';
+import { FormButtons } from '../shared/FormButtons.tsx';
 
 const OVERLAPS: { value: RollOverlap; label: string; description: string }[] = [
   {
@@ -90,18 +92,9 @@ function RollForm({ apiKey, roll, onCancel, onRolled }: FormProps) {
         </Radio.Group>
         {expiry.needed && <NewExpiryInput expiry={expiry} serverError={roll.error} />}
         {roll.error && !(expiry.needed && isApiError(roll.error) && roll.error.fieldError('expires_at')) && (
-          <Alert color="red" variant="light" title="The key was not rolled" role="alert">
-            {isApiError(roll.error) ? roll.error.detail : 'Something went wrong. Try again.'}
-          </Alert>
+          <FailureAlert title="The key was not rolled" error={roll.error} />
         )}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={roll.isPending}>
-            Roll key
-          </Button>
-        </Group>
+        <FormButtons submit="Roll key" pending={roll.isPending} onCancel={onCancel} />
       </Stack>
     </form>
   );

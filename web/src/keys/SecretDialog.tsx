@@ -1,14 +1,10 @@
-import { Button, Code, CopyButton, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Button, Code, CopyButton, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { ShownOnceSecret } from '../shared/ShownOnceSecret.tsx';
+import { ShownOnceSecretDialog } from '../shared/ShownOnceSecretDialog.tsx';
 import type { CreatedKey } from './keys-api.ts';
 import { usageSnippets } from './secret-snippets.ts';
 
-/**
- * The only time the full key is ever shown. The parent holds the secret in state and drops it
- * when this closes; nothing else (query cache, storage, URL) ever sees it.
- */
+/** The only time the full key is ever shown, after a creation or a roll, with how to use it. */
 export function SecretDialog({
   created,
   note,
@@ -18,29 +14,22 @@ export function SecretDialog({
   note?: ReactNode;
   onClose: () => void;
 }) {
-  const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
   const snippets = created ? usageSnippets(window.location.origin, created.secret) : undefined;
   return (
-    <Modal
-      opened={created !== null}
-      onClose={onClose}
-      title="Your new API key"
+    <ShownOnceSecretDialog
+      shown={
+        created && { title: 'Your new API key', label: `API key “${created.api_key.name}”`, value: created.secret }
+      }
+      testId="new-key-secret"
+      why="airkey keeps only a fingerprint of this key, so nobody can show it to you later. If you lose it, create a new key and delete this one."
+      note={note}
+      doneLabel="I have saved the key"
       size="xl"
-      fullScreen={narrow}
-      closeOnClickOutside={false}
-      centered
+      fullScreenOnPhone
+      onClose={onClose}
     >
-      {created && snippets && (
-        <Stack gap="md">
-          <ShownOnceSecret
-            label={`API key “${created.api_key.name}”`}
-            value={created.secret}
-            testId="new-key-secret"
-            note={note}
-          >
-            airkey keeps only a fingerprint of this key, so nobody can show it to you later. If you lose it, create a
-            new key and delete this one.
-          </ShownOnceSecret>
+      {snippets && (
+        <>
           <Title order={3} size="h5">
             How to use it
           </Title>
@@ -56,12 +45,9 @@ export function SecretDialog({
               For AI agents: the MCP server at {window.location.origin}/mcp takes the same key in the same header.
             </Text>
           </Snippet>
-          <Group justify="flex-end">
-            <Button onClick={onClose}>I have saved the key</Button>
-          </Group>
-        </Stack>
+        </>
       )}
-    </Modal>
+    </ShownOnceSecretDialog>
   );
 }
 

@@ -7,6 +7,7 @@ const SERIES = [
   { name: 'Accepted', color: 'teal.7' },
   { name: 'Rejected', color: 'red.7' },
   { name: 'Rate limited', color: 'orange.5' },
+  { name: 'Quota exceeded', color: 'yellow.6' },
   { name: 'Address refused', color: 'grape.6' },
 ];
 
@@ -59,6 +60,7 @@ export function UsageChart({ usage, id, label, height = 180 }: Props) {
               <th scope="col">Accepted</th>
               <th scope="col">Rejected</th>
               <th scope="col">Rate limited</th>
+              <th scope="col">Quota exceeded</th>
               <th scope="col">Address refused</th>
             </tr>
           </thead>
@@ -69,6 +71,7 @@ export function UsageChart({ usage, id, label, height = 180 }: Props) {
                 <td>{point.ok}</td>
                 <td>{point.rejected}</td>
                 <td>{point.rate_limited}</td>
+                <td>{point.quota_exceeded}</td>
                 <td>{point.ip_refused}</td>
               </tr>
             ))}
@@ -79,7 +82,7 @@ export function UsageChart({ usage, id, label, height = 180 }: Props) {
   );
 }
 
-/** Requests, accepted, rejected, rate limited and refused for the address, in the window: plain text with test ids. */
+/** Requests, accepted, rejected, rate limited, over quota and refused for the address, in the window: plain text with test ids. */
 export function UsageTotals({ usage, id }: { usage: Usage; id: string }) {
   return (
     <Group gap="lg" wrap="wrap" data-testid={`${id}-totals`}>
@@ -87,6 +90,7 @@ export function UsageTotals({ usage, id }: { usage: Usage; id: string }) {
       <Total label="Accepted" value={usage.total.ok} testId={`${id}-ok`} />
       <Total label="Rejected" value={usage.total.rejected} testId={`${id}-rejected`} />
       <Total label="Rate limited" value={usage.total.rate_limited} testId={`${id}-rate-limited`} />
+      <Total label="Quota exceeded" value={usage.total.quota_exceeded} testId={`${id}-quota-exceeded`} />
       <Total label="Address refused" value={usage.total.ip_refused} testId={`${id}-ip-refused`} />
     </Group>
   );

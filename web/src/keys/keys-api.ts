@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ApiKeyView, createKeyBodySchema, KeyAuthority } from '@contracts';
+import type { ApiKeyView, createKeyBodySchema, KeyAuthority, UpdateKeyInput } from '@contracts';
 import { request } from '../shared/api-client.ts';
 
 export type { KeyAuthority };
@@ -8,6 +8,7 @@ export type ApiKey = ApiKeyView;
 export type KeyList = { data: ApiKey[]; authority: KeyAuthority };
 export type CreateKeyBody = z.infer<typeof createKeyBodySchema>;
 export type CreatedKey = { api_key: ApiKey; secret: string };
+export type KeyChanges = UpdateKeyInput;
 
 export const keysKey = ['api-keys'] as const;
 export const KEYS_PAGE = '/backoffice/settings/api-keys';
@@ -50,8 +51,7 @@ type Toggle = { key: ApiKey; enabled: boolean };
 export function useSetKeyEnabled(onFailure: (error: unknown, variables: Toggle) => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ key, enabled }: Toggle) =>
-      request<ApiKey>('PATCH', `/api-keys/${encodeURIComponent(key.id)}`, { enabled }),
+    mutationFn: ({ key, enabled }: Toggle) => request<ApiKey>('PATCH', keyPath(key), { enabled }),
     onMutate: async ({ key, enabled }) => {
       await queryClient.cancelQueries({ queryKey: keysKey });
       const previous = queryClient.getQueryData<KeyList>(keysKey);
@@ -76,7 +76,7 @@ export function useSetKeyEnabled(onFailure: (error: unknown, variables: Toggle) 
 export function useDeleteKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (key: ApiKey) => request<void>('DELETE', `/api-keys/${encodeURIComponent(key.id)}`),
+    mutationFn: (key: ApiKey) => request<void>('DELETE', keyPath(key)),
     onSuccess: (_nothing, key) => {
       queryClient.setQueryData<KeyList>(
         keysKey,
@@ -87,6 +87,34 @@ export function useDeleteKey() {
     },
   });
 }
+
+/**
+ * Changes a key's settings (rate limit, quota, allowed addresses) with PATCH; the list, and so the open
+ * drawer, shows the answer.
+ */
+export const useUpdateKey = () =>
+  useKeyChange(({ key, changes }: { key: ApiKey; changes: KeyChanges }) =>
+    request<ApiKey>('PATCH', keyPath(key), changes),
+  );
+
+/** Sets what the current period of a key's quota has used back to 0. */
+export const useResetQuota = () =>
+  useKeyChange((key: ApiKey) => request<ApiKey>('POST', `${keyPath(key)}/quota/reset`));
+
+/** A change whose answer is the key as it now is: it replaces the key in the list. */
+export function useKeyChange<Variables>(mutationFn: (variables: Variables) => Promise<ApiKey>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: (updated) => queryClient.setQueryData<KeyList>(keysKey, (list) => list && replaceKey(list, updated)),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: keysKey });
+      void queryClient.invalidateQueries({ queryKey: ['audit-events'] });
+    },
+  });
+}
+
+export const keyPath = (key: Pick<ApiKey, 'id'>) => `/api-keys/${encodeURIComponent(key.id)}`;
 
 function replaceKey(list: KeyList, key: ApiKey): KeyList {
   return { ...list, data: list.data.map((each) => (each.id === key.id ? key : each)) };

@@ -1,7 +1,10 @@
 import type { ApiKey } from './keys-api.ts';
+import { requestsOf, requestsProblemOf, type Requests } from './limit-draft.ts';
 
 export type RateLimitValue = NonNullable<ApiKey['rate_limit']>;
 export type RateWindow = RateLimitValue['window'];
+/** Where the server's errors about a rate limit point. */
+export const RATE_LIMIT_FIELDS = ['rate_limit.requests', 'rate_limit.window', 'rate_limit'];
 
 /** The windows a limit may use, in the words the dialog offers (docs/keys.md (Rate limits)). */
 export const RATE_WINDOWS: ReadonlyArray<{ value: RateWindow; label: string }> = [
@@ -10,7 +13,6 @@ export const RATE_WINDOWS: ReadonlyArray<{ value: RateWindow; label: string }> =
   { value: '1h', label: 'requests per hour' },
   { value: '1d', label: 'requests per day' },
 ];
-export const MAX_RATE_REQUESTS = 1_000_000_000;
 
 const count = new Intl.NumberFormat('en-GB');
 const WINDOW_WORD: Record<RateWindow, string> = { '1s': 'second', '1m': 'minute', '1h': 'hour', '1d': 'day' };
@@ -22,7 +24,7 @@ export function rateLimitText(limit: RateLimitValue | null): string {
 }
 
 /** What the form holds: the number as typed (empty: no limit) and the window. */
-export type RateLimitDraft = { requests: number | string; window: RateWindow };
+export type RateLimitDraft = { requests: Requests; window: RateWindow };
 
 export function draftOf(limit: RateLimitValue | null): RateLimitDraft {
   return limit ? { requests: limit.requests, window: limit.window } : { requests: '', window: '1m' };
@@ -30,16 +32,9 @@ export function draftOf(limit: RateLimitValue | null): RateLimitDraft {
 
 /** The draft as the API's `rate_limit`: null when empty; a number the server judges otherwise. */
 export function limitOf(draft: RateLimitDraft): RateLimitValue | null {
-  if (draft.requests === '') return null;
-  const requests = typeof draft.requests === 'number' ? draft.requests : Number(draft.requests.replaceAll(',', ''));
-  return { requests, window: draft.window };
+  const requests = requestsOf(draft.requests);
+  return requests === null ? null : { requests, window: draft.window };
 }
 
 /** The words for a number the server would refuse, before asking it. */
-export function requestsProblem(draft: RateLimitDraft): string | undefined {
-  const limit = limitOf(draft);
-  if (!limit) return undefined;
-  if (!Number.isInteger(limit.requests) || limit.requests < 1 || limit.requests > MAX_RATE_REQUESTS)
-    return `A whole number from 1 to ${count.format(MAX_RATE_REQUESTS)}, or empty for no limit.`;
-  return undefined;
-}
+export const requestsProblem = (draft: RateLimitDraft) => requestsProblemOf(draft.requests, 'no limit');

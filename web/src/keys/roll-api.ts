@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../shared/api-client.ts';
-import { keysKey, type ApiKey, type KeyList } from './keys-api.ts';
+import { keyPath, keysKey, type ApiKey, type KeyList } from './keys-api.ts';
 
 import type { RolledKey, RollKeyInput, RollOverlap } from '@contracts';
 
@@ -17,7 +17,7 @@ export function useRollKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ key, overlap, expiresAt }: { key: ApiKey; overlap: RollOverlap; expiresAt?: string | null }) =>
-      request<RolledKey>('POST', `/api-keys/${encodeURIComponent(key.id)}/roll`, {
+      request<RolledKey>('POST', `${keyPath(key)}/roll`, {
         overlap,
         ...(expiresAt ? { expires_at: expiresAt } : {}),
       } satisfies RollKeyBody),

@@ -32,6 +32,15 @@ describe('usage in words', () => {
     ).toBe('16 requests in the last 24 hours: 10 accepted, 1 rejected, 2 rate limited, 3 refused for their address.');
   });
 
+  it('names requests refused over the quota when there were any', () => {
+    expect(
+      usageSummary({
+        window: '7d',
+        total: { ok: 100, rejected: 0, rate_limited: 0, quota_exceeded: 7, ip_refused: 0 },
+      }),
+    ).toBe('107 requests in the last 7 days: 100 accepted, 0 rejected, 7 over quota.');
+  });
+
   it('labels hours and days in UTC', () => {
     expect(bucketLabel('2026-11-22T23:00:00.000Z', 'hour')).toBe('23:00');
     expect(bucketLabel('2026-11-22T00:00:00.000Z', 'day')).toBe('22 Nov');
@@ -65,14 +74,14 @@ describe('usage in words', () => {
       window: '24h',
       bucket: 'hour',
       series: [
-        { start: '2026-11-22T09:00:00.000Z', ok: 2, rejected: 1, rate_limited: 3, ip_refused: 2, quota_exceeded: 0 },
-        { start: '2026-11-22T10:00:00.000Z', ok: 0, rejected: 0, rate_limited: 0, ip_refused: 0, quota_exceeded: 0 },
+        { start: '2026-11-22T09:00:00.000Z', ok: 2, rejected: 1, rate_limited: 3, quota_exceeded: 4, ip_refused: 2 },
+        { start: '2026-11-22T10:00:00.000Z', ok: 0, rejected: 0, rate_limited: 0, quota_exceeded: 0, ip_refused: 0 },
       ],
-      total: { ok: 2, rejected: 1, rate_limited: 3, ip_refused: 2, quota_exceeded: 0 },
+      total: { ok: 2, rejected: 1, rate_limited: 3, quota_exceeded: 4, ip_refused: 2 },
     });
     expect(rows).toEqual([
-      { label: '09:00', Accepted: 2, Rejected: 1, 'Rate limited': 3, 'Address refused': 2 },
-      { label: '10:00', Accepted: 0, Rejected: 0, 'Rate limited': 0, 'Address refused': 0 },
+      { label: '09:00', Accepted: 2, Rejected: 1, 'Rate limited': 3, 'Quota exceeded': 4, 'Address refused': 2 },
+      { label: '10:00', Accepted: 0, Rejected: 0, 'Rate limited': 0, 'Quota exceeded': 0, 'Address refused': 0 },
     ]);
   });
 });

@@ -44,16 +44,17 @@ export function requestsOf(
 }
 
 /**
- * "1,234 requests in the last 7 days: 1,200 accepted, 34 rejected." (", 5 rate limited" and
- * ", 2 refused for their address" when any were).
+ * "1,234 requests in the last 7 days: 1,200 accepted, 34 rejected." (", 5 rate limited",
+ * ", 3 over quota" and ", 2 refused for their address" when any were).
  */
 export function usageSummary(usage: Pick<Usage, 'window' | 'total'>): string {
-  const { ok, rejected, rate_limited, ip_refused } = usage.total;
+  const { ok, rejected, rate_limited, quota_exceeded, ip_refused } = usage.total;
   const total = requestsOf(usage.total);
   const requests = `${formatCount(total)} ${total === 1 ? 'request' : 'requests'}`;
   const limited = rate_limited > 0 ? `, ${formatCount(rate_limited)} rate limited` : '';
+  const overQuota = quota_exceeded > 0 ? `, ${formatCount(quota_exceeded)} over quota` : '';
   const refused = ip_refused > 0 ? `, ${formatCount(ip_refused)} refused for their address` : '';
-  return `${requests} in the last ${WINDOW_LABELS[usage.window]}: ${formatCount(ok)} accepted, ${formatCount(rejected)} rejected${limited}${refused}.`;
+  return `${requests} in the last ${WINDOW_LABELS[usage.window]}: ${formatCount(ok)} accepted, ${formatCount(rejected)} rejected${limited}${overQuota}${refused}.`;
 }
 
 /** The busiest bucket, for the summary a screen reader hears before the table. */
@@ -68,16 +69,18 @@ type ChartRow = {
   Accepted: number;
   Rejected: number;
   'Rate limited': number;
+  'Quota exceeded': number;
   'Address refused': number;
 };
 
-/** Chart rows: the axis label plus the four series, named as the legend shows them. */
+/** Chart rows: the axis label plus the five series, named as the legend shows them. */
 export function chartRows(usage: Usage): ChartRow[] {
   return usage.series.map((point) => ({
     label: bucketLabel(point.start, usage.bucket),
     Accepted: point.ok,
     Rejected: point.rejected,
     'Rate limited': point.rate_limited,
+    'Quota exceeded': point.quota_exceeded,
     'Address refused': point.ip_refused,
   }));
 }

@@ -1,5 +1,5 @@
 // How the back office tells the user what happened: passing messages, and failed loads in place.
-import { Alert, Button, Notification, Stack } from '@mantine/core';
+import { Alert, Button, Notification, Skeleton, Stack } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { isApiError } from './api-client.ts';
@@ -76,5 +76,25 @@ export function ProblemAlert({ error, title, onRetry }: { error: unknown; title:
         </div>
       )}
     </Alert>
+  );
+}
+
+/** An action the server refused, said in place (a dialog, a form): its reason, or a plain word. */
+export function FailureAlert({ title, error }: { title: string; error: unknown }) {
+  return (
+    <Alert color="red" variant="light" title={title} role="alert">
+      {isApiError(error) ? error.detail : 'Something went wrong. Try again.'}
+    </Alert>
+  );
+}
+
+/** A list or table still loading: grey rows of its size, named for screen readers. */
+export function LoadingRows({ label, rows, height }: { label: string; rows: number; height: number }) {
+  return (
+    <Stack gap="xs" role="status" aria-label={label}>
+      {Array.from({ length: rows }, (_, row) => (
+        <Skeleton key={row} height={height} />
+      ))}
+    </Stack>
   );
 }

@@ -25,10 +25,10 @@ export class ApiError extends Error {
     this.retryAfter = retryAfter;
   }
 
-  /** The server's message for one body field (`path` as the server names it, e.g. "name"). */
-  fieldError(path: string): string | undefined {
-    return this.errors.find(
-      (error) => error.path === path || error.path === `/${path}` || error.path === `body.${path}`,
+  /** The server's message for a body field (`path` as the server names it, e.g. "name"), the first path that has one. */
+  fieldError(...paths: string[]): string | undefined {
+    return this.errors.find((error) =>
+      paths.some((path) => error.path === path || error.path === `/${path}` || error.path === `body.${path}`),
     )?.message;
   }
 }

@@ -71,3 +71,15 @@ export function formatRelative(iso: string, now: Date): string {
   }
   return 'just now';
 }
+
+/** What the date pickers' buttons say to a screen reader. */
+export const CALENDAR_LABELS = {
+  monthLevelControl: 'Choose a month',
+  yearLevelControl: 'Choose a year',
+  nextMonth: 'Next month',
+  previousMonth: 'Previous month',
+  nextYear: 'Next year',
+  previousYear: 'Previous year',
+  nextDecade: 'Next decade',
+  previousDecade: 'Previous decade',
+};

@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { isApiError } from '../shared/api-client.ts';
 import type { Role } from './roles.ts';
 import { useCreateUser } from './users-api.ts';
-import { useFeedback } from '../shared/Feedback.tsx';
+import { useFeedback, FailureAlert } from '../shared/Feedback.tsx';
 import { RoleChecks } from './RoleChecks.tsx';
+import { FormButtons } from '../shared/FormButtons.tsx';
 
 type Props = { opened: boolean; onClose: () => void; canGrantSystemAdministrator: boolean };
 
@@ -43,11 +44,7 @@ export function AddUserDialog({ opened, onClose, canGrantSystemAdministrator }: 
     <Modal opened={opened} onClose={close} title="Add user" centered>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          {general && (
-            <Alert color="red" variant="light" title="The user was not added" role="alert">
-              {isApiError(general) ? general.detail : 'Something went wrong. Try again.'}
-            </Alert>
-          )}
+          {general && <FailureAlert title="The user was not added" error={general} />}
           <TextInput
             data-autofocus
             label="E-mail"
@@ -82,14 +79,12 @@ export function AddUserDialog({ opened, onClose, canGrantSystemAdministrator }: 
             canGrantSystemAdministrator={canGrantSystemAdministrator}
             error={field('roles')}
           />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending} disabled={!email.trim() || !name.trim() || !password}>
-              Add user
-            </Button>
-          </Group>
+          <FormButtons
+            submit="Add user"
+            pending={create.isPending}
+            disabled={!email.trim() || !name.trim() || !password}
+            onCancel={close}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,10 +1,9 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { isApiError } from '../shared/api-client.ts';
 import type { Role } from './roles.ts';
 import type { User } from './users-api.ts';
 import { useUpdateUser } from './users-api.ts';
-import { useFeedback } from '../shared/Feedback.tsx';
+import { useFeedback, FailureAlert } from '../shared/Feedback.tsx';
 import { RoleChecks } from './RoleChecks.tsx';
 
 type Props = { user: User | null; onClose: () => void; canGrantSystemAdministrator: boolean };
@@ -43,11 +42,7 @@ export function EditRolesDialog({ user, onClose, canGrantSystemAdministrator }: 
           <Text size="sm">
             Roles of <strong>{user.email}</strong>. Keys this user created act with these roles from their next request.
           </Text>
-          {update.error && (
-            <Alert color="red" variant="light" title="The roles were not changed" role="alert">
-              {isApiError(update.error) ? update.error.detail : 'Something went wrong. Try again.'}
-            </Alert>
-          )}
+          {update.error && <FailureAlert title="The roles were not changed" error={update.error} />}
           <RoleChecks value={roles} onChange={setRoles} canGrantSystemAdministrator={canGrantSystemAdministrator} />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close}>

@@ -1,4 +1,5 @@
-import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { ResponsiveTable } from '../shared/ResponsiveTable.tsx';
 import { roleLabel } from './roles.ts';
 import type { User } from './users-api.ts';
 
@@ -12,59 +13,40 @@ type Props = {
 
 /** A table on wide screens, cards on narrow ones. */
 export function UsersList({ users, selfId, narrow, onEditRoles, onDelete }: Props) {
-  if (narrow) {
-    return (
-      <Stack component="ul" gap="sm" aria-label="Users" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-        {users.map((user) => (
-          <Paper component="li" key={user.id} withBorder p="md">
-            <Stack gap="xs">
-              <div>
-                <Text fw={600}>
-                  {user.name}
-                  {user.id === selfId && ' (you)'}
-                </Text>
-                <Text size="sm" c="dark.4" style={{ wordBreak: 'break-all' }}>
-                  {user.email}
-                </Text>
-              </div>
-              <UserRoles roles={user.roles} />
-              <UserActions user={user} isSelf={user.id === selfId} onEditRoles={onEditRoles} onDelete={onDelete} />
-            </Stack>
-          </Paper>
-        ))}
-      </Stack>
-    );
-  }
+  const name = (user: User) => (
+    <>
+      {user.name}
+      {user.id === selfId && ' (you)'}
+    </>
+  );
+  const actions = (user: User) => (
+    <UserActions user={user} isSelf={user.id === selfId} onEditRoles={onEditRoles} onDelete={onDelete} />
+  );
   return (
-    <Table verticalSpacing="sm" highlightOnHover aria-label="Users">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">Name</Table.Th>
-          <Table.Th scope="col">E-mail</Table.Th>
-          <Table.Th scope="col">Roles</Table.Th>
-          <Table.Th scope="col">
-            <span className="sr-only">Actions</span>
-          </Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {users.map((user) => (
-          <Table.Tr key={user.id}>
-            <Table.Td fw={600}>
-              {user.name}
-              {user.id === selfId && ' (you)'}
-            </Table.Td>
-            <Table.Td>{user.email}</Table.Td>
-            <Table.Td>
-              <UserRoles roles={user.roles} />
-            </Table.Td>
-            <Table.Td>
-              <UserActions user={user} isSelf={user.id === selfId} onEditRoles={onEditRoles} onDelete={onDelete} />
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <ResponsiveTable
+      label="Users"
+      rows={users}
+      rowKey={(user) => user.id}
+      narrow={narrow}
+      columns={[
+        { header: 'Name', cell: name, td: { fw: 600 } },
+        { header: 'E-mail', cell: (user) => user.email },
+        { header: 'Roles', cell: (user) => <UserRoles roles={user.roles} /> },
+        { header: 'Actions', hidden: true, cell: actions },
+      ]}
+      card={(user) => (
+        <Stack gap="xs">
+          <div>
+            <Text fw={600}>{name(user)}</Text>
+            <Text size="sm" c="dark.4" style={{ wordBreak: 'break-all' }}>
+              {user.email}
+            </Text>
+          </div>
+          <UserRoles roles={user.roles} />
+          {actions(user)}
+        </Stack>
+      )}
+    />
   );
 }
 

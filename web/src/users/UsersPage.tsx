@@ -1,4 +1,4 @@
-import { Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -6,7 +6,7 @@ import { useKeys } from '../keys/keys-api.ts';
 import { permissionsOfSession, useSession } from '../session/session-api.ts';
 import type { User } from './users-api.ts';
 import { useUsers } from './users-api.ts';
-import { ProblemAlert } from '../shared/Feedback.tsx';
+import { LoadingRows, ProblemAlert } from '../shared/Feedback.tsx';
 import { AddUserDialog } from './AddUserDialog.tsx';
 import { DeleteUserDialog } from './DeleteUserDialog.tsx';
 import { EditRolesDialog } from './EditRolesDialog.tsx';
@@ -38,13 +38,7 @@ export function UsersPage() {
           Add user
         </Button>
       </Group>
-      {users.isPending && (
-        <Stack gap="xs" role="status" aria-label="Loading users">
-          {[0, 1, 2].map((row) => (
-            <Skeleton key={row} height={48} />
-          ))}
-        </Stack>
-      )}
+      {users.isPending && <LoadingRows label="Loading users" rows={3} height={48} />}
       {users.isError && (
         <ProblemAlert error={users.error} title="The users could not be loaded" onRetry={() => void users.refetch()} />
       )}

@@ -1,8 +1,9 @@
-import { Badge, Button, List, Modal, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, List, Modal, Skeleton, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconRefresh } from '@tabler/icons-react';
 import { ProblemAlert, useFeedback } from '../shared/Feedback.tsx';
 import { formatInstant } from '../shared/dates.ts';
+import { ResponsiveTable } from '../shared/ResponsiveTable.tsx';
 import { isApiError } from '../shared/api-client.ts';
 import { useDeliveries, useRetryDelivery, type DeliveryView, type WebhookView } from './webhooks-api.ts';
 
@@ -49,59 +50,59 @@ function Deliveries({ webhook }: { webhook: WebhookView }) {
   const rows = deliveries.data.data;
   if (rows.length === 0) return <Text>No deliveries yet. Send a test event to see one here.</Text>;
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table striped verticalSpacing="xs">
-        <Table.Caption>Newest first. Each attempt shows the receiver's answer, or why none came.</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Event</Table.Th>
-            <Table.Th scope="col">Status</Table.Th>
-            <Table.Th scope="col">Attempts</Table.Th>
-            <Table.Th scope="col">Action</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((delivery) => (
-            <Table.Tr key={delivery.id} data-testid="delivery-row">
-              <Table.Td>
-                <Text ff="monospace" size="sm">
-                  {delivery.event_type}
-                </Text>
+    <ResponsiveTable
+      dense
+      minWidth={640}
+      caption="Newest first. Each attempt shows the receiver's answer, or why none came."
+      rows={rows}
+      rowKey={(delivery) => delivery.id}
+      rowProps={() => ({ 'data-testid': 'delivery-row' })}
+      columns={[
+        {
+          header: 'Event',
+          cell: (delivery) => (
+            <>
+              <Text ff="monospace" size="sm">
+                {delivery.event_type}
+              </Text>
+              <Text size="xs" c="dark.4">
+                {formatInstant(delivery.created_at)}
+              </Text>
+            </>
+          ),
+        },
+        {
+          header: 'Status',
+          cell: (delivery) => (
+            <Stack gap={2}>
+              <Badge color={STATUS_COLOR[delivery.status]} variant="light">
+                {delivery.status}
+              </Badge>
+              {delivery.next_attempt_at && (
                 <Text size="xs" c="dark.4">
-                  {formatInstant(delivery.created_at)}
+                  Next attempt {formatInstant(delivery.next_attempt_at)}
                 </Text>
-              </Table.Td>
-              <Table.Td>
-                <Stack gap={2}>
-                  <Badge color={STATUS_COLOR[delivery.status]} variant="light">
-                    {delivery.status}
-                  </Badge>
-                  {delivery.next_attempt_at && (
-                    <Text size="xs" c="dark.4">
-                      Next attempt {formatInstant(delivery.next_attempt_at)}
-                    </Text>
-                  )}
-                </Stack>
-              </Table.Td>
-              <Table.Td>
-                <Attempts delivery={delivery} />
-              </Table.Td>
-              <Table.Td>
-                <Button
-                  size="xs"
-                  variant="light"
-                  leftSection={<IconRefresh size={14} aria-hidden />}
-                  onClick={() => resend(delivery)}
-                  aria-label={`Resend ${delivery.event_type} of ${formatInstant(delivery.created_at)}`}
-                >
-                  Resend
-                </Button>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+              )}
+            </Stack>
+          ),
+        },
+        { header: 'Attempts', cell: (delivery) => <Attempts delivery={delivery} /> },
+        {
+          header: 'Action',
+          cell: (delivery) => (
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconRefresh size={14} aria-hidden />}
+              onClick={() => resend(delivery)}
+              aria-label={`Resend ${delivery.event_type} of ${formatInstant(delivery.created_at)}`}
+            >
+              Resend
+            </Button>
+          ),
+        },
+      ]}
+    />
   );
 }
 

@@ -1,9 +1,11 @@
-import { Alert, Button, Checkbox, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Checkbox, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { WEBHOOK_EVENT_TYPES } from '@contracts';
 import { isApiError } from '../shared/api-client.ts';
+import { FailureAlert } from '../shared/Feedback.tsx';
 import { useCreateWebhook, useUpdateWebhook, type CreatedWebhook, type WebhookView } from './webhooks-api.ts';
+import { FormButtons } from '../shared/FormButtons.tsx';
 
 type Props = {
   opened: boolean;
@@ -67,11 +69,7 @@ function WebhookForm({ editing, onClose, onCreated }: Props) {
     >
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          {otherError && (
-            <Alert color="red" variant="light" title="The endpoint was not saved" role="alert">
-              {isApiError(otherError) ? otherError.detail : 'Something went wrong. Try again.'}
-            </Alert>
-          )}
+          {otherError && <FailureAlert title="The endpoint was not saved" error={otherError} />}
           <TextInput
             data-autofocus
             label="URL"
@@ -105,14 +103,11 @@ function WebhookForm({ editing, onClose, onCreated }: Props) {
               ))}
             </SimpleGrid>
           </Checkbox.Group>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={editing ? update.isPending : create.isPending}>
-              {editing ? 'Save' : 'Add endpoint'}
-            </Button>
-          </Group>
+          <FormButtons
+            submit={editing ? 'Save' : 'Add endpoint'}
+            pending={editing ? update.isPending : create.isPending}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

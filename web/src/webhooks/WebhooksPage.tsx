@@ -1,13 +1,13 @@
 import { Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { ConfirmDeleteDialog } from '../shared/ConfirmDeleteDialog.tsx';
+import { ConfirmDialog } from '../shared/ConfirmDialog.tsx';
 import { isApiError } from '../shared/api-client.ts';
 import { ProblemAlert, useFeedback } from '../shared/Feedback.tsx';
+import { ShownOnceSecretDialog } from '../shared/ShownOnceSecretDialog.tsx';
 import { DeliveryLog } from './DeliveryLog.tsx';
 import { WebhookCard, type WebhookActions } from './WebhookCard.tsx';
 import { WebhookDialog } from './WebhookDialog.tsx';
-import { WebhookSecretDialog, type ShownSecret } from './WebhookSecretDialog.tsx';
 import {
   useDeleteWebhook,
   useRotateSecret,
@@ -18,6 +18,8 @@ import {
 } from './webhooks-api.ts';
 
 const MAX_ENDPOINTS = 10;
+
+type ShownSecret = { title: string; url: string; secret: string; rotated: boolean };
 
 /** /backoffice/settings/webhooks: where the tenant's key events are sent, and how that went. */
 export function WebhooksPage() {
@@ -109,31 +111,36 @@ export function WebhooksPage() {
           setSecret({ title: 'Endpoint added', url: created.webhook.url, secret: created.secret, rotated: false });
         }}
       />
-      <WebhookSecretDialog shown={secret} onClose={() => setSecret(null)} />
+      <ShownOnceSecretDialog
+        shown={secret && { title: secret.title, label: `Signing secret for ${secret.url}`, value: secret.secret }}
+        testId="webhook-secret"
+        why={
+          <>
+            Your receiver needs this secret to verify that each delivery comes from airkey (the Standard Webhooks
+            signature in the webhook-signature header).
+            {secret?.rotated && ' The previous secret keeps signing as well for 24 hours, so you can switch over.'}
+          </>
+        }
+        doneLabel="I have saved the secret"
+        size="lg"
+        onClose={() => setSecret(null)}
+      >
+        <Text size="sm" c="dark.4">
+          Verify with the standardwebhooks package: new Webhook(secret).verify(body, headers).
+        </Text>
+      </ShownOnceSecretDialog>
       <DeliveryLog webhook={log} onClose={() => setLog(null)} />
-      <ConfirmDeleteDialog
-        opened={deleting !== null}
+      <ConfirmDialog
+        target={deleting}
+        action={remove}
         title="Delete webhook endpoint"
         failureTitle="The endpoint was not deleted"
         confirmLabel="Delete endpoint"
-        pending={remove.isPending}
-        error={remove.error}
-        onConfirm={() =>
-          deleting &&
-          remove.mutate(deleting, {
-            onSuccess: () => {
-              notify('success', 'Endpoint deleted', deleting.url);
-              setDeleting(null);
-            },
-          })
-        }
-        onClose={() => {
-          remove.reset();
-          setDeleting(null);
-        }}
+        done={(webhook) => ['Endpoint deleted', webhook.url]}
+        onClose={() => setDeleting(null)}
       >
-        {deleting?.url} stops receiving events, and its delivery log is deleted with it.
-      </ConfirmDeleteDialog>
+        {(webhook) => `${webhook.url} stops receiving events, and its delivery log is deleted with it.`}
+      </ConfirmDialog>
     </Stack>
   );
 }

@@ -66,4 +66,19 @@ describe('audit events in words', () => {
   it('falls back to the raw action for one it does not know', () => {
     expect(describeEvent(event({ action: 'tenant.renamed' }))).toBe('tenant.renamed');
   });
+
+  it('names a quota set, removed and reset', () => {
+    const quota = (after: unknown) =>
+      describeEvent(event({ action: 'api_key.quota_changed', detail: { hint: 'ask_…Xy9Z', before: null, after } }));
+    expect(quota({ requests: 10000, period: 'month' })).toBe(
+      'Set the quota of API key “Crew sync” (ask_…Xy9Z) to 10,000 requests a month',
+    );
+    expect(quota({ requests: 50, period: 'total' })).toBe(
+      'Set the quota of API key “Crew sync” (ask_…Xy9Z) to 50 requests in total',
+    );
+    expect(quota(null)).toBe('Removed the quota of API key “Crew sync” (ask_…Xy9Z)');
+    expect(describeEvent(event({ action: 'api_key.quota_reset', detail: { hint: 'ask_…Xy9Z' } }))).toBe(
+      'Reset the quota of API key “Crew sync” (ask_…Xy9Z)',
+    );
+  });
 });

@@ -36,6 +36,14 @@ export function describeEvent(event: AuditEvent): string {
         count === 0 ? 'any address' : `${count} ${count === 1 ? 'address or range' : 'addresses or ranges'}`;
       return `Limited ${key} to ${where}`;
     }
+    case 'api_key.quota_changed': {
+      const after = event.detail.after as { requests?: unknown; period?: unknown } | null | undefined;
+      if (!after || typeof after.requests !== 'number') return `Removed the quota of ${key}`;
+      const per = after.period === 'total' ? 'in total' : after.period === 'month' ? 'a month' : 'a day';
+      return `Set the quota of ${key} to ${after.requests.toLocaleString('en-GB')} requests ${per}`;
+    }
+    case 'api_key.quota_reset':
+      return `Reset the quota of ${key}`;
     case 'user.signed_in':
       return 'Signed in';
     case 'user.sign_in_failed':

@@ -75,7 +75,7 @@ export async function startMcpTestServer(engine: Engine = 'pglite', config: Part
     },
 
     async seedFlights(tenantId: string, count: number, seed = 1) {
-      await services.flightRepository.insertMany(generateFlights(tenantId, count, clock.now(), seed));
+      await services.flights.seed(SYSTEM_ACTOR, generateFlights(tenantId, count, clock.now(), seed));
     },
 
     /** A connected MCP client sending `key` the chosen way; closed by stop(). */

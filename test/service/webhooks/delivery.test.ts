@@ -140,7 +140,7 @@ describe('webhook delivery', () => {
     const previous = newWebhookSecret();
     const hook = await endpoint(target.url, {
       previousSecret: previous,
-      previousUntil: new Date(Date.now() + 86_400_000),
+      previousUntil: new Date(h.clock.now().getTime() + 86_400_000),
     });
     await hook.fire();
     await hook.settled();
@@ -154,7 +154,7 @@ describe('webhook delivery', () => {
   it('signs with the new secret only once the rotated-out one has lapsed', async () => {
     const target = await receiver();
     const previous = newWebhookSecret();
-    const hook = await endpoint(target.url, { previousSecret: previous, previousUntil: new Date(Date.now() - 1) });
+    const hook = await endpoint(target.url, { previousSecret: previous, previousUntil: new Date(h.clock.now().getTime() - 1) });
     await hook.fire();
     await hook.settled();
     const [request] = target.received;

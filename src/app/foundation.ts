@@ -86,7 +86,7 @@ export async function openFoundation(config: Config, clock: Clock, overrides: Se
     reportError,
     streakOf,
     redis,
-    throttles: createThrottles(redis),
+    throttles: createThrottles(redis, clock),
     webhooks,
   };
 }

@@ -34,7 +34,7 @@ export function buildKeyServices(config: Config, clock: Clock, base: Foundation,
   const keyRepository = new KeyRepository(db);
   // Any change may be the deletion of the last key without a checksum: ask again (until none remain).
   const legacyKeys = new LegacyKeys(keyRepository);
-  changes.onChange(() => void legacyKeys.refresh());
+  changes.onChange(() => void legacyKeys.refresh().catch(reportError));
 
   // Request counts per key and hour: incremented in memory by the key check, added up by a flush.
   const usageRepository = new UsageRepository(db);

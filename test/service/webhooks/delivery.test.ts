@@ -154,7 +154,10 @@ describe('webhook delivery', () => {
   it('signs with the new secret only once the rotated-out one has lapsed', async () => {
     const target = await receiver();
     const previous = newWebhookSecret();
-    const hook = await endpoint(target.url, { previousSecret: previous, previousUntil: new Date(h.clock.now().getTime() - 1) });
+    const hook = await endpoint(target.url, {
+      previousSecret: previous,
+      previousUntil: new Date(h.clock.now().getTime() - 1),
+    });
     await hook.fire();
     await hook.settled();
     const [request] = target.received;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Flight, FlightPage } from '../../src/flights/flight-schemas.ts';
-import { textOf, useMcpServer } from './mcp-kit.ts';
+import { textOf, useMcpServer } from '../support/mcp-server.ts';
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 import { rowsOf } from '../support/rows.ts';
 

@@ -2,7 +2,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresUrl } from '../support/databases.ts';
-import { ADMIN, signIn, startInstance, takeTurn, TURN_TIMEOUT_MS, type Instance, type Session } from './instances.ts';
+import {
+  ADMIN,
+  signIn,
+  startInstance,
+  takeTurn,
+  TURN_TIMEOUT_MS,
+  type Instance,
+  type Session,
+} from '../support/instances.ts';
 
 /**
  * SPEC §8's exactness with real server processes on one PostgreSQL (the counts shared through

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { AuditService } from '../audit/audit-service.ts';
-import { CreatorKeys } from '../keys/creator-keys.ts';
+import { creatorKeys } from '../keys/creator-keys.ts';
 import { ExpirySweep } from '../keys/expiry-sweep.ts';
 import { KeyCheck } from '../keys/key-check.ts';
 import { KeyPolicyRepository } from '../keys/key-policy-repository.ts';
@@ -105,7 +105,7 @@ export function buildKeyServices(config: Config, clock: Clock, base: Foundation,
   return {
     services,
     /** For users and tenants: the keys that lose their creator, disabled in the same unit of work. */
-    creatorKeys: new CreatorKeys(keyRepository, clock),
+    creatorKeys: creatorKeys(keyRepository, clock),
     // api_key.unused, and keys past their tenant's disable_unused_after_days disabled, as often.
     unusedSweep: new UnusedKeySweep({ uow, audit, clock, usageFlushMs: config.usageFlushMs, ...sweeps }),
     limiter,

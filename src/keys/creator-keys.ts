@@ -14,35 +14,26 @@ type Creator = { id: string; email: string };
  * with its creator's roles, and a creator who is gone has none. Users and tenants ask this service
  * inside their own unit of work, so the account's deletion (or the authority's change), the keys
  * disabled with it and their `api_key.disabled` events commit together; only the keys feature
- * writes keys.
+ * writes keys. Each method returns the ids of the keys it disabled.
  */
-export class CreatorKeys {
-  private readonly keys: KeyRepository;
-  private readonly clock: Clock;
-
-  constructor(keys: KeyRepository, clock: Clock) {
-    this.keys = keys;
-    this.clock = clock;
-  }
-
-  /** Disables the keys `creator` made (before the account is deleted); returns their ids. */
-  async disableCreatedBy(tx: Db, emit: EventEmitter, actor: Actor, creator: Creator): Promise<string[]> {
-    const disabled = await this.keys.disableByCreator(tx, creator.id, 'creator_deleted');
-    this.announce(emit, actor, disabled, creator.email);
-    return disabled.map((key) => key.id);
-  }
-
-  /** Disables a tenant's enabled keys whose creator no longer exists; returns their ids. */
-  async disableOrphaned(tx: Db, emit: EventEmitter, actor: Actor, tenantId: string): Promise<string[]> {
-    const disabled = await this.keys.disableOrphaned(tx, tenantId, 'creator_deleted');
-    this.announce(emit, actor, disabled, null);
-    return disabled.map((key) => key.id);
-  }
-
-  private announce(emit: EventEmitter, actor: Actor, keys: readonly KeyRow[], creatorEmail: string | null): void {
-    const nowMs = this.clock.now().getTime();
-    for (const key of keys) {
+export function creatorKeys(keys: KeyRepository, clock: Clock) {
+  const announce = (emit: EventEmitter, actor: Actor, disabled: readonly KeyRow[], creatorEmail: string | null) => {
+    const nowMs = clock.now().getTime();
+    for (const key of disabled) {
       emit(keyEvent('api_key.disabled', { ...key, creatorEmail }, nowMs, actor, { reason: 'creator_deleted' }));
     }
-  }
+    return disabled.map((key) => key.id);
+  };
+  return {
+    /** Disables the keys `creator` made (before the account is deleted). */
+    async disableCreatedBy(tx: Db, emit: EventEmitter, actor: Actor, creator: Creator): Promise<string[]> {
+      return announce(emit, actor, await keys.disableByCreator(tx, creator.id, 'creator_deleted'), creator.email);
+    },
+    /** Disables a tenant's enabled keys whose creator no longer exists. */
+    async disableOrphaned(tx: Db, emit: EventEmitter, actor: Actor, tenantId: string): Promise<string[]> {
+      return announce(emit, actor, await keys.disableOrphaned(tx, tenantId, 'creator_deleted'), null);
+    },
+  };
 }
+
+export type CreatorKeys = ReturnType<typeof creatorKeys>;

@@ -65,7 +65,7 @@ if (extraKeys > 0) {
   }));
   await services.database.db.insert(apiKeys).values(rows);
 }
-await services.flightRepository.insertMany(generateFlights(tenant.id, 2000, FLIGHTS_NOW));
+await services.flights.seed(SYSTEM_ACTOR, generateFlights(tenant.id, 2000, FLIGHTS_NOW));
 // BENCH_HUNG_WEBHOOK=<url>: an endpoint that never answers, with 100 deliveries pending to it.
 if (process.env.BENCH_HUNG_WEBHOOK) await hungWebhook(services, tenant.id, process.env.BENCH_HUNG_WEBHOOK);
 const verdict = await services.keyCheck.check(secret, 'setup');

@@ -20,6 +20,7 @@ import { atLeast, atMost, type Row } from './rows.ts';
 import type { Scenario, Settings } from './scenario.ts';
 import { fmt } from './scenarios.ts';
 import { SYSTEM_ACTOR } from '../src/shared/actor.ts';
+import { rowsOf } from '../test/support/rows.ts';
 
 const EVENTS = 1_000;
 
@@ -74,7 +75,7 @@ export async function thousandEvents(s: Settings): Promise<Row> {
       password: 'bench-password-1',
       roles: ['system_administrator'],
     });
-    const actor = userActor((await services.userRepository.findById(user.id))!);
+    const actor = userActor((await rowsOf(services).users.findById(user.id))!);
     await services.database.db.insert(webhooks).values({
       tenantId: tenant.id,
       url,

@@ -6,7 +6,7 @@ import { bootstrapIfEmpty, type FirstStart } from './app/bootstrap.ts';
 import { createServices, type ServiceOverrides, type Services } from './app/services.ts';
 import type { Config } from './config.ts';
 import { buildApp, type AppOptions } from './http/app.ts';
-import { backgroundLogger } from './http/logging.ts';
+import { backgroundLogger } from './app/logger.ts';
 import { mcpRoutes } from './mcp/mcp-routes.ts';
 
 export type RunningServer = {
@@ -17,10 +17,9 @@ export type RunningServer = {
   stop(): Promise<void>;
 };
 
-const EXPIRY_SWEEP_MS = 30_000;
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/** `airkey serve`: services, first-start data, HTTP, admin socket, background jobs, clean shutdown. */
+/** `airkey serve`: services and their background jobs, first-start data, HTTP, admin socket, clean shutdown. */
 export async function startServer(
   config: Config,
   options: AppOptions & { overrides?: ServiceOverrides } = {},
@@ -53,21 +52,9 @@ export async function startServer(
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
-  const sweep = setInterval(() => {
-    void services.legacyKeys.refresh();
-    services.keyRolls
-      .deleteRetired()
-      .catch((error: unknown) => app.log.warn({ err: error }, 'retired key sweep failed'));
-    services.keys.recordExpiries().catch((error: unknown) => app.log.warn({ err: error }, 'expiry sweep failed'));
-    services.sessions.deleteExpired().catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
-    services.usageReports.prune().catch((error: unknown) => app.log.warn({ err: error }, 'usage prune failed'));
-  }, EXPIRY_SWEEP_MS);
-  sweep.unref();
-
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      clearInterval(sweep);
       adminSocket?.close();
       // A connection busy when the signal came would otherwise stay open for its whole keep-alive
       // timeout after its last response: close it as soon as it is idle. Streams that never end

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { tenants } from '../db/schema.ts';
 import { generateFlights } from '../flights/flight-seeder.ts';
+import { SYSTEM_ACTOR } from '../shared/actor.ts';
+import { TenantRepository } from '../tenants/tenant-repository.ts';
 import { hashPassword } from '../users/password.ts';
+import { UserRepository } from '../users/user-repository.ts';
 import type { Services } from './services.ts';
 
 export type FirstStart = { tenantSlug: string; email: string; generatedPassword: string | undefined; flights: number };
@@ -20,11 +23,15 @@ export async function bootstrapIfEmpty(services: Services): Promise<FirstStart |
   const generatedPassword = config.adminPassword ? undefined : randomBytes(12).toString('base64url');
   const email = (config.adminEmail ?? 'admin@demo.airkey.test').toLowerCase();
   const passwordHash = await hashPassword(config.adminPassword ?? generatedPassword!);
+  // The demo tenant and its first administrator are written as they are, in one transaction: no
+  // actor exists yet to create them through the services, and nothing is audited before anyone is.
+  const tenantRows = new TenantRepository(services.database.db);
+  const users = new UserRepository(services.database.db);
   return services.uow.inTransaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK_ID})`);
     if ((await tx.select({ id: tenants.id }).from(tenants).limit(1)).length > 0) return undefined;
-    const tenant = await services.tenantRepository.insert(tx, { name: 'Demo Air', slug: 'demo' });
-    await services.userRepository.insert(tx, {
+    const tenant = await tenantRows.insert(tx, { name: 'Demo Air', slug: 'demo' });
+    await users.insert(tx, {
       tenantId: tenant.id,
       email,
       name: 'Demo Administrator',
@@ -32,7 +39,7 @@ export async function bootstrapIfEmpty(services: Services): Promise<FirstStart |
       roles: ['system_administrator'],
     });
     const rows = config.demo ? generateFlights(tenant.id, DEMO_FLIGHT_COUNT, clock.now()) : [];
-    await services.flightRepository.insertMany(rows, tx);
+    await services.flights.seed(SYSTEM_ACTOR, rows, tx);
     return { tenantSlug: tenant.slug, email, generatedPassword, flights: rows.length };
   });
 }

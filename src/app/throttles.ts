@@ -1,14 +1,16 @@
 import type { Redis } from 'ioredis';
+import type { Clock } from '../shared/clock.ts';
 import { FailureThrottle } from '../throttle/failure-throttle.ts';
 
 /** The failed-attempt throttles, shared through Redis when there is one (memory otherwise). */
-export function createThrottles(redis: Redis | undefined) {
+export function createThrottles(redis: Redis | undefined, clock: Clock) {
   const keyFailures = new FailureThrottle({
     points: 20,
     windowSeconds: 60,
     blockSeconds: 60,
     keyPrefix: 'key-failures',
     redis,
+    clock,
   });
   // One database lookup a second, at most, for a blocked client: its valid keys keep working.
   const keyLookupsWhileBlocked = new FailureThrottle({
@@ -17,6 +19,7 @@ export function createThrottles(redis: Redis | undefined) {
     blockSeconds: 60,
     keyPrefix: 'key-lookups-blocked',
     redis,
+    clock,
   });
   // Leak reports need no key: every report spends a point, whatever it held (see LeakService).
   const leakReports = new FailureThrottle({
@@ -25,6 +28,7 @@ export function createThrottles(redis: Redis | undefined) {
     blockSeconds: 60,
     keyPrefix: 'leak-reports',
     redis,
+    clock,
   });
   const signInFailures = new FailureThrottle({
     points: 5,
@@ -32,6 +36,7 @@ export function createThrottles(redis: Redis | undefined) {
     blockSeconds: 300,
     keyPrefix: 'sign-in-failures',
     redis,
+    clock,
   });
   // A hundred failures in five minutes from one address, over any accounts: spraying, not typos.
   const signInSpray = new FailureThrottle({
@@ -40,6 +45,7 @@ export function createThrottles(redis: Redis | undefined) {
     blockSeconds: 300,
     keyPrefix: 'sign-in-spray',
     redis,
+    clock,
   });
   return { keyFailures, keyLookupsWhileBlocked, leakReports, signInFailures, signInSpray };
 }

@@ -23,6 +23,12 @@ export type ChangeFeedOptions = {
   now?: () => number;
   /** Told when a write stopped waiting for an instance whose lease ran out instead. */
   onLapsed?: (confirmation: Confirmation) => void;
+  /**
+   * Told when an acknowledgement could not be sent (`send`: another instance's writer waits out
+   * this instance's lease) or heard (`listen`: this writer waits out every lease). Either way no
+   * revocation is missed, only slowed; without this the wait would go unexplained.
+   */
+  onAckFailed?: (error: unknown, stage: 'send' | 'listen') => void;
 };
 
 /**
@@ -169,9 +175,10 @@ export class ChangeFeed implements ChangeCarrier {
       .then((stop) => {
         this.stopListening = stop;
       })
-      .catch(() => {
+      .catch((error: unknown) => {
         // Without acknowledgements a write waits for the leases instead; try again next time.
         this.ackListener = undefined;
+        this.options.onAckFailed?.(error, 'listen');
       });
     return this.ackListener;
   }
@@ -206,7 +213,9 @@ export class ChangeFeed implements ChangeCarrier {
     this.emit(change);
     // Applied (eviction is synchronous): tell the writer. Its own changes it applied itself.
     if (cid !== undefined && from !== this.instanceId && this.serving) {
-      this.database.db.execute(sql`select pg_notify(${ACK_CHANNEL}, ${`${cid} ${this.instanceId}`})`).catch(() => {});
+      this.database.db
+        .execute(sql`select pg_notify(${ACK_CHANNEL}, ${`${cid} ${this.instanceId}`})`)
+        .catch((error: unknown) => this.options.onAckFailed?.(error, 'send'));
     }
   }
 

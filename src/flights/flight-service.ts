@@ -1,3 +1,5 @@
+import type { Db } from '../db/handle.ts';
+import { requireSystem, type Actor } from '../shared/actor.ts';
 import { requireKeyPermission } from '../shared/principal.ts';
 import type { Principal } from '../shared/principal.ts';
 import type { CursorCodec } from '../shared/cursor.ts';
@@ -89,6 +91,15 @@ export class FlightService {
     const row = isUuid(id) ? await this.flights.findById(principal.tenant.id, id) : undefined;
     if (!row) throw new NotFoundError('flight');
     return toFlight(row);
+  }
+
+  /**
+   * Adds flights (sample data: `airkey flights seed`, the first start), inside `tx` when given; a
+   * tenant's cached pages go. Only the system adds flights: no key or user may.
+   */
+  async seed(actor: Actor, rows: Parameters<FlightRepository['insertMany']>[0], tx?: Db): Promise<number> {
+    requireSystem(actor, 'add flights');
+    return this.flights.insertMany(rows, tx);
   }
 
   private requireRead(principal: Principal): void {

@@ -1,14 +1,13 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Accepted } from '../keys/decide.ts';
-import type { KeyAllowance } from '../keys/key-allowance.ts';
+import type { KeyLimits } from '../keys/key-allowance.ts';
 import type { KeyQuota } from '../quotas/quota.ts';
 import { WINDOW_SECONDS, type RateLimit } from '../ratelimit/rate-limit.ts';
 import type { RateDecision } from '../ratelimit/rate-limiter.ts';
 import { QuotaExceededError, RateLimitedError, withoutStack } from '../shared/errors.ts';
 import { problemFor, sendError, sendProblem } from './problem.ts';
 
-/** What stands between an accepted key and its route: its rate limit, then its quota. */
-export type KeyLimits = { rateLimits: KeyAllowance<RateLimit>; quotas: KeyAllowance<KeyQuota> };
+export type { KeyLimits } from '../keys/key-allowance.ts';
 
 /** What a limited key had left after this request, for whoami's `limits`. */
 export type LimitsSeen = {

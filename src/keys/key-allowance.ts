@@ -1,5 +1,10 @@
 import type { Allowance, RateDecision } from '../ratelimit/rate-limiter.ts';
 import type { Clock } from '../shared/clock.ts';
+import type { KeyQuota } from '../quotas/quota.ts';
+import type { RateLimit } from '../ratelimit/rate-limit.ts';
+
+/** What stands between an accepted key and its route: its rate limit, then its quota. */
+export type KeyLimits = { rateLimits: KeyAllowance<RateLimit>; quotas: KeyAllowance<KeyQuota> };
 
 /** What meters a key's allowance: the rate limiter, or the quota meter. */
 export type Meter<A extends Allowance> = {

@@ -1,5 +1,5 @@
 import type { Actor } from '../shared/actor.ts';
-import type { EventRecord } from '../shared/event-types.ts';
+import type { EventRecord, WebhookEventType } from '../shared/event-types.ts';
 import type { StoredKeyView } from './key-rows.ts';
 import { toApiKeyView } from './key-view.ts';
 
@@ -9,21 +9,8 @@ export type EventActor = Actor | { type: 'user'; id: string | null; email: strin
 /** A key an event concerns: its stored view and its tenant. */
 export type EventKey = StoredKeyView & { tenantId: string };
 
-export type KeyEventType =
-  | 'api_key.created'
-  | 'api_key.enabled'
-  | 'api_key.disabled'
-  | 'api_key.deleted'
-  | 'api_key.rolled'
-  | 'api_key.rate_limit_changed'
-  | 'api_key.allowed_ips_changed'
-  | 'api_key.quota_changed'
-  | 'api_key.quota_low'
-  | 'api_key.quota_exhausted'
-  | 'api_key.rate_limited'
-  | 'api_key.expiring'
-  | 'api_key.expired'
-  | 'api_key.unused';
+/** The events about a key: the `api_key.*` part of the one list (src/shared/event-types.ts). */
+export type KeyEventType = Extract<WebhookEventType, `api_key.${string}`>;
 
 export function actorView(actor: EventActor): { type: 'user' | 'system'; id: string | null; email: string | null } {
   return actor.type === 'user'

@@ -1,3 +1,5 @@
+import { isDatabaseUnreachable } from '../db/unavailable.ts';
+
 /** Asks storage whether any key minted before checksums (`has_checksum = false`) remains. */
 export type LegacyKeySource = { anyLegacyKey(): Promise<boolean> };
 
@@ -26,16 +28,21 @@ export class LegacyKeys {
     return this.state === 'none';
   }
 
-  /** Asks storage again, unless it already said none; a failed question leaves the state as it was. */
+  /**
+   * Asks storage again, unless it already said none. An unreachable database leaves the state as
+   * it was (the next refresh asks again); any other failure is a fault, and rejects to the caller.
+   */
   refresh(): Promise<void> {
-    this.tail = this.tail.then(async () => {
+    const asked = this.tail.then(async () => {
       if (this.state === 'none') return;
       try {
         this.state = (await this.source.anyLegacyKey()) ? 'present' : 'none';
-      } catch {
-        // Database unreachable: keep treating legacy keys as possible; the next refresh asks again.
+      } catch (error) {
+        if (!isDatabaseUnreachable(error)) throw error;
       }
     });
-    return this.tail;
+    // The next refresh waits for this one, whatever it came to.
+    this.tail = asked.catch(() => {});
+    return asked;
   }
 }

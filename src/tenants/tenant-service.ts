@@ -1,7 +1,6 @@
-import { keyEvent } from '../keys/key-events.ts';
 import type { AuditService } from '../audit/audit-service.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import type { KeyRepository } from '../keys/key-repository.ts';
+import type { CreatorKeys } from '../keys/creator-keys.ts';
 import { requireSystem, type Actor, type KeyAuthority } from '../shared/actor.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/errors.ts';
 import { nameProblem } from '../shared/text-rules.ts';
@@ -14,14 +13,15 @@ const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 export type TenantServiceOptions = {
   uow: UnitOfWork;
   tenants: TenantRepository;
-  keys: KeyRepository;
+  /** Disables keys left without a creator, in the authority change's unit of work. */
+  keys: Pick<CreatorKeys, 'disableOrphaned'>;
   audit: AuditService;
 };
 
 export class TenantService {
   private readonly uow: UnitOfWork;
   private readonly tenants: TenantRepository;
-  private readonly keys: KeyRepository;
+  private readonly keys: TenantServiceOptions['keys'];
   private readonly audit: AuditService;
 
   constructor(options: TenantServiceOptions) {
@@ -67,7 +67,7 @@ export class TenantService {
     if (tenant.keyAuthority === authority) return toTenantView(tenant);
     await this.uow.inTransaction(async (tx, changed, emit) => {
       await this.tenants.setAuthority(tx, tenant.id, authority);
-      const disabled = authority === 'creator' ? await this.keys.disableOrphaned(tx, tenant.id, 'creator_deleted') : [];
+      const disabled = authority === 'creator' ? await this.keys.disableOrphaned(tx, emit, actor, tenant.id) : [];
       await this.audit.record(
         tx,
         tenant.id,
@@ -77,17 +77,10 @@ export class TenantService {
         {
           from: tenant.keyAuthority,
           to: authority,
-          disabled_keys: disabled.map((key) => key.id),
+          disabled_keys: disabled,
         },
       );
       changed({ type: 'tenant', id: tenant.id });
-      for (const key of disabled) {
-        emit(
-          keyEvent('api_key.disabled', { ...key, creatorEmail: null }, Date.now(), actor, {
-            reason: 'creator_deleted',
-          }),
-        );
-      }
     });
     return toTenantView({ ...tenant, keyAuthority: authority });
   }

@@ -1,6 +1,7 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { systemClock, type Clock } from '../shared/clock.ts';
 
 export type ThrottleOptions = {
   /** Failures allowed per window before the client is blocked. */
@@ -9,12 +10,16 @@ export type ThrottleOptions = {
   blockSeconds: number;
   keyPrefix: string;
   redis?: Redis | undefined;
+  /** When a remembered block ends; the system clock unless the services pass theirs. */
+  clock?: Clock;
 };
 
 /**
  * Counts failures only (a bad key, a wrong password) per client. Backed by Redis when one is
  * configured, so every instance shares the count; when Redis fails, rate-limiter-flexible's
  * insurance limiter keeps counting in memory, per instance, and nothing is blocked by the outage.
+ * So the store's only refusal is a `RateLimiterRes` (the points are spent); any other rejection
+ * is a fault (in the insurance limiter or here) and is thrown, never read as "not blocked".
  *
  * A block this instance has seen is remembered until it ends: a blocked client's next requests
  * are then answered without asking the store (a promise each, a round trip with Redis), which is
@@ -28,8 +33,10 @@ export class FailureThrottle {
   private readonly knownBlocks = new LRUCache<string, number>({ max: 10_000 });
 
   private readonly options: ThrottleOptions;
+  private readonly clock: Clock;
   constructor(options: ThrottleOptions) {
     this.options = options;
+    this.clock = options.clock ?? systemClock;
     const memory = new RateLimiterMemory({
       points: options.points,
       duration: options.windowSeconds,
@@ -52,7 +59,7 @@ export class FailureThrottle {
   knownBlockSeconds(client: string): number {
     const until = this.knownBlocks.get(client);
     if (until === undefined) return 0;
-    const left = until - Date.now();
+    const left = until - this.clock.now().getTime();
     if (left > 0) return Math.ceil(left / 1000);
     this.knownBlocks.delete(client);
     return 0;
@@ -62,21 +69,19 @@ export class FailureThrottle {
   async retryAfter(client: string): Promise<number> {
     const known = this.knownBlockSeconds(client);
     if (known > 0) return known;
-    try {
-      const state = await this.limiter.get(client);
-      // `points` failures are allowed; the attempt after them is refused.
-      if (!state || state.consumedPoints < this.options.points) return 0;
-      return this.remember(client, state.msBeforeNext);
-    } catch {
-      return 0; // the store is down: never block on an outage
-    }
+    // An unreachable store answers from the insurance limiter: an outage never blocks.
+    const state = await this.limiter.get(client);
+    // `points` failures are allowed; the attempt after them is refused.
+    if (!state || state.consumedPoints < this.options.points) return 0;
+    return this.remember(client, state.msBeforeNext);
   }
 
   async recordFailure(client: string): Promise<void> {
     try {
       await this.limiter.consume(client);
     } catch (outcome) {
-      if (!(outcome instanceof RateLimiterRes)) return; // store error: the insurance limiter counted
+      // Spent: the failure is counted all the same. Anything else is a fault.
+      if (!(outcome instanceof RateLimiterRes)) throw outcome;
     }
   }
 
@@ -87,7 +92,7 @@ export class FailureThrottle {
       await this.limiter.consume(client);
       return true;
     } catch (outcome) {
-      if (!(outcome instanceof RateLimiterRes)) return true; // store error: allow
+      if (!(outcome instanceof RateLimiterRes)) throw outcome;
       this.remember(client, outcome.msBeforeNext);
       return false;
     }
@@ -95,11 +100,11 @@ export class FailureThrottle {
 
   async reset(client: string): Promise<void> {
     this.knownBlocks.delete(client);
-    await this.limiter.delete(client).catch(() => {});
+    await this.limiter.delete(client);
   }
 
   private remember(client: string, msBeforeNext: number): number {
-    this.knownBlocks.set(client, Date.now() + msBeforeNext);
+    this.knownBlocks.set(client, this.clock.now().getTime() + msBeforeNext);
     return Math.max(1, Math.ceil(msBeforeNext / 1000));
   }
 }

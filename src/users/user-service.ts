@@ -1,8 +1,7 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { keyEvent } from '../keys/key-events.ts';
-import type { KeyRepository } from '../keys/key-repository.ts';
+import type { CreatorKeys } from '../keys/creator-keys.ts';
 import type { TenantRepository } from '../tenants/tenant-repository.ts';
 import { requirePermission, type Actor, type UserActor } from '../shared/actor.ts';
 import {
@@ -22,7 +21,8 @@ export type UserServiceOptions = {
   uow: UnitOfWork;
   users: UserRepository;
   tenants: TenantRepository;
-  keys: KeyRepository;
+  /** Disables a deleted creator's keys in the deletion's unit of work (the keys feature writes keys). */
+  keys: Pick<CreatorKeys, 'disableCreatedBy'>;
   audit: AuditService;
 };
 
@@ -31,7 +31,7 @@ export class UserService {
   private readonly uow: UnitOfWork;
   private readonly users: UserRepository;
   private readonly tenants: TenantRepository;
-  private readonly keys: KeyRepository;
+  private readonly keys: UserServiceOptions['keys'];
   private readonly audit: AuditService;
 
   constructor(options: UserServiceOptions) {
@@ -133,22 +133,15 @@ export class UserService {
       const tenant = await this.tenants.lock(tx, tenantId);
       if (user.roles.includes('system_administrator')) await this.guardLastAdministrator(tx, actor, tenantId);
       const disabled =
-        tenant?.keyAuthority === 'creator' ? await this.keys.disableByCreator(tx, user.id, 'creator_deleted') : [];
+        tenant?.keyAuthority === 'creator' ? await this.keys.disableCreatedBy(tx, emit, actor, user) : [];
       await this.users.delete(tx, user.id);
-      const nowMs = Date.now();
-      for (const key of disabled) {
-        const view = { ...key, creatorEmail: user.email };
-        emit(keyEvent('api_key.disabled', view, nowMs, actor, { reason: 'creator_deleted' }));
-      }
       await this.audit.record(
         tx,
         tenantId,
         actor,
         'user.deleted',
         { type: 'user', id: user.id, name: user.email },
-        {
-          disabled_keys: disabled.map((key) => key.id),
-        },
+        { disabled_keys: disabled },
       );
       changed({ type: 'user', id: user.id });
     });

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Db } from '../db/handle.ts';
+import { systemClock, type Clock } from '../shared/clock.ts';
 import { DeliveryRepository, type ClaimedDelivery } from './delivery-repository.ts';
 import { sendOnce } from './delivery-sender.ts';
 import { safeAgent, type Resolver } from './safe-agent.ts';
@@ -24,7 +25,14 @@ export type DeliveryWorkerOptions = {
   pollMs?: number;
   resolver?: Resolver;
   dispatcher?: Dispatcher;
-  now?: () => number;
+  /** What a stored business instant is judged by (the services' clock): a rotated-out secret's 24 h. */
+  clock: Clock;
+  /**
+   * The time deliveries are scheduled, claimed and signed in: a retry waits in real time (a timer
+   * wakes the worker), and a receiver checks the signature's timestamp against its own clock. The
+   * system clock unless a test replaces it.
+   */
+  wallClock?: Clock;
   onError?: (error: unknown) => void;
 };
 
@@ -61,7 +69,8 @@ export class DeliveryWorker {
         connectTimeoutMs: options.timeoutMs,
         resolver: options.resolver,
       });
-    this.now = options.now ?? Date.now;
+    const wallClock = options.wallClock ?? systemClock;
+    this.now = () => wallClock.now().getTime();
     this.concurrency = options.concurrency ?? 32;
     this.perEndpoint = options.perEndpoint ?? 16;
   }
@@ -180,7 +189,7 @@ export class DeliveryWorker {
     if (
       delivery.previousSecretSealed &&
       delivery.previousSecretUntil &&
-      delivery.previousSecretUntil.getTime() > this.now()
+      delivery.previousSecretUntil.getTime() > this.options.clock.now().getTime()
     )
       secrets.push(this.options.secrets.open(delivery.previousSecretSealed));
     return secrets;

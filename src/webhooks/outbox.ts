@@ -2,14 +2,32 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { tenants } from '../db/schema.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from '../db/webhook-tables.ts';
+import { systemClock, type Clock } from '../shared/clock.ts';
 import type { EventRecord } from '../shared/event-types.ts';
+
+/** Writes an event and its deliveries in the caller's transaction; returns the delivery ids. */
+export type OutboxWriter = (tx: Db, event: EventRecord, onlyWebhookId?: string) => Promise<string[]>;
+
+/**
+ * The outbox writer (the unit of work's `EventOutbox` port, and the webhook service's test sends).
+ * An event without its own instant is stamped by `clock`, the services' clock; its deliveries are
+ * due at once by `wallClock`, the time the delivery worker schedules in (src/webhooks/delivery-worker.ts).
+ */
+export function eventOutbox(clock: Clock, wallClock: Clock = systemClock): OutboxWriter {
+  return (tx, event, onlyWebhookId) => recordEvent(tx, event, { at: clock.now(), due: wallClock.now() }, onlyWebhookId);
+}
 
 /**
  * Inside a unit of work's transaction: the event row plus one pending delivery per enabled endpoint
  * of the tenant subscribed to its type (or only to `onlyWebhookId`, whatever it subscribes to).
  * Returns the delivery ids. A tenant with no such endpoint gets no row at all: nobody would read it.
  */
-export async function recordEvent(tx: Db, event: EventRecord, onlyWebhookId?: string): Promise<string[]> {
+async function recordEvent(
+  tx: Db,
+  event: EventRecord,
+  now: { at: Date; due: Date },
+  onlyWebhookId?: string,
+): Promise<string[]> {
   const targets = await tx
     .select({ id: webhooks.id, slug: tenants.slug })
     .from(webhooks)
@@ -25,7 +43,7 @@ export async function recordEvent(tx: Db, event: EventRecord, onlyWebhookId?: st
     );
   const first = targets[0];
   if (!first) return [];
-  const at = event.at ?? new Date();
+  const at = event.at ?? now.at;
   const body = {
     type: event.type,
     timestamp: at.toISOString(),
@@ -37,7 +55,7 @@ export async function recordEvent(tx: Db, event: EventRecord, onlyWebhookId?: st
     .returning({ id: webhookEvents.id });
   const deliveries = await tx
     .insert(webhookDeliveries)
-    .values(targets.map((target) => ({ webhookId: target.id, eventId: row!.id, nextAttemptAt: new Date() })))
+    .values(targets.map((target) => ({ webhookId: target.id, eventId: row!.id, nextAttemptAt: now.due })))
     .returning({ id: webhookDeliveries.id });
   return deliveries.map((delivery) => delivery.id);
 }

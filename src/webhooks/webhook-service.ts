@@ -21,7 +21,7 @@ import type {
 } from './webhook-schemas.ts';
 import { toDeliveryView, toWebhookView, webhookTarget } from './webhook-view.ts';
 
-/** The outbox's writer (src/webhooks/outbox.ts recordEvent): returns the delivery ids it queued. */
+/** The outbox's writer (src/webhooks/outbox.ts eventOutbox): returns the delivery ids it queued. */
 export type RecordEvent = (
   tx: Db,
   event: { tenantId: string; type: WebhookEventType; data: Record<string, unknown> },

@@ -6,6 +6,7 @@ import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 import { ENGINES, storageFor } from '../support/databases.ts';
 import { anyString } from '../support/use.ts';
 import { airkey, expectOneLineFailure, type Run } from './cli-kit.ts';
+import { rowsOf } from '../support/rows.ts';
 
 describe.each(ENGINES)('the CLI on %s with no server running', (engine) => {
   let env: Record<string, string>;
@@ -194,8 +195,8 @@ describe.each(ENGINES)('the CLI on %s with no server running', (engine) => {
     it('holds what the CLI did, with an audit trail', async () => {
       const tenant = await services.tenants.requireBySlug(slug);
       expect(tenant.keyAuthority).toBe('creator');
-      expect(await services.userRepository.findByEmail(email)).toBeUndefined();
-      const flights = await services.flightRepository.list(tenant.id, {}, 1000);
+      expect(await rowsOf(services).users.findByEmail(email)).toBeUndefined();
+      const flights = await rowsOf(services).flights.list(tenant.id, {}, 1000);
       expect(flights).toHaveLength(25);
       const actions = (await services.audit.list(SYSTEM_ACTOR, tenant.id, 50)).data
         .map((e) => [e.action, e.actor.type])

@@ -9,7 +9,7 @@ import {
   signIn,
   startInstance,
   type Instance,
-} from '../scale/instances.ts';
+} from '../support/instances.ts';
 import { jsonOf } from '../support/use.ts';
 
 /**

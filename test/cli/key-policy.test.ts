@@ -7,6 +7,7 @@ import { SYSTEM_ACTOR, userActor, type UserActor } from '../../src/shared/actor.
 import { KeyPolicyViolationError } from '../../src/shared/errors.ts';
 import { ENGINES, storageFor } from '../support/databases.ts';
 import { airkey, expectOneLineFailure, type Run } from './cli-kit.ts';
+import { rowsOf } from '../support/rows.ts';
 
 const DEFAULTS: KeyPolicy = {
   max_lifetime_days: null,
@@ -99,7 +100,7 @@ describe('a policy set with the CLI binds every adapter (postgres)', () => {
       password: 'a-long-test-password',
       roles: ['system_administrator'],
     });
-    actor = userActor((await services.userRepository.findById(user.id))!);
+    actor = userActor((await rowsOf(services).users.findById(user.id))!);
   }, 120_000);
   afterAll(async () => services?.close());
 

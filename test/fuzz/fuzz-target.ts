@@ -5,6 +5,7 @@ import { createHarness } from '../support/harness.ts';
 import { listen } from '../support/raw-http.ts';
 import { json, useFixture } from '../support/use.ts';
 import { FUZZ_RUNS, summary, tally, type Seen } from './fuzz-kit.ts';
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 /**
  * The server a fuzzing file sends to: the real app with the MCP routes, a signed-in admin, a key,
@@ -16,7 +17,7 @@ export function useFuzzTarget() {
       const h = await createHarness({ app: { plugins: [mcpRoutes] }, config: { maxKeysPerTenant: 1000 } });
       const admin = await h.signedIn();
       const { secret } = await h.createKey(admin, { name: 'fuzz' });
-      await h.services.flightRepository.insertMany(generateFlights(admin.tenantId, 20, h.clock.now(), 7));
+      await h.services.flights.seed(SYSTEM_ACTOR, generateFlights(admin.tenantId, 20, h.clock.now(), 7));
       const flightId = json<{ data: Array<{ id: string }> }>(await h.api(secret, '/api/v1/flights?limit=1')).data[0]!
         .id;
       const port = await listen(h.app);

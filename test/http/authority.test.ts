@@ -103,7 +103,7 @@ describe('key authority over HTTP', () => {
     it('serves MCP under system authority: whoami acts as system, list_flights works', async () => {
       const system = await h.signedIn(['system_administrator'], 'system');
       const { secret } = await h.createKey(system, { name: 'system agent' });
-      await h.services.flightRepository.insertMany(generateFlights(system.tenantId, 3, h.clock.now(), 7));
+      await h.services.flights.seed(SYSTEM_ACTOR, generateFlights(system.tenantId, 3, h.clock.now(), 7));
       type ToolResult<T> = { result: { structuredContent: T; isError?: boolean } };
       const whoami = await mcpCall(h, secret, 'tools/call', { name: 'whoami', arguments: {} });
       expect(whoami.statusCode).toBe(200);

@@ -6,6 +6,7 @@ import { json, useHarness } from '../support/use.ts';
 import { generateFlights } from '../../src/flights/flight-seeder.ts';
 import { type KeyVia } from '../support/harness.ts';
 import { expectProblem } from '../support/problems.ts';
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 describe('tenant isolation and immediate revocation', () => {
   const h = useHarness();
@@ -30,8 +31,8 @@ describe('tenant isolation and immediate revocation', () => {
   it("never shows another tenant's flights, by list or by id", async () => {
     const a = await h.signedIn();
     const b = await h.signedIn();
-    await h.services.flightRepository.insertMany(generateFlights(a.tenantId, 20, h.clock.now(), 1));
-    await h.services.flightRepository.insertMany(generateFlights(b.tenantId, 20, h.clock.now(), 2));
+    await h.services.flights.seed(SYSTEM_ACTOR, generateFlights(a.tenantId, 20, h.clock.now(), 1));
+    await h.services.flights.seed(SYSTEM_ACTOR, generateFlights(b.tenantId, 20, h.clock.now(), 2));
     const keyA = (await h.createKey(a)).secret;
     const keyB = (await h.createKey(b)).secret;
     const flightsA = json<FlightPage>(await h.api(keyA, '/api/v1/flights?limit=500')).data as Array<{ id: string }>;

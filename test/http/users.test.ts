@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { SignedIn, UserView } from '../../src/users/user-schemas.ts';
 import { anyString, json, useHarness } from '../support/use.ts';
 import { expectProblem } from '../support/problems.ts';
+import { rowsOf } from '../support/rows.ts';
 
 describe('users endpoints', () => {
   const h = useHarness();
@@ -142,8 +143,8 @@ describe('users endpoints', () => {
         .statusCode,
     ).toBe(200);
     // Read back from the database, not from the values this test sent.
-    expect((await h.services.userRepository.findById(sysadmin.userId))?.roles).toEqual(['administrator']);
-    expect((await h.services.userRepository.findById(second.id))?.roles).toEqual(['system_administrator']);
+    expect((await rowsOf(h.services).users.findById(sysadmin.userId))?.roles).toEqual(['administrator']);
+    expect((await rowsOf(h.services).users.findById(second.id))?.roles).toEqual(['system_administrator']);
   });
 
   it('refuses to let a user delete themselves (400 invalid_request on id)', async () => {
@@ -155,7 +156,7 @@ describe('users endpoints', () => {
     );
     expect(body.errors).toEqual([{ path: 'id', message: 'You cannot delete your own account.' }]);
     expect((await admin.request('GET', '/backoffice/api/session')).statusCode).toBe(200);
-    expect((await h.services.userRepository.findById(admin.userId))?.id).toBe(admin.userId);
+    expect((await rowsOf(h.services).users.findById(admin.userId))?.id).toBe(admin.userId);
   });
 
   it('validates new users field by field and refuses a taken e-mail with 409', async () => {

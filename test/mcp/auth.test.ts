@@ -4,7 +4,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { beforeAll, describe, expect, it } from 'vitest';
 import { userActor } from '../../src/shared/actor.ts';
 import { ENGINES } from '../support/databases.ts';
-import { ADMIN_EMAIL, INITIALIZE, post, textOf, UNKNOWN_KEY, useMcpServer, type McpTestServer } from './mcp-kit.ts';
+import {
+  ADMIN_EMAIL,
+  INITIALIZE,
+  post,
+  textOf,
+  UNKNOWN_KEY,
+  useMcpServer,
+  type McpTestServer,
+} from '../support/mcp-server.ts';
 
 /** A raw POST with chosen Host and Origin headers (fetch would not let a test set Host). */
 function postAs(kit: McpTestServer, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { post, UNKNOWN_KEY, useMcpServer } from './mcp-kit.ts';
+import { post, UNKNOWN_KEY, useMcpServer } from '../support/mcp-server.ts';
 
 describe('MCP origins from configuration', () => {
   const kit = useMcpServer('pglite', {

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Flight, FlightPage } from '../../src/flights/flight-schemas.ts';
-import { textOf, useMcpServer } from './mcp-kit.ts';
+import { textOf, useMcpServer } from '../support/mcp-server.ts';
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
+import { rowsOf } from '../support/rows.ts';
 
 const FLIGHTS = 23;
 
@@ -190,7 +191,7 @@ describe('MCP tools over Streamable HTTP', () => {
   it("never shows another tenant's flights: its ids are not found and it lists none of them", async () => {
     const other = await kit.services.tenants.create(SYSTEM_ACTOR, { name: 'Other Air', slug: 'other-air' });
     await kit.seedFlights(other.id, 5, 7);
-    const theirs = await kit.services.flightRepository.list(other.id, {}, 10);
+    const theirs = await rowsOf(kit.services).flights.list(other.id, {}, 10);
     expect(theirs).toHaveLength(5);
 
     for (const flight of theirs) {

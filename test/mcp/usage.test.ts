@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { userActor } from '../../src/shared/actor.ts';
-import { ADMIN_EMAIL, useMcpServer, type McpTestServer } from './mcp-kit.ts';
+import { ADMIN_EMAIL, useMcpServer, type McpTestServer } from '../support/mcp-server.ts';
 
 /** One stateless MCP request: a tools/call. */
 async function callTool(

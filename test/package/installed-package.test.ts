@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, signIn, type Instance } from '../scale/instances.ts';
+import { createKey, signIn, type Instance } from '../support/instances.ts';
 import { freePort } from '../support/free-port.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { envOf, execForm, only, stagesOf, type Stage } from './container-recipe.ts';

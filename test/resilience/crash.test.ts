@@ -9,7 +9,7 @@ import {
   type CreatedKey,
   type Instance,
   type Session,
-} from '../scale/instances.ts';
+} from '../support/instances.ts';
 
 /**
  * Crash safety: a real `airkey serve` is killed with SIGKILL at random moments while a

@@ -4,7 +4,7 @@ import { generateSecret } from '../../src/keys/secret.ts';
 import { createHarness, type Harness, type Session } from '../support/harness.ts';
 import { apiFrom, expectProblem } from '../support/problems.ts';
 import { stoppablePostgres, type StoppablePostgres } from '../support/stoppable-postgres.ts';
-import { waitFor } from '../scale/instances.ts';
+import { waitFor } from '../support/instances.ts';
 
 /**
  * Database outage, on a PostgreSQL of the test's own with two airkey instances on it:

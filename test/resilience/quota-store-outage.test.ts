@@ -3,7 +3,7 @@ import { createHarness, type Harness } from '../support/harness.ts';
 import { apiFrom, expectProblem } from '../support/problems.ts';
 import { createKeyWithQuota } from '../support/quota-kit.ts';
 import { stoppablePostgres, type StoppablePostgres } from '../support/stoppable-postgres.ts';
-import { waitFor } from '../scale/instances.ts';
+import { waitFor } from '../support/instances.ts';
 
 /**
  * SPEC §11: an instance that cannot reach a quota's count spends what it already holds of it, then

@@ -4,7 +4,7 @@ import { generateSecret } from '../../src/keys/secret.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { apiFrom, expectProblem } from '../support/problems.ts';
 import { switchableProxy } from '../support/switchable-proxy.ts';
-import { waitFor } from '../scale/instances.ts';
+import { waitFor } from '../support/instances.ts';
 
 /**
  * Redis: with REDIS_URL set, two instances count a client's failed key attempts

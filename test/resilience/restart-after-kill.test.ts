@@ -7,7 +7,7 @@ import { processStat } from '../../src/db/data-dir-lock.ts';
 import { freshDataDir } from '../support/databases.ts';
 import { freePort } from '../support/free-port.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { airkeyEnv, takeTurn } from '../scale/instances.ts';
+import { airkeyEnv, takeTurn } from '../support/instances.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TRIES = 10;

@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENGINES, freshDataDir, freshPostgresUrl, type Engine } from '../support/databases.ts';
-import { ADMIN, clientAddress, createKey, signIn, startInstance, takeTurn, type Instance } from '../scale/instances.ts';
+import {
+  ADMIN,
+  clientAddress,
+  createKey,
+  signIn,
+  startInstance,
+  takeTurn,
+  type Instance,
+} from '../support/instances.ts';
 
 /**
  * Secrets: after a run of real `airkey serve` processes that used keys in the header,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runSoak } from './soak-run.ts';
 import { freshPostgresUrl } from '../support/databases.ts';
-import { takeTurn } from '../scale/instances.ts';
+import { takeTurn } from '../support/instances.ts';
 
 /**
  * The short soak (`npm run test:soak` runs the long one, soak-long.ts): two instances on one

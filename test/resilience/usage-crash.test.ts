@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { freshPostgresUrl } from '../support/databases.ts';
-import { ADMIN, apiStatus, createKey, signIn, startInstance, takeTurn, waitFor } from '../scale/instances.ts';
+import { ADMIN, apiStatus, createKey, signIn, startInstance, takeTurn, waitFor } from '../support/instances.ts';
 
 /**
  * Usage counts are write-behind (src/usage/usage-counter.ts): a real `airkey serve` killed with

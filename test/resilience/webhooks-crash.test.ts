@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SecretBox, newWebhookSecret } from '../../src/webhooks/secret-box.ts';
 import { freshPostgresUrl } from '../support/databases.ts';
-import { createKey, freePort, signIn, startInstance, takeTurn, waitFor, type Instance } from '../scale/instances.ts';
+import { createKey, freePort, signIn, startInstance, takeTurn, waitFor, type Instance } from '../support/instances.ts';
 import { startReceiver, verifyWith, type Receiver } from '../support/webhook-kit.ts';
 
 const SEALING_KEY = randomBytes(32).toString('base64');

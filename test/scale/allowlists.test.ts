@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withKey } from '../support/keys.ts';
-import { clientAddress, createKey, type Instance } from './instances.ts';
+import { clientAddress, createKey, type Instance } from '../support/instances.ts';
 import { expectEachAnswered, threeInstances, TRIALS, WHOAMI, type Answer } from './three-instances.ts';
 
 /**

@@ -17,7 +17,7 @@ import {
   TURN_TIMEOUT_MS,
   waitFor,
   type Instance,
-} from './instances.ts';
+} from '../support/instances.ts';
 
 const WHOAMI = '/api/v1/whoami';
 const WORKER_TRIALS = 5;

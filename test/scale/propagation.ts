@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withKey } from '../support/keys.ts';
-import { clientAddress, type Instance } from './instances.ts';
+import { clientAddress, type Instance } from '../support/instances.ts';
 
 // How often each watched instance is asked; the measurement's resolution is this plus one request;
 // polling faster costs the two cores more than it gains in resolution.

@@ -6,7 +6,15 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresUrl } from '../support/databases.ts';
 import { hammer, statusCounts, type Outcome } from '../support/hammer.ts';
-import { ADMIN, signIn, startInstance, takeTurn, TURN_TIMEOUT_MS, type Instance, type Session } from './instances.ts';
+import {
+  ADMIN,
+  signIn,
+  startInstance,
+  takeTurn,
+  TURN_TIMEOUT_MS,
+  type Instance,
+  type Session,
+} from '../support/instances.ts';
 
 /**
  * SPEC §11's exactness with real server processes: never more than the quota in a period, summed

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createServices } from '../../src/app/services.ts';
 import { loadConfig } from '../../src/config.ts';
-import { ADMIN, airkeyEnv, apiStatus, cli, createKey, signIn } from './instances.ts';
+import { ADMIN, airkeyEnv, apiStatus, cli, createKey, signIn } from '../support/instances.ts';
 import { propagation } from './propagation.ts';
 import { CLI_TRIALS, expectEachAnswered, FLIGHTS, is, threeInstances, WHOAMI, type Answer } from './three-instances.ts';
 

@@ -11,7 +11,7 @@ import {
   waitFor,
   type Instance,
   type Session,
-} from './instances.ts';
+} from '../support/instances.ts';
 import { Latencies } from './latencies.ts';
 
 /**

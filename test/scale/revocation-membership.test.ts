@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiStatus, createKey, waitFor } from './instances.ts';
+import { apiStatus, createKey, waitFor } from '../support/instances.ts';
 import {
   expectEachAnswered,
   HEALTHY_P99_MS,

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, apiStatus, createKey, signIn, type CreatedKey } from './instances.ts';
+import { ADMIN, apiStatus, createKey, signIn, type CreatedKey } from '../support/instances.ts';
 import {
   expectEachAnswered,
   FLIGHTS,

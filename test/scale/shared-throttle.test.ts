@@ -15,7 +15,7 @@ import {
   TURN_TIMEOUT_MS,
   waitFor,
   type Instance,
-} from './instances.ts';
+} from '../support/instances.ts';
 
 /**
  * Failed key attempts are counted per client across instances through Redis. Which Redis:

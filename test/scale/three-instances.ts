@@ -14,7 +14,7 @@ import {
   TURN_TIMEOUT_MS,
   type Instance,
   type Session,
-} from './instances.ts';
+} from '../support/instances.ts';
 import { Latencies } from './latencies.ts';
 import { propagation } from './propagation.ts';
 

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, signIn, startInstance, type Instance, type Session } from './instances.ts';
+import { ADMIN, signIn, startInstance, type Instance, type Session } from '../support/instances.ts';
 
 /**
  * SPEC §10 with real sockets: one `airkey serve` process listening on every address (dual-stack,

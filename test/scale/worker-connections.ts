@@ -1,6 +1,6 @@
 import { Client } from 'undici';
 import { withKey } from '../support/keys.ts';
-import { clientAddress, waitFor, type Instance } from './instances.ts';
+import { clientAddress, waitFor, type Instance } from '../support/instances.ts';
 
 /**
  * Connections pinned to the workers of one `airkey serve --workers N` (all on one port): each

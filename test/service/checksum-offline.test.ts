@@ -12,6 +12,7 @@ import { ManualClock } from '../support/manual-clock.ts';
 import { ENGINES, storageFor, type Engine } from '../support/databases.ts';
 import { TEST_PASSWORD } from '../support/harness.ts';
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
+import { rowsOf } from '../support/rows.ts';
 
 /** A secret as minted before checksums: `ask_` + 64 random characters, whose tail is no checksum. */
 function legacySecret(): string {
@@ -70,7 +71,7 @@ describe.each(ENGINES)('a wrong checksum, with and without keys minted before ch
       password: TEST_PASSWORD,
       roles: ['system_administrator'],
     });
-    actor = userActor((await services.userRepository.findById(user.id))!);
+    actor = userActor((await rowsOf(services).users.findById(user.id))!);
     // A key from before checksums exists when the services start.
     const secret = legacySecret();
     const [row] = await services.database.db

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
-import { backgroundLogger } from '../../src/http/logging.ts';
+import { backgroundLogger } from '../../src/app/logger.ts';
 import { ENGINES } from '../support/databases.ts';
 import { useHarness } from '../support/use.ts';
 

@@ -7,7 +7,7 @@ import createClient from 'openapi-fetch';
 import openapiTS from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userActor } from '../../src/shared/actor.ts';
-import { ADMIN_EMAIL, useMcpServer } from '../mcp/mcp-kit.ts';
+import { ADMIN_EMAIL, useMcpServer } from '../support/mcp-server.ts';
 
 type Schema = Record<string, unknown>;
 type Operation = { operationId: string; responses: Record<string, { content?: Record<string, { schema: Schema }> }> };

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMcpTestServer, type McpTestServer } from '../mcp/mcp-kit.ts';
+import { startMcpTestServer, type McpTestServer } from '../support/mcp-server.ts';
 
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance, server mode) against a

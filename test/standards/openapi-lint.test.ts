@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useMcpServer } from '../mcp/mcp-kit.ts';
+import { useMcpServer } from '../support/mcp-server.ts';
 
 const REDOCLY = join(import.meta.dirname, '../../node_modules/@redocly/cli/bin/cli.js');
 

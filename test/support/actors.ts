@@ -1,6 +1,7 @@
 import { SYSTEM_ACTOR, userActor, type UserActor } from '../../src/shared/actor.ts';
 import type { Role } from '../../src/shared/roles.ts';
 import type { Harness } from './harness.ts';
+import { rowsOf } from './rows.ts';
 
 /** A new tenant and a user in it, as the acting user the services take. */
 export async function tenantWithUser(
@@ -15,7 +16,7 @@ export async function tenantWithUser(
 
 export async function actorIn(h: Harness, tenantId: string, roles: Role[]): Promise<UserActor> {
   const user = await h.user(tenantId, roles);
-  const row = await h.services.userRepository.findById(user.id);
+  const row = await rowsOf(h.services).users.findById(user.id);
   return userActor(row!);
 }
 

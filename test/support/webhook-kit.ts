@@ -1,10 +1,43 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { CreatedWebhook, TestDelivery, WebhookEventType } from '@contracts';
+import type { LightMyRequestResponse } from 'fastify';
 import { Webhook } from 'standardwebhooks';
+import { expect } from 'vitest';
 import type { Db } from '../../src/db/handle.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from '../../src/db/webhook-tables.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../src/shared/event-types.ts';
 import { newWebhookSecret, type SecretBox } from '../../src/webhooks/secret-box.ts';
 import { eq } from 'drizzle-orm';
+import type { Session } from './harness.ts';
+
+/**
+ * The webhook test kit: endpoints added through the back-office routes or written directly, real
+ * receivers on 127.0.0.1, signatures checked with the reference implementation, and what is stored.
+ * Bodies and answers are typed from the contracts the back office reads (@contracts).
+ */
+export type { DeliveryAttempt, DeliveryPage, DeliveryView } from '@contracts';
+
+export const HOOKS = '/backoffice/api/webhooks';
+export const PUBLIC_URL = 'https://hooks.example.com/airkey';
+
+/** Adds an endpoint as `session` and returns the answer's body (the secret included). */
+export async function addWebhook(session: Session, body: Record<string, unknown> = {}): Promise<CreatedWebhook> {
+  const response = await session.request('POST', HOOKS, { url: PUBLIC_URL, ...body });
+  expect({ status: response.statusCode, body: response.body }).toMatchObject({ status: 201 });
+  return response.json<CreatedWebhook>();
+}
+
+/** POST /test on an endpoint as `session`: answered 202 with the queued delivery's id. */
+export async function sendTest(session: Session, id: string): Promise<string> {
+  const response = await session.request('POST', `${HOOKS}/${id}/test`);
+  expect(response.statusCode).toBe(202);
+  return response.json<TestDelivery>().delivery_id;
+}
+
+/** The `errors[].path` values of a 400 problem, so a test can say which field was named. */
+export function fieldsOf(response: LightMyRequestResponse): string[] {
+  return (response.json<{ errors?: Array<{ path: string }> }>().errors ?? []).map((each) => each.path);
+}
 
 /** One POST a receiver got: its headers, its raw body and the moment it came. */
 export type Received = { headers: IncomingHttpHeaders; body: string; at: number };
@@ -48,8 +81,9 @@ export async function startReceiver(answer: Answer = answerWith(204), port = 0) 
 }
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
+/** A delivered body (docs/webhooks.md): the event's type, its instant, the tenant and the event's data. */
 export type WebhookBody = {
-  type: string;
+  type: WebhookEventType;
   timestamp: string;
   data: {
     tenant: { id: string; slug: string };
@@ -68,7 +102,7 @@ export async function insertWebhook(
   box: SecretBox,
   tenantId: string,
   url: string,
-  options: { events?: string[]; previousSecret?: string; previousUntil?: Date } = {},
+  options: { events?: WebhookEventType[]; previousSecret?: string; previousUntil?: Date } = {},
 ): Promise<{ id: string; secret: string }> {
   const secret = newWebhookSecret();
   const [row] = await db
@@ -109,8 +143,6 @@ export async function deliveriesOf(db: Db, webhookId: string) {
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
     .where(eq(webhookDeliveries.webhookId, webhookId));
 }
-
-export type StoredAttempt = { at: string; status_code: number | null; error: string | null; duration_ms: number };
 
 /** Settings for tests: receivers on 127.0.0.1 and a short retry schedule. */
 export const WEBHOOK_TEST_CONFIG = {

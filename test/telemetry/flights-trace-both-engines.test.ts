@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { clientAddress } from '../scale/instances.ts';
+import { clientAddress } from '../support/instances.ts';
 import { callerTraceparent, SERVER, startTracedServer, traceOf, type TracedServer } from './trace-kit.ts';
 
 const CLIENT = 3;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientAddress } from '../scale/instances.ts';
+import { clientAddress } from '../support/instances.ts';
 import { withKey, type KeyVia } from '../support/keys.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { startTracedServer, type TracedServer } from './trace-kit.ts';

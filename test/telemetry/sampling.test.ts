@@ -1,7 +1,7 @@
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { SamplingDecision, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientAddress } from '../scale/instances.ts';
+import { clientAddress } from '../support/instances.ts';
 import { callerTraceparent, SERVER, startTracedServer, traceOf, type TracedServer } from './trace-kit.ts';
 
 let traced: TracedServer | undefined;

@@ -1,7 +1,7 @@
 import { freshPostgresUrl } from '../support/databases.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { ADMIN, createKey, signIn, startInstance, type Instance } from '../scale/instances.ts';
+import { ADMIN, createKey, signIn, startInstance, type Instance } from '../support/instances.ts';
 
 export { ADMIN };
 

@@ -8,7 +8,7 @@ import { freshPostgresUrl } from '../support/databases.ts';
 import { freePort } from '../support/free-port.ts';
 import { startOtlpReceiver } from '../support/otlp-receiver.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { ADMIN, clientAddress, createKey, signIn, startInstance, type Instance } from '../scale/instances.ts';
+import { ADMIN, clientAddress, createKey, signIn, startInstance, type Instance } from '../support/instances.ts';
 import { otelEnv } from './trace-kit.ts';
 
 const MODULE_LOG = fileURLToPath(new URL('../support/module-log.mjs', import.meta.url));

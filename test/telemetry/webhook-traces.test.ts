@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, signIn } from '../scale/instances.ts';
+import { ADMIN, signIn } from '../support/instances.ts';
 import { startReceiver, type Receiver } from '../support/webhook-kit.ts';
 import { spanWhere, startTracedServer, type TracedServer } from './trace-kit.ts';
 

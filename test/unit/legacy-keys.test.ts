@@ -19,7 +19,7 @@ describe('LegacyKeys: may a key without a checksum still exist?', () => {
   });
 
   it('keeps "may exist" while storage cannot answer (database down at start), and learns "none" once it can', async () => {
-    const source = scripted(new Error('database down'), false);
+    const source = scripted(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), false);
     const legacy = new LegacyKeys(source);
     await legacy.refresh();
     expect(legacy.noneRemain).toBe(false);
@@ -44,6 +44,15 @@ describe('LegacyKeys: may a key without a checksum still exist?', () => {
     const legacy = new LegacyKeys(source);
     await Promise.all([legacy.refresh(), legacy.refresh()]);
     expect(source.asked).toBe(2);
+    expect(legacy.noneRemain).toBe(true);
+  });
+
+  it('rejects a fault that is not the database being away, and still answers the next refresh', async () => {
+    const source = scripted(new TypeError('anyLegacyKey is broken'), false);
+    const legacy = new LegacyKeys(source);
+    await expect(legacy.refresh()).rejects.toThrow('anyLegacyKey is broken');
+    expect(legacy.noneRemain).toBe(false);
+    await legacy.refresh();
     expect(legacy.noneRemain).toBe(true);
   });
 });

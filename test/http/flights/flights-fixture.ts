@@ -2,6 +2,7 @@ import { beforeAll, expect } from 'vitest';
 import { FLIGHT_STATUSES } from '../../../src/flights/flight-schemas.ts';
 import type { Harness } from '../../support/harness.ts';
 import { json, useHarness } from '../../support/use.ts';
+import { SYSTEM_ACTOR } from '../../../src/shared/actor.ts';
 
 export type Flight = {
   id: string;
@@ -42,7 +43,7 @@ export function useFlights(): void {
       aircraftRegistration: `EI-F${String.fromCharCode(65 + (i % 26))}`,
       aircraftType: 'A20N',
     }));
-    await h.services.flightRepository.insertMany(rows);
+    await h.services.flights.seed(SYSTEM_ACTOR, rows);
     all = json<{ data: Flight[] }>(await h.api(key, '/api/v1/flights?limit=500')).data;
   });
 }

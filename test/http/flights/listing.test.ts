@@ -5,6 +5,7 @@ import { FLIGHT_STATUSES } from '../../../src/flights/flight-schemas.ts';
 import { generateFlights } from '../../../src/flights/flight-seeder.ts';
 import { expectProblem } from '../../support/problems.ts';
 import { h, key, all, list, BASE, HOUR, useFlights } from './flights-fixture.ts';
+import { SYSTEM_ACTOR } from '../../../src/shared/actor.ts';
 
 describe('flights API: listing and filters', () => {
   useFlights();
@@ -32,7 +33,7 @@ describe('flights API: listing and filters', () => {
 
   it('defaults to 50 per page and bounds limit to 1–500', async () => {
     const busy = await h.signedIn();
-    await h.services.flightRepository.insertMany(generateFlights(busy.tenantId, 60, h.clock.now()));
+    await h.services.flights.seed(SYSTEM_ACTOR, generateFlights(busy.tenantId, 60, h.clock.now()));
     const busyKey = (await h.createKey(busy)).secret;
     const first = json<FlightPage>(await h.api(busyKey, '/api/v1/flights'));
     expect(first.data).toHaveLength(50);

@@ -4,6 +4,7 @@ import { json, useHarness } from '../../support/use.ts';
 import { ENGINES } from '../../support/databases.ts';
 import { expectProblem } from '../../support/problems.ts';
 import { h, key, all, useFlights, type Flight } from './flights-fixture.ts';
+import { SYSTEM_ACTOR } from '../../../src/shared/actor.ts';
 
 describe('flights API: one flight', () => {
   useFlights();
@@ -29,7 +30,7 @@ describe.each(ENGINES)('flights API: instants (%s)', (engine) => {
     const ownKey = (await engineHarness.createKey(admin)).secret;
     const departure = '2026-11-23T08:05:00.250Z';
     const arrival = '2026-11-23T10:40:09.007Z';
-    await engineHarness.services.flightRepository.insertMany([
+    await engineHarness.services.flights.seed(SYSTEM_ACTOR, [
       {
         tenantId: admin.tenantId,
         flightNumber: 'DA900',

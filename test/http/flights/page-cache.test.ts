@@ -3,6 +3,7 @@ import { FlightRepository } from '../../../src/flights/flight-repository.ts';
 import { ENGINES } from '../../support/databases.ts';
 import { useHarness } from '../../support/use.ts';
 import { BASE, HOUR } from './flights-fixture.ts';
+import { SYSTEM_ACTOR } from '../../../src/shared/actor.ts';
 
 type Page = { data: Array<{ id: string; flight_number: string }>; next_cursor: string | null };
 
@@ -33,7 +34,8 @@ describe.each(ENGINES)('flight pages and flight writes (%s)', (engine) => {
     for (let t = 0; t < 2; t++) {
       const admin = await h.signedIn();
       keys.set(admin.tenantId, (await h.createKey(admin)).secret);
-      await h.services.flightRepository.insertMany(
+      await h.services.flights.seed(
+        SYSTEM_ACTOR,
         Array.from({ length: 5 }, (_, i) => flight(admin.tenantId, `T${t}0${i}`, BASE + i * HOUR)),
       );
     }
@@ -42,7 +44,7 @@ describe.each(ENGINES)('flight pages and flight writes (%s)', (engine) => {
   it('shows a write to the tenant’s flights on the very next read of a page read before', async () => {
     const [tenantId] = [...keys.keys()];
     expect((await list(tenantId!)).data.map((f) => f.flight_number)).toEqual(['T000', 'T001', 'T002', 'T003', 'T004']);
-    await h.services.flightRepository.insertMany([flight(tenantId!, 'T0EARLY', BASE - HOUR)]);
+    await h.services.flights.seed(SYSTEM_ACTOR, [flight(tenantId!, 'T0EARLY', BASE - HOUR)]);
     const after = await list(tenantId!);
     expect(after.data.map((f) => f.flight_number)).toEqual(['T0EARLY', 'T000', 'T001', 'T002', 'T003', 'T004']);
   });

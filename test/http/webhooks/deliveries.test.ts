@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { webhookDeliveries, webhookEvents } from '../../../src/db/webhook-tables.ts';
 import { useHarness } from '../../support/use.ts';
 import { expectProblem } from '../../support/problems.ts';
-import { WEBHOOK_TEST_CONFIG } from '../../support/webhook-kit.ts';
-import { addWebhook, HOOKS, sendTest, type DeliveryPage } from './webhook-kit.ts';
+import { WEBHOOK_TEST_CONFIG, addWebhook, HOOKS, sendTest, type DeliveryPage } from '../../support/webhook-kit.ts';
 
 /** POST /test and the delivery log (§4, §9): what is recorded, and how the log pages. */
 describe('test events and the delivery log', () => {

@@ -5,7 +5,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../../src/shared/event-types.ts';
 import { webhooks } from '../../../src/db/webhook-tables.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';
-import { addWebhook, HOOKS, PUBLIC_URL } from './webhook-kit.ts';
+import { addWebhook, HOOKS, PUBLIC_URL } from '../../support/webhook-kit.ts';
 
 /** The webhook endpoints of §4 for a System Administrator: each answers as the contract says. */
 describe('webhook endpoints', () => {

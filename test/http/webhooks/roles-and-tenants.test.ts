@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../../../src/shared/roles.ts';
 import { createHarness, type Harness, type Session } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';
-import { addWebhook, HOOKS } from './webhook-kit.ts';
+import { addWebhook, HOOKS } from '../../support/webhook-kit.ts';
 
 /** Every webhook endpoint as [method, path, body], for an endpoint id and one of its deliveries. */
 function everyEndpoint(id: string, deliveryId: string): Array<['GET' | 'POST' | 'PATCH' | 'DELETE', string, unknown?]> {

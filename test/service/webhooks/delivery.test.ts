@@ -13,7 +13,7 @@ import {
   verifyWith,
   WEBHOOK_TEST_CONFIG,
   type Receiver,
-  type StoredAttempt,
+  type DeliveryAttempt,
 } from '../../support/webhook-kit.ts';
 
 /** SPEC §9 delivery guarantees against real receivers on 127.0.0.1 (WEBHOOK_RETRY_SCHEDULE=50ms,100ms). */
@@ -44,7 +44,7 @@ describe('webhook delivery', () => {
     return { ...hook, fire, deliveries, settled };
   }
   const attemptsOf = async (hook: Awaited<ReturnType<typeof endpoint>>) =>
-    (await hook.deliveries())[0]!.attempts as StoredAttempt[];
+    (await hook.deliveries())[0]!.attempts as DeliveryAttempt[];
 
   beforeAll(async () => {
     h = await createHarness({ config: { ...WEBHOOK_TEST_CONFIG, webhookTimeoutMs: 400 } });
@@ -61,7 +61,7 @@ describe('webhook delivery', () => {
     await hook.settled();
     const [delivery] = await hook.deliveries();
     expect(delivery!.status).toBe('delivered');
-    expect((delivery!.attempts as StoredAttempt[]).map((a) => [a.status_code, a.error])).toEqual([
+    expect((delivery!.attempts as DeliveryAttempt[]).map((a) => [a.status_code, a.error])).toEqual([
       [500, null],
       [500, null],
       [204, null],
@@ -140,7 +140,7 @@ describe('webhook delivery', () => {
     const previous = newWebhookSecret();
     const hook = await endpoint(target.url, {
       previousSecret: previous,
-      previousUntil: new Date(Date.now() + 86_400_000),
+      previousUntil: new Date(h.clock.now().getTime() + 86_400_000),
     });
     await hook.fire();
     await hook.settled();
@@ -154,7 +154,10 @@ describe('webhook delivery', () => {
   it('signs with the new secret only once the rotated-out one has lapsed', async () => {
     const target = await receiver();
     const previous = newWebhookSecret();
-    const hook = await endpoint(target.url, { previousSecret: previous, previousUntil: new Date(Date.now() - 1) });
+    const hook = await endpoint(target.url, {
+      previousSecret: previous,
+      previousUntil: new Date(h.clock.now().getTime() - 1),
+    });
     await hook.fire();
     await hook.settled();
     const [request] = target.received;

@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookEvents } from '../../../src/db/webhook-tables.ts';
-import { createHarness, type Harness, type Session } from '../../support/harness.ts';
+import { createHarness, type Harness } from '../../support/harness.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import {
   insertWebhook,
@@ -15,31 +15,43 @@ import {
 /** SPEC §9: every key change emits its event, signed, with the tenant, the ApiKey and the actor. */
 describe('webhook events from key changes', () => {
   let h: Harness;
-  let receiver: Receiver;
-  let admin: Session;
-  let secret: string;
-  let seen = 0;
+  const receivers: Receiver[] = [];
 
-  /** The events that arrived since the last call, each verified with the reference implementation. */
-  async function next(n: number): Promise<WebhookBody[]> {
-    await waitFor(() => receiver.received.length >= seen + n, { timeoutMs: 5_000, what: `${n} deliveries` });
-    const fresh = receiver.received.slice(seen, seen + n).map((request) => verifyWith(secret, request));
-    seen += n;
-    return fresh.sort((a, b) => a.type.localeCompare(b.type));
+  /**
+   * A tenant of its own, signed in as its System Administrator, with one endpoint at a receiver of
+   * its own: each case reads only the events it caused, whatever ran before it.
+   */
+  async function subscribed() {
+    const admin = await h.signedIn();
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const { secret } = await insertWebhook(
+      h.services.database.db,
+      h.services.webhookSecrets,
+      admin.tenantId,
+      receiver.url,
+    );
+    let seen = 0;
+    /** The events that arrived since the last call, each verified with the reference implementation. */
+    async function next(n: number): Promise<WebhookBody[]> {
+      await waitFor(() => receiver.received.length >= seen + n, { timeoutMs: 5_000, what: `${n} deliveries` });
+      const fresh = receiver.received.slice(seen, seen + n).map((request) => verifyWith(secret, request));
+      seen += n;
+      return fresh.sort((a, b) => a.type.localeCompare(b.type));
+    }
+    return { admin, receiver, next, seen: () => seen };
   }
 
   beforeAll(async () => {
     h = await createHarness({ config: WEBHOOK_TEST_CONFIG });
-    receiver = await startReceiver();
-    admin = await h.signedIn();
-    ({ secret } = await insertWebhook(h.services.database.db, h.services.webhookSecrets, admin.tenantId, receiver.url));
   });
   afterAll(async () => {
     await h.close();
-    await receiver.close();
+    await Promise.all(receivers.map((receiver) => receiver.close()));
   });
 
   it('sends api_key.created with the tenant, the ApiKey and the actor, and never the secret', async () => {
+    const { admin, receiver, next } = await subscribed();
     const created = await h.createKey(admin, { name: 'ci' });
     const [event] = await next(1);
     expect(event!.type).toBe('api_key.created');
@@ -51,6 +63,7 @@ describe('webhook events from key changes', () => {
   });
 
   it('sends api_key.disabled (disabled_by_user), api_key.enabled and api_key.deleted (deleted)', async () => {
+    const { admin, next } = await subscribed();
     const { api_key } = await h.createKey(admin, { name: 'toggle' });
     await next(1);
     await admin.request('PATCH', `/backoffice/api/api-keys/${api_key.id}`, { enabled: false });
@@ -67,6 +80,7 @@ describe('webhook events from key changes', () => {
   });
 
   it('sends created, rolled and deleted (retired) for a roll without overlap', async () => {
+    const { admin, next } = await subscribed();
     const { api_key } = await h.createKey(admin, { name: 'roll-now' });
     await next(1);
     const rolled = await admin.request('POST', `/backoffice/api/api-keys/${api_key.id}/roll`, { overlap: 'none' });
@@ -85,6 +99,7 @@ describe('webhook events from key changes', () => {
   });
 
   it('sends api_key.deleted (retired, by the system) when a rolled key retires after its overlap', async () => {
+    const { admin, next } = await subscribed();
     const { api_key } = await h.createKey(admin, { name: 'roll-later' });
     await next(1);
     await admin.request('POST', `/backoffice/api/api-keys/${api_key.id}/roll`, { overlap: '1h' });
@@ -98,6 +113,7 @@ describe('webhook events from key changes', () => {
   });
 
   it('sends api_key.disabled (leaked) for a leak report', async () => {
+    const { admin, next } = await subscribed();
     const { api_key, secret: key } = await h.createKey(admin, { name: 'pasted' });
     await next(1);
     const report = await h.app.inject({ method: 'POST', url: '/api/v1/leaked-keys', payload: { keys: [key] } });
@@ -109,6 +125,7 @@ describe('webhook events from key changes', () => {
   });
 
   it('sends api_key.disabled (creator_deleted) for each key of a deleted creator', async () => {
+    const { admin, next } = await subscribed();
     const colleague = await h.user(admin.tenantId, ['system_administrator']);
     const theirs = await h.signIn(colleague.email);
     const keys = [await h.createKey(theirs, { name: 'a' }), await h.createKey(theirs, { name: 'b' })];
@@ -124,6 +141,7 @@ describe('webhook events from key changes', () => {
   });
 
   it('records no event for a change that was rolled back', async () => {
+    const { admin, next, seen } = await subscribed();
     const { db } = h.services.database;
     const before = (await db.select({ n: count() }).from(webhookEvents))[0]!.n;
     const failed = h.services.uow.inTransaction((_tx, _changed, emit) => {
@@ -135,7 +153,7 @@ describe('webhook events from key changes', () => {
     const [created] = await next(1);
     expect(created!.data.api_key!.id).toBe(api_key.id);
     const after = await db.select({ n: count() }).from(webhookEvents).where(eq(webhookEvents.tenantId, admin.tenantId));
-    expect(after[0]!.n).toBe(seen);
+    expect(after[0]!.n).toBe(seen());
     expect((await db.select({ n: count() }).from(webhookEvents))[0]!.n).toBe(before + 1);
   });
 });

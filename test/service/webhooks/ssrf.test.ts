@@ -7,7 +7,7 @@ import {
   insertWebhook,
   startReceiver,
   type Receiver,
-  type StoredAttempt,
+  type DeliveryAttempt,
 } from '../../support/webhook-kit.ts';
 
 /**
@@ -20,7 +20,7 @@ describe('webhook deliveries refuse private addresses at connect', () => {
   const answers = new Map<string, string[][]>();
   const lookups: string[] = [];
 
-  async function attemptsTo(url: string): Promise<StoredAttempt[]> {
+  async function attemptsTo(url: string): Promise<DeliveryAttempt[]> {
     const tenant = await h.tenant();
     const { db } = h.services.database;
     const hook = await insertWebhook(db, h.services.webhookSecrets, tenant.id, url);
@@ -32,7 +32,7 @@ describe('webhook deliveries refuse private addresses at connect', () => {
       timeoutMs: 5_000,
       what: 'the delivery to fail',
     });
-    return (await deliveriesOf(db, hook.id))[0]!.attempts as StoredAttempt[];
+    return (await deliveriesOf(db, hook.id))[0]!.attempts as DeliveryAttempt[];
   }
 
   beforeAll(async () => {

@@ -1,6 +1,6 @@
-import { freePort } from '../support/free-port.ts';
-import { withKey } from '../support/keys.ts';
-import { waitFor } from '../support/wait-for.ts';
+import { freePort } from './free-port.ts';
+import { withKey } from './keys.ts';
+import { waitFor } from './wait-for.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

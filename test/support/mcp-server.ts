@@ -8,12 +8,12 @@ import { startServer } from '../../src/server.ts';
 import type { Role } from '../../src/shared/roles.ts';
 import type { UserWithTenant } from '../../src/users/user-repository.ts';
 import { userActor } from '../../src/shared/actor.ts';
-import { storageFor, type Engine } from '../support/databases.ts';
-import { TEST_PASSWORD } from '../support/harness.ts';
-import { withKey, type KeyVia } from '../support/keys.ts';
-import { captureLogs } from '../support/log-capture.ts';
-import { useFixture } from '../support/use.ts';
-import { ManualClock, START } from '../support/manual-clock.ts';
+import { storageFor, type Engine } from './databases.ts';
+import { TEST_PASSWORD } from './harness.ts';
+import { withKey, type KeyVia } from './keys.ts';
+import { captureLogs } from './log-capture.ts';
+import { useFixture } from './use.ts';
+import { ManualClock, START } from './manual-clock.ts';
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 export const ADMIN_EMAIL = 'admin@demo.airkey.test';
@@ -75,7 +75,7 @@ export async function startMcpTestServer(engine: Engine = 'pglite', config: Part
     },
 
     async seedFlights(tenantId: string, count: number, seed = 1) {
-      await services.flightRepository.insertMany(generateFlights(tenantId, count, clock.now(), seed));
+      await services.flights.seed(SYSTEM_ACTOR, generateFlights(tenantId, count, clock.now(), seed));
     },
 
     /** A connected MCP client sending `key` the chosen way; closed by stop(). */

@@ -1,19 +1,21 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/handle.ts';
 import { sharedSecret } from '../db/shared-secrets.ts';
-import { DeliveryWorker } from './delivery-worker.ts';
-import type { Resolver } from './safe-agent.ts';
-import { loadSealingKey } from './sealing-key.ts';
+import type { Clock } from '../shared/clock.ts';
+import { DeliveryWorker } from '../webhooks/delivery-worker.ts';
+import type { Resolver } from '../webhooks/safe-agent.ts';
+import { loadSealingKey } from '../webhooks/sealing-key.ts';
 
-export type DeliverySetupOptions = {
+export type WebhookDeliveryOptions = {
+  clock: Clock;
   onError: (error: unknown) => void;
   /** The sealing key's warning; kept in `startupWarnings` for the server's log by default. */
-  onWarning?: (message: string) => void;
-  resolver?: Resolver;
+  onWarning?: ((message: string) => void) | undefined;
+  resolver?: Resolver | undefined;
 };
 
 /** The webhook side of the composition root: the secret box and the delivery worker, from config. */
-export async function webhookDelivery(config: Config, database: Database, options: DeliverySetupOptions) {
+export async function webhookDelivery(config: Config, database: Database, options: WebhookDeliveryOptions) {
   const startupWarnings: string[] = [];
   const secrets = await loadSealingKey({
     secretKey: config.secretKey,
@@ -28,6 +30,7 @@ export async function webhookDelivery(config: Config, database: Database, option
     retryScheduleMs: config.webhookRetryScheduleMs,
     timeoutMs: config.webhookTimeoutMs,
     allowPrivate: config.webhookAllowPrivate,
+    clock: options.clock,
     onError: options.onError,
     ...(options.resolver ? { resolver: options.resolver } : {}),
   });

@@ -1,0 +1,109 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { AuditService } from '../audit/audit-service.ts';
+import type { Confirmation } from '../bus/acknowledgements.ts';
+import type { ChangeFeed } from '../bus/change-feed.ts';
+import type { Database } from '../db/handle.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
+import type { FlightService } from '../flights/flight-service.ts';
+import type { ExpirySweep } from '../keys/expiry-sweep.ts';
+import type { KeyCache } from '../keys/key-cache.ts';
+import type { KeyCheck } from '../keys/key-check.ts';
+import type { KeyPolicyService } from '../keys/key-policy-service.ts';
+import type { KeyLimits } from '../keys/key-allowance.ts';
+import type { KeyService } from '../keys/key-service.ts';
+import type { LeakService } from '../keys/leak-service.ts';
+import type { LegacyKeys } from '../keys/legacy-keys.ts';
+import type { RateLimitNotices } from '../keys/rate-limit-notices.ts';
+import type { QuotaNotices } from '../keys/quota-notices.ts';
+import type { QuotaMeter } from '../quotas/quota-meter.ts';
+import type { RollService } from '../keys/roll-service.ts';
+import type { UsageRecorder } from '../keys/usage-recorder.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { SessionService } from '../sessions/session-service.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { TenantService } from '../tenants/tenant-service.ts';
+import type { UsageCounter } from '../usage/usage-counter.ts';
+import type { UsageService } from '../usage/usage-service.ts';
+import type { UserService } from '../users/user-service.ts';
+import type { Resolver } from '../webhooks/safe-agent.ts';
+import type { SecretBox } from '../webhooks/secret-box.ts';
+import type { WebhookService } from '../webhooks/webhook-service.ts';
+
+/**
+ * What the composition root hands the HTTP server, the MCP server and the CLI, in groups. Services
+ * only: repositories stay inside the root, so every write goes through a service that checks its
+ * actor. A new feature adds its group here, builds it in services.ts and, if it runs beside the
+ * server, adds one entry to the background jobs there.
+ */
+export type Services = FoundationServices &
+  KeyServices &
+  AccountServices &
+  FlightServices &
+  WebhookServices & {
+    /** Starts the background jobs (the change feed first). */
+    start(): Promise<void>;
+    /** Stops them in reverse order, flushing what they hold, then closes Redis and the database. */
+    close(): Promise<void>;
+  };
+
+/** Storage, the change feed and the unit of work every write starts in; the metrics that watch them. */
+export type FoundationServices = {
+  config: Config;
+  clock: Clock;
+  database: Database;
+  changes: ChangeFeed;
+  uow: UnitOfWork;
+  metrics: Metrics;
+};
+
+/** The key core (docs/keys.md): the hot-path check and what it reads, the lifecycle, usage. */
+export type KeyServices = {
+  keyCheck: KeyCheck;
+  keyCache: KeyCache;
+  legacyKeys: LegacyKeys;
+  /** The rate limit, then the quota, after the key check accepts a key. */
+  keyLimits: KeyLimits;
+  rateLimitNotices: RateLimitNotices;
+  quotaMeter: QuotaMeter;
+  quotaNotices: QuotaNotices;
+  keys: KeyService;
+  keyRolls: RollService;
+  keyPolicies: KeyPolicyService;
+  leaks: LeakService;
+  /** Runs on its own timer; a pass on demand for tests and tools. */
+  expirySweep: ExpirySweep;
+  usage: UsageRecorder;
+  usageCounter: UsageCounter;
+  usageReports: UsageService;
+};
+
+/** Tenants, their users, sign-in sessions and the audit trail. */
+export type AccountServices = {
+  tenants: TenantService;
+  users: UserService;
+  sessions: SessionService;
+  audit: AuditService;
+};
+
+/** The data a key opens: a tenant's flights. */
+export type FlightServices = { flights: FlightService };
+
+/** Webhook endpoints, the box that seals their secrets, and what the sealing key said at start. */
+export type WebhookServices = {
+  webhooks: WebhookService;
+  webhookSecrets: SecretBox;
+  startupWarnings: readonly string[];
+};
+
+export type ServiceOverrides = {
+  clock?: Clock;
+  /** Where background failures are logged (the server's log stream); stdout otherwise. */
+  log?: Pick<Logger, 'warn' | 'info'>;
+  /** A revoking write stopped waiting for an instance whose lease ran out instead (docs/keys.md (Revocation)). */
+  onRevocationLapsed?: (confirmation: Confirmation) => void;
+  /** Said once at start (the webhook sealing key kept in the database); kept in `startupWarnings` by default. */
+  onWarning?: (message: string) => void;
+  /** How webhook deliveries resolve names (tests answer with chosen addresses). */
+  webhookResolver?: Resolver;
+};

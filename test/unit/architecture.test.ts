@@ -36,6 +36,7 @@ const LAYERS = {
     'usage',
     'webhooks',
     'ratelimit',
+    'quotas',
     'throttle',
     'telemetry',
     'scan',

@@ -2,7 +2,8 @@
 import { checksumOf } from '../src/keys/checksum.ts';
 import { KEY_ALPHABET, KEY_PREFIX, KEY_RANDOM_LENGTH } from '../src/keys/secret.ts';
 import type { AirkeyReady } from './airkey-server.ts';
-import { interleaved, percentile, timed, type Pair } from './measure.ts';
+import { interleaved, percentile, type Pair } from './measure.ts';
+import { timed } from './timed.ts';
 import { keyLoad } from './wrk.ts';
 import { atLeast, atMost, type Row } from './rows.ts';
 import type { Scenario, Settings } from './scenario.ts';

@@ -12,12 +12,11 @@ import type { KeyRepository } from './key-repository.ts';
 import type { KeyRowWithCreator } from './key-rows.ts';
 import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, UpdateKeyInput } from './key-schemas.ts';
 import { withCreatorEmails } from './key-event-queries.ts';
-import { keyEvent, rateLimitChangedEvent } from './key-events.ts';
+import { keyEvent } from './key-events.ts';
 import { allowedIpsOf, applyAllowedIps } from './allowed-ips.ts';
-import { applyQuota, listWithQuotaUsed, resetQuota, withQuotaUsed } from './quota-steps.ts';
+import { applyQuota, applyRateLimit, listWithQuotaUsed, resetQuota, withQuotaUsed } from './limit-steps.ts';
 import type { QuotaRepository } from '../quotas/quota-repository.ts';
-import { keyTarget, listedKeyView, rateLimitOf, toApiKeyView } from './key-view.ts';
-import type { RateLimit } from '../ratelimit/rate-limit.ts';
+import { keyTarget, listedKeyView, toApiKeyView } from './key-view.ts';
 import type { ChangeRecorder, EventEmitter } from '../db/unit-of-work.ts';
 import { digestSecret, generateSecret, hintOf } from './secret.ts';
 
@@ -134,7 +133,7 @@ export class KeyService {
       let key = await this.requireKey(tx, actor.tenantId, id);
       const apply = { tx, changed, emit, actor, now };
       if (input.enabled !== undefined) key = await this.applyEnabled(apply, key, input.enabled);
-      if (input.rate_limit !== undefined) key = await this.applyRateLimit(apply, key, input.rate_limit);
+      if (input.rate_limit !== undefined) key = await applyRateLimit(this.quotaStep(apply), key, input.rate_limit);
       if (allowedIps !== undefined) {
         // Only the allowlist rule: the key's expiry was judged when it was made.
         await this.options.policy.enforceAllowedIps(tx, actor.tenantId, allowedIps);
@@ -204,28 +203,6 @@ export class KeyService {
         ? keyEvent('api_key.enabled', after, now.getTime(), actor)
         : keyEvent('api_key.disabled', after, now.getTime(), actor, { reason: disabledReason }),
     );
-    return after;
-  }
-
-  private async applyRateLimit(
-    { tx, changed, emit, actor, now }: Apply,
-    key: KeyRowWithCreator,
-    limit: RateLimit | null,
-  ): Promise<KeyRowWithCreator> {
-    const before = rateLimitOf(key);
-    if (before?.requests === limit?.requests && before?.window === limit?.window) return key;
-    await this.keys.setRules(tx, key.id, {
-      rateLimitRequests: limit?.requests ?? null,
-      rateLimitWindow: limit?.window ?? null,
-    });
-    await this.audit.record(tx, actor.tenantId, actor, 'api_key.rate_limit_changed', keyTarget(key), {
-      hint: key.hint,
-      before,
-      after: limit,
-    });
-    changed({ type: 'key', id: key.id });
-    const after = { ...key, rateLimitRequests: limit?.requests ?? null, rateLimitWindow: limit?.window ?? null };
-    emit(rateLimitChangedEvent(after, now.getTime(), actor, before, limit));
     return after;
   }
 

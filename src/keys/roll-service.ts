@@ -11,7 +11,7 @@ import type { RolledKey, RollOverlap } from './key-schemas.ts';
 import { withCreatorEmails } from './key-event-queries.ts';
 import { keyEvent } from './key-events.ts';
 import { keyTarget, toApiKeyView } from './key-view.ts';
-import { withQuotaUsed } from './quota-steps.ts';
+import { withQuotaUsed } from './limit-steps.ts';
 import type { QuotaRepository } from '../quotas/quota-repository.ts';
 import { digestSecret, generateSecret, hintOf } from './secret.ts';
 

@@ -2,13 +2,39 @@ import type { Db } from '../db/handle.ts';
 import { quotaPeriodOf, type Quota } from '../quotas/quota.ts';
 import type { QuotaRepository } from '../quotas/quota-repository.ts';
 import { spentKeyOf } from '../quotas/quota-repository.ts';
-import { keyEvent } from './key-events.ts';
+import { keyEvent, rateLimitChangedEvent } from './key-events.ts';
+import type { RateLimit } from '../ratelimit/rate-limit.ts';
 import type { AllowedIpsStep } from './allowed-ips.ts';
 import type { KeyListRow, KeyRowWithCreator, StoredKeyView } from './key-rows.ts';
-import { keyQuotaOf, keyTarget, quotaOf } from './key-view.ts';
+import { keyQuotaOf, keyTarget, quotaOf, rateLimitOf } from './key-view.ts';
 
 /** A step of a key change (as an allowlist's), with where quota counts are kept. */
 export type QuotaStep = AllowedIpsStep & { quotas: QuotaRepository };
+
+/**
+ * Sets a key's rate limit inside the caller's transaction (docs/keys.md (Rate limits)): audited and
+ * announced as `api_key.rate_limit_changed` with before and after, and published like a disable,
+ * so every instance drops what it leased under the old limit before the response is sent.
+ */
+export async function applyRateLimit(
+  { tx, changed, emit, actor, now, keys, audit }: AllowedIpsStep,
+  key: KeyRowWithCreator,
+  limit: RateLimit | null,
+): Promise<KeyRowWithCreator> {
+  const before = rateLimitOf(key);
+  if (before?.requests === limit?.requests && before?.window === limit?.window) return key;
+  const rules = { rateLimitRequests: limit?.requests ?? null, rateLimitWindow: limit?.window ?? null };
+  await keys.setRules(tx, key.id, rules);
+  await audit.record(tx, actor.tenantId, actor, 'api_key.rate_limit_changed', keyTarget(key), {
+    hint: key.hint,
+    before,
+    after: limit,
+  });
+  changed({ type: 'key', id: key.id });
+  const after = { ...key, ...rules };
+  emit(rateLimitChangedEvent(after, now.getTime(), actor, before, limit));
+  return after;
+}
 
 /**
  * Sets a key's quota inside the caller's transaction (docs/keys.md (Quotas)): audited and announced

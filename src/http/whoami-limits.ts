@@ -1,32 +1,34 @@
-import type { KeyLimitsView } from '../keys/key-schemas.ts';
 import type { LimitsSeen } from './key-limits.ts';
 
 /**
- * whoami's `limits` as JSON, built by hand: whoami's body is otherwise serialised once per key
- * (src/http/routes/public-api.ts), and these are numbers, enum words and instants, which need no
- * escaping. The shape is `keyLimitsSchema`'s; a test parses it with that schema.
+ * whoami's `limits` as JSON (`keyLimitsSchema`'s shape; a test parses it with that schema), built
+ * by hand on every request of a limited key: whoami's body is otherwise serialised once per key
+ * (src/http/routes/public-api.ts). Numbers, enum words and instants need no escaping, and an
+ * instant's text is kept while its window lasts, so a request builds one short string.
  */
 export function limitsJson(seen: LimitsSeen): string {
-  const view: KeyLimitsView = {
-    rate_limit:
-      seen.rateLimit && seen.rate
-        ? {
-            requests: seen.rateLimit.requests,
-            window: seen.rateLimit.window,
-            remaining: seen.rate.remaining,
-            resets_at: new Date(seen.rate.resetsAtMs).toISOString(),
-          }
-        : null,
-    quota:
-      seen.quota && seen.quotaDecision
-        ? {
-            requests: seen.quota.requests,
-            period: seen.quota.window,
-            remaining: seen.quotaDecision.remaining,
-            resets_at:
-              seen.quotaDecision.resetsAtMs === Infinity ? null : new Date(seen.quotaDecision.resetsAtMs).toISOString(),
-          }
-        : null,
-  };
-  return JSON.stringify(view);
+  const { rateLimit, rate, quota, quotaDecision } = seen;
+  const rateJson =
+    rateLimit && rate
+      ? `{"requests":${rateLimit.requests},"window":"${rateLimit.window}","remaining":${rate.remaining},"resets_at":${instant(rate.resetsAtMs)}}`
+      : 'null';
+  const quotaJson =
+    quota && quotaDecision
+      ? `{"requests":${quota.requests},"period":"${quota.window}","remaining":${quotaDecision.remaining},"resets_at":${instant(quotaDecision.resetsAtMs)}}`
+      : 'null';
+  return `{"rate_limit":${rateJson},"quota":${quotaJson}}`;
+}
+
+const instants = new Map<number, string>();
+
+/** A window's end as a JSON string (null for a period that never ends), built once per window. */
+function instant(ms: number): string {
+  if (ms === Infinity) return 'null';
+  let json = instants.get(ms);
+  if (json === undefined) {
+    // Windows end in order: the few kept are the current ones.
+    if (instants.size >= 256) instants.clear();
+    instants.set(ms, (json = `"${new Date(ms).toISOString()}"`));
+  }
+  return json;
 }

@@ -35,6 +35,7 @@ describe('usage of MCP requests', () => {
       rejected: 1,
       rate_limited: 0,
       ip_refused: 0,
+      quota_exceeded: 0,
     });
   });
 });

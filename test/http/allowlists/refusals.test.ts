@@ -75,9 +75,9 @@ describe('requests from outside a key’s allowed_ips', () => {
     await h.services.usageCounter.flush();
     await h.services.usage.flush();
     const usage = (await admin.request('GET', `/backoffice/api/api-keys/${api_key.id}/usage`)).json<Usage>();
-    expect(usage.total).toEqual({ ok: 1, rejected: 0, rate_limited: 0, ip_refused: 2 });
+    expect(usage.total).toEqual({ ok: 1, rejected: 0, rate_limited: 0, ip_refused: 2, quota_exceeded: 0 });
     const tenant = (await admin.request('GET', '/backoffice/api/usage')).json<Usage>();
-    expect(tenant.total).toEqual({ ok: 1, rejected: 0, rate_limited: 0, ip_refused: 2 });
+    expect(tenant.total).toEqual({ ok: 1, rejected: 0, rate_limited: 0, ip_refused: 2, quota_exceeded: 0 });
     const listed = (await admin.request('GET', '/backoffice/api/api-keys')).json<KeyList>();
     expect(listed.data[0]).toMatchObject<Partial<ApiKeyView>>({
       last_refused_ip: '2001:db8::9',

@@ -46,7 +46,7 @@ describe('security headers and serialisation per scope', () => {
     const admin = await h.signedIn();
     const { secret, api_key } = await h.createKey(admin, { name: 'Fields' });
     const body = json<Principal>(await h.api(secret, '/api/v1/whoami', 'header'));
-    expect(Object.keys(body).sort()).toEqual(['acts_as', 'key', 'permissions', 'tenant']);
+    expect(Object.keys(body).sort()).toEqual(['acts_as', 'key', 'limits', 'permissions', 'tenant']);
     expect(Object.keys(body.key).sort()).toEqual(['expires_at', 'hint', 'id', 'name']);
     expect(body.key.id).toBe(api_key.id);
   });

@@ -17,6 +17,7 @@ describe('public API: whoami and the OpenAPI document', () => {
       key: { id: api_key.id, name: 'whoami key', hint: api_key.hint, expires_at: '2027-01-01' },
       acts_as: { type: 'user', id: admin.userId, email: admin.email },
       permissions: ['flights:read'],
+      limits: { rate_limit: null, quota: null },
     });
   });
 

@@ -29,7 +29,7 @@ export function quotaPeriodOf(period: string, nowMs: number): Period {
 /**
  * The largest slice of a quota one instance may lease: a crash strands at most what it held (a
  * slice and a half), so slices of 1/200 keep that under 1% (docs/keys.md (Quotas)). Small quotas
- * lease one request at a time, which is a database statement per request below 200.
+ * lease one request at a time, which is a database statement per request below 400 (slices of one).
  */
 export function largestQuotaSlice(requests: number): number {
   return Math.max(1, Math.floor(requests / 200));

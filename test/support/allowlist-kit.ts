@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { ApiKeyView } from '../../src/keys/key-schemas.ts';
 import type { Harness, Session } from './harness.ts';
 import { withKey } from './keys.ts';
+import { INITIALIZE } from './mcp-server.ts';
 
 /** Creates a key through the back-office API with `allowed_ips` (and a rate limit, when given). */
 export async function createKeyWithIps(
@@ -42,11 +43,6 @@ export function mcpFrom(h: Harness, secret: string, peer: string): Promise<Light
     url: '/mcp',
     remoteAddress: peer,
     headers: { 'x-api-key': secret, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    payload: {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    },
+    payload: INITIALIZE,
   });
 }

@@ -2,6 +2,7 @@ import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookEvents } from '../../../src/db/webhook-tables.ts';
 import { mcpRoutes } from '../../../src/mcp/mcp-routes.ts';
+import { mcpFrom } from '../../support/allowlist-kit.ts';
 import type { Usage } from '../../../src/usage/usage-schemas.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';
@@ -10,12 +11,6 @@ import { whoamiStatuses } from '../../support/rate-limit-kit.ts';
 import { insertWebhook, startReceiver, WEBHOOK_TEST_CONFIG, type Receiver } from '../../support/webhook-kit.ts';
 
 const START = '2026-11-22T12:00:30Z';
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
 
 /** SPEC §11 and §9: quota_exceeded usage, the quota_low and quota_exhausted events, and /mcp on the same count. */
 describe('quota usage, events and MCP', () => {
@@ -96,17 +91,7 @@ describe('quota usage, events and MCP', () => {
     h.clock.set(START);
     const admin = await h.signedIn();
     const { secret } = await createKeyWithQuota(admin, { requests: 2, period: 'total' });
-    const mcp = () =>
-      h.app.inject({
-        method: 'POST',
-        url: '/mcp',
-        headers: {
-          'x-api-key': secret,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        payload: INITIALIZE,
-      });
+    const mcp = () => mcpFrom(h, secret, '127.0.0.1');
     const first = await mcp();
     expect(first.statusCode).toBe(200);
     expect(limitMembersOf(first.headers)).toEqual({ policy: { quota: { q: 2 } }, current: { quota: { r: 1 } } });

@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpRoutes } from '../../../src/mcp/mcp-routes.ts';
+import { INITIALIZE } from '../../support/mcp-server.ts';
 import type { Usage } from '../../../src/usage/usage-schemas.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';
 import { createKeyWithLimit, rateLimitFieldsOf, whoamiStatuses } from '../../support/rate-limit-kit.ts';
 
 const START = '2026-11-22T12:00:30Z';
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
 
 /** Refusals over the limit are `rate_limited` usage, not ok; /mcp counts against the same limit. */
 describe('rate-limited usage and MCP', () => {

@@ -103,6 +103,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         retired_keys: () => keyRolls.deleteRetired(),
         expired_sessions: () => accounts.sessions.deleteExpired(),
         usage_prune: () => usageReports.prune(),
+        planner_statistics: () => database.refreshStatistics(),
       },
       (task, error) => log.warn({ err: error, task }, 'housekeeping failed'),
     ),

@@ -27,6 +27,8 @@ export interface Database {
   readonly db: Db;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
+  /** Brings the planner's statistics up to date where nothing else does; resolves with the tables analyzed. */
+  refreshStatistics(): Promise<string[]>;
   /** Keeps a LISTEN connection open, reconnecting with backoff; resolves once first subscribed and
    * its first heartbeat answered. */
   listen(channels: readonly string[], handlers: FeedHandlers): Promise<() => Promise<void>>;

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { MIGRATIONS_FOLDER, type Database, type Db } from './handle.ts';
 import { schema } from './tables.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { refreshPlannerStatistics } from './planner-statistics.ts';
 
 /**
  * The embedded engine: a real Postgres compiled to WASM, in this process, on `dataDir`. Only one
@@ -27,15 +28,14 @@ export async function openPglite(
   observe?.(client, 'postgres');
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
-  // PGlite runs no autovacuum, so nothing else ever refreshes the planner's statistics: without
-  // them a list query reads and sorts a whole table instead of walking its index.
-  await client.exec('analyze');
+  await refreshPlannerStatistics(client);
   return {
     kind: 'pglite',
     db,
     async ping() {
       await db.execute(sql`select 1`);
     },
+    refreshStatistics: () => refreshPlannerStatistics(client),
     // Every writer is this process, which invalidates its cache itself: nothing to hear.
     listen(_channels, handlers) {
       handlers.onState(true);

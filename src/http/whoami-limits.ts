@@ -1,3 +1,4 @@
+import type { KeyLimitsView } from '../keys/key-schemas.ts';
 import type { LimitsSeen } from './key-limits.ts';
 
 /**
@@ -31,4 +32,29 @@ function instant(ms: number): string {
     instants.set(ms, (json = `"${new Date(ms).toISOString()}"`));
   }
   return json;
+}
+
+/** The same `limits` as an object, for the MCP whoami tool: nothing left to report for a key without limits. */
+export function limitsView(seen: LimitsSeen | undefined): KeyLimitsView {
+  const { rateLimit, rate, quota, quotaDecision } = seen ?? {};
+  return {
+    rate_limit:
+      rateLimit && rate
+        ? {
+            requests: rateLimit.requests,
+            window: rateLimit.window,
+            remaining: rate.remaining,
+            resets_at: new Date(rate.resetsAtMs).toISOString(),
+          }
+        : null,
+    quota:
+      quota && quotaDecision
+        ? {
+            requests: quota.requests,
+            period: quota.window,
+            remaining: quotaDecision.remaining,
+            resets_at: quotaDecision.resetsAtMs === Infinity ? null : new Date(quotaDecision.resetsAtMs).toISOString(),
+          }
+        : null,
+  };
 }

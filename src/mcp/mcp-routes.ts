@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../app/services.ts';
 import { apiKeyHook } from '../http/api-key-auth.ts';
 import { problemFor, problemOf, sendProblem } from '../http/problem.ts';
+import { limitsView } from '../http/whoami-limits.ts';
 import { NotAuthenticatedError } from '../shared/errors.ts';
 import { originHook } from './origin-check.ts';
 
@@ -30,6 +31,7 @@ export function mcpRoutes(
     const { createMcpServer, StreamableHTTPServerTransport } = await loadMcpSdk();
     const server = createMcpServer({
       principal,
+      limits: limitsView(request.limitsSeen),
       flights: services.flights,
       onFault: (error) => request.log.error({ err: error }, 'mcp tool failed'),
     });

@@ -3,11 +3,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FlightService } from '../flights/flight-service.ts';
 import { flightFilterShape, flightIdSchema, flightPageSchema, flightSchema } from '../flights/flight-schemas.ts';
 import { problemOf } from '../http/problem.ts';
-import { principalSchema, type Principal } from '../shared/principal.ts';
+import { whoamiSchema, type KeyLimitsView } from '../keys/key-schemas.ts';
+import type { Principal } from '../shared/principal.ts';
 
 /** What the tools need: the principal of this HTTP request, already checked, and the services. */
 export type ToolContext = {
   principal: Principal;
+  /** What the key had left after this request's rate limit and quota, as `GET /api/v1/whoami` reports it. */
+  limits: KeyLimitsView;
   flights: FlightService;
   /** Unexpected faults (5xx) go here to be logged; the caller sees a generic message only. */
   onFault: (error: unknown) => void;
@@ -71,15 +74,16 @@ export function registerTools(server: McpServer, context: ToolContext): void {
       title: 'Who am I',
       description:
         'Describes the API key in use: its tenant (airline), the key (id, name, hint, expiry date), who it acts as ' +
-        '(a user under creator authority, or the system) and the permissions it holds right now. ' +
+        '(a user under creator authority, or the system), the permissions it holds right now, and what it has ' +
+        'left of its rate limit and quota (null where it has none). ' +
         'Call it to check access before other tools; list_flights and get_flight need flights:read.',
-      outputSchema: principalSchema,
+      outputSchema: whoamiSchema,
       annotations: READ_ONLY,
     },
     async () =>
       guarded(context, () =>
         // Parsed so only the documented fields leave, exactly as the REST serializer does.
-        Promise.resolve(structured(principalSchema.parse(principal))),
+        Promise.resolve(structured(whoamiSchema.parse({ ...principal, limits: context.limits }))),
       ),
   );
 }

@@ -60,13 +60,14 @@ describe('MCP tools over Streamable HTTP', () => {
     expect(get.inputSchema.required).toEqual(['id']);
   });
 
-  it('whoami describes the key, its tenant, who it acts as and its permissions', async () => {
+  it('whoami describes the key, its tenant, who it acts as, its permissions and its limits', async () => {
     const result = await client.callTool({ name: 'whoami', arguments: {} });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({
       tenant: { id: kit.demoTenantId, slug: 'demo' },
       key: { id: keyId, name: 'MCP test key', expires_at: null },
       acts_as: { type: 'user', email: creatorEmail },
+      limits: { rate_limit: null, quota: null },
     });
     expect((result.structuredContent as { permissions: string[] }).permissions).toContain('flights:read');
     expect(textOf(result)).toContain(creatorEmail);

@@ -87,7 +87,7 @@ describe('quota usage, events and MCP', () => {
     });
   });
 
-  it('counts /mcp against the same quota as /api/v1, with the same fields and the same 429', async () => {
+  it('counts /mcp against the same quota as /api/v1, with the same fields, whoami limits and 429', async () => {
     h.clock.set(START);
     const admin = await h.signedIn();
     const { secret } = await createKeyWithQuota(admin, { requests: 2, period: 'total' });
@@ -95,7 +95,23 @@ describe('quota usage, events and MCP', () => {
     const first = await mcp();
     expect(first.statusCode).toBe(200);
     expect(limitMembersOf(first.headers)).toEqual({ policy: { quota: { q: 2 } }, current: { quota: { r: 1 } } });
-    expect((await h.api(secret, '/api/v1/whoami')).statusCode).toBe(200);
+    const whoami = await h.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: {
+        'x-api-key': secret,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      payload: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: {} } },
+    });
+    // The MCP whoami tool reports what the REST whoami does: this request spent the last one.
+    expect(
+      whoami.json<{ result: { structuredContent: { limits: unknown } } }>().result.structuredContent.limits,
+    ).toEqual({
+      rate_limit: null,
+      quota: { requests: 2, period: 'total', remaining: 0, resets_at: null },
+    });
     const refused = await mcp();
     expectProblem(refused, 429, 'quota_exceeded');
     expect(limitMembersOf(refused.headers)?.current).toEqual({ quota: { r: 0 } });

@@ -6,7 +6,7 @@
  * is left per request is integer comparisons.
  */
 import { createBenchKeys } from './bench-keys.ts';
-import { interleaved, SMALL_DIFFERENCE_ROUNDS, type Load } from './measure.ts';
+import { interleaved, SMALL_DIFFERENCE, type Load } from './measure.ts';
 import { atLeast } from './rows.ts';
 import type { Scenario } from './scenario.ts';
 import { fmt } from './scenarios.ts';
@@ -26,10 +26,9 @@ export const allowlists: Scenario = {
       url: `${airkey.url}/api/v1/whoami`,
       headers: { 'x-api-key': key },
       connections: s.connections,
-      seconds: s.seconds,
+      seconds: Math.min(s.seconds, SMALL_DIFFERENCE.seconds),
     });
-    // A difference of a few percent at most: more rounds, so the median holds still.
-    const rounds = Math.max(s.rounds, SMALL_DIFFERENCE_ROUNDS);
+    const rounds = Math.max(s.rounds, SMALL_DIFFERENCE.rounds);
     s.log(`allowlists on ${engine}: whoami with a 50-entry allowlist vs the same key without one`);
     const pair = await interleaved(whoami(listed!), whoami(open!), rounds, s.log, keyLoad);
     return [

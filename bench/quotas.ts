@@ -5,7 +5,7 @@
  * memory: no database write per request, which the store's row count after the run shows.
  */
 import { createBenchKeys } from './bench-keys.ts';
-import { interleaved, SMALL_DIFFERENCE_ROUNDS, type Load } from './measure.ts';
+import { interleaved, SMALL_DIFFERENCE, type Load } from './measure.ts';
 import { atLeast } from './rows.ts';
 import type { Scenario } from './scenario.ts';
 import { fmt } from './scenarios.ts';
@@ -29,9 +29,9 @@ export const quotas: Scenario = {
       url: `${airkey.url}/api/v1/whoami`,
       headers: { 'x-api-key': key },
       connections: s.connections,
-      seconds: s.seconds,
+      seconds: Math.min(s.seconds, SMALL_DIFFERENCE.seconds),
     });
-    const rounds = Math.max(s.rounds, SMALL_DIFFERENCE_ROUNDS);
+    const rounds = Math.max(s.rounds, SMALL_DIFFERENCE.rounds);
     s.log(`quotas on ${engine}: whoami under a generous quota vs an unlimited key`);
     const quota = await interleaved(whoami(metered!), whoami(open!), rounds, s.log, keyLoad);
     s.log(`quotas on ${engine}: whoami under a generous rate limit and quota vs an unlimited key`);

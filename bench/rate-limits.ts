@@ -6,7 +6,7 @@
  */
 import type { AirkeyReady } from './airkey-server.ts';
 import { createBenchKeys } from './bench-keys.ts';
-import { interleaved, SMALL_DIFFERENCE_ROUNDS, type Load, type Pair } from './measure.ts';
+import { interleaved, SMALL_DIFFERENCE, type Load, type Pair } from './measure.ts';
 import { atLeast, type Row } from './rows.ts';
 import type { Scenario } from './scenario.ts';
 import { fmt } from './scenarios.ts';
@@ -65,13 +65,12 @@ export const rateLimits: Scenario = {
       url: `${airkey.url}/api/v1/whoami`,
       headers: { 'x-api-key': key },
       connections: s.connections,
-      seconds: s.seconds,
+      seconds: Math.min(s.seconds, SMALL_DIFFERENCE.seconds),
       expect,
     });
     await spend(airkey, spent!);
 
-    // Differences of a few percent: more rounds than the other rows, so the median holds still.
-    const rounds = Math.max(s.rounds, SMALL_DIFFERENCE_ROUNDS);
+    const rounds = Math.max(s.rounds, SMALL_DIFFERENCE.rounds);
     s.log(`rate limits on ${engine}: whoami under a generous limit vs an unlimited key`);
     const limited = await interleaved(whoami(generous!), whoami(unlimited!), rounds, s.log, keyLoad);
     s.log(`rate limits on ${engine}: the 429 path vs the 200 path`);

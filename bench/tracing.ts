@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AirkeyReady } from './airkey-server.ts';
-import { AS_NPM_START, interleaved, SMALL_DIFFERENCE_ROUNDS, startServer, type Server } from './measure.ts';
+import { AS_NPM_START, interleaved, SMALL_DIFFERENCE, startServer, type Server } from './measure.ts';
 import { atLeast, type Row } from './rows.ts';
 import type { Scenario, Settings } from './scenario.ts';
 import { fmt } from './scenarios.ts';
@@ -44,11 +44,10 @@ async function tracingCost(s: Settings, start: Start): Promise<Row[]> {
       url: `${server.url}/api/v1/whoami`,
       headers: { 'x-api-key': server.key },
       connections: s.connections,
-      seconds: s.seconds,
+      seconds: Math.min(s.seconds, SMALL_DIFFERENCE.seconds),
     });
     const rows: Row[] = [];
-    // Differences of a few percent: more rounds than the other rows, so the median holds still.
-    const rounds = Math.max(s.rounds, SMALL_DIFFERENCE_ROUNDS);
+    const rounds = Math.max(s.rounds, SMALL_DIFFERENCE.rounds);
     const compare = async (what: string, subject: AirkeyReady, reference: AirkeyReady, minRatio?: number) => {
       s.log(what);
       const pair = await interleaved(whoami(subject), whoami(reference), rounds, s.log, keyLoad);

@@ -12,8 +12,10 @@ describe('planner statistics on the embedded database', () => {
     database = undefined;
   });
 
-  const rows = async (query: ReturnType<typeof sql>) =>
-    ((await database!.db.execute(query)) as unknown as { rows: Array<Record<string, unknown>> }).rows;
+  const rows = async (query: ReturnType<typeof sql>) => {
+    const result = await database!.db.execute(query);
+    return (result as { rows: Array<Record<string, unknown>> }).rows;
+  };
   const addRows = (count: number) =>
     database!.db.execute(sql`insert into planner_probe select g, repeat('x', 100) from generate_series(1, ${count}) g`);
   const estimatedRows = async () =>

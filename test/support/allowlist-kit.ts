@@ -37,12 +37,17 @@ export function whoamiFrom(
 }
 
 /** A stateless MCP `initialize` with `secret` from a chosen peer address. */
-export function mcpFrom(h: Harness, secret: string, peer: string): Promise<LightMyRequestResponse> {
+export function mcpFrom(
+  h: Harness,
+  secret: string,
+  peer: string,
+  payload: object = INITIALIZE,
+): Promise<LightMyRequestResponse> {
   return h.app.inject({
     method: 'POST',
     url: '/mcp',
     remoteAddress: peer,
     headers: { 'x-api-key': secret, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    payload: INITIALIZE,
+    payload,
   });
 }

@@ -95,15 +95,11 @@ describe('quota usage, events and MCP', () => {
     const first = await mcp();
     expect(first.statusCode).toBe(200);
     expect(limitMembersOf(first.headers)).toEqual({ policy: { quota: { q: 2 } }, current: { quota: { r: 1 } } });
-    const whoami = await h.app.inject({
-      method: 'POST',
-      url: '/mcp',
-      headers: {
-        'x-api-key': secret,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      payload: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: {} } },
+    const whoami = await mcpFrom(h, secret, '127.0.0.1', {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'whoami', arguments: {} },
     });
     // The MCP whoami tool reports what the REST whoami does: this request spent the last one.
     expect(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpRoutes } from '../../../src/mcp/mcp-routes.ts';
-import { INITIALIZE } from '../../support/mcp-server.ts';
+import { mcpFrom } from '../../support/allowlist-kit.ts';
 import type { Usage } from '../../../src/usage/usage-schemas.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';
@@ -17,17 +17,7 @@ describe('rate-limited usage and MCP', () => {
   });
   afterAll(async () => h.close());
 
-  const mcp = (secret: string) =>
-    h.app.inject({
-      method: 'POST',
-      url: '/mcp',
-      headers: {
-        'x-api-key': secret,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      payload: INITIALIZE,
-    });
+  const mcp = (secret: string) => mcpFrom(h, secret, '127.0.0.1');
 
   it('counts refusals over the limit as rate_limited, never as ok, for the key and the tenant', async () => {
     const admin = await h.signedIn();

@@ -70,7 +70,7 @@ export class WorkerExporter implements SpanExporter {
   export(spans: Parameters<SpanExporter['export']>[0], done: Done): void {
     if (this.gone) return done({ code: FAILED });
     const id = this.nextId++;
-    this.waiting.set(id, () => done({ code: SUCCESS }));
+    this.await(id, () => done({ code: SUCCESS }));
     this.post({ type: 'export', id, batch: batchRecord(spans) });
   }
 
@@ -87,7 +87,7 @@ export class WorkerExporter implements SpanExporter {
     if (this.gone) return Promise.resolve();
     const id = this.nextId++;
     return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
+      this.await(id, resolve);
       this.post({ type, id });
     });
   }
@@ -96,9 +96,19 @@ export class WorkerExporter implements SpanExporter {
     this.worker.postMessage(message);
   }
 
+  /**
+   * The worker is unreferenced while idle; an answer still owed keeps the process alive, or a
+   * shutdown with nothing else to do would end the process before the worker replied.
+   */
+  private await(id: number, waiter: () => void): void {
+    if (this.waiting.size === 0) this.worker.ref();
+    this.waiting.set(id, waiter);
+  }
+
   private settle(id: number): void {
     const waiter = this.waiting.get(id);
-    this.waiting.delete(id);
+    if (!this.waiting.delete(id)) return;
+    if (this.waiting.size === 0) this.worker.unref();
     waiter?.();
   }
 

@@ -36,7 +36,7 @@ export async function openFoundation(config: Config, clock: Clock, overrides: Se
   const changes = new ChangeFeed({
     database,
     revocationWaitMs: config.revocationWaitMs,
-    now: () => clock.now().getTime(),
+    now: () => clock.nowMs(),
     onAckFailed: (error, stage) => {
       metrics.backgroundFailed(`change_acknowledgement_${stage}`);
       log.warn({ err: error, stage }, 'a change acknowledgement failed; its writer waits for leases to run out');

@@ -33,7 +33,7 @@ export type KeyLimitsDeps = {
  */
 export function createKeyLimits(deps: KeyLimitsDeps) {
   const { clock, usageCounter, backgroundError } = deps;
-  const now = () => clock.now().getTime();
+  const now = () => clock.nowMs();
   const rateLimitStore = deps.streakOf('rate_limit_store');
   // Per-key rate limits: budget leased from Redis, PostgreSQL or (embedded) memory, spent in memory.
   const limiter = createRateLimiter({

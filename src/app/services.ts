@@ -62,7 +62,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const flights = new FlightService(new FlightRepository(db, (tenantId) => flightPages?.changed(tenantId)), cursors, {
     pages: flightPages,
     // The key check counted the request ok; a missing permission makes it rejected after all.
-    onDenied: (principal) => usageCounter.denied(principal.key.id, principal.tenant.id, clock.now().getTime()),
+    onDenied: (principal) => usageCounter.denied(principal.key.id, principal.tenant.id, clock.nowMs()),
   });
 
   const deliveries = base.webhooks.worker;

@@ -18,7 +18,7 @@ type Creator = { id: string; email: string };
  */
 export function creatorKeys(keys: KeyRepository, clock: Clock) {
   const announce = (emit: EventEmitter, actor: Actor, disabled: readonly KeyRow[], creatorEmail: string | null) => {
-    const nowMs = clock.now().getTime();
+    const nowMs = clock.nowMs();
     for (const key of disabled) {
       emit(keyEvent('api_key.disabled', { ...key, creatorEmail }, nowMs, actor, { reason: 'creator_deleted' }));
     }

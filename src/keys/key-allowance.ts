@@ -48,7 +48,7 @@ export class KeyAllowance<A extends Allowance> {
 
   private counted(decision: RateDecision, keyId: string, tenantId: string, allowance: A): RateDecision {
     if (decision.ok) return decision;
-    this.countRefusal(keyId, tenantId, this.clock.now().getTime(), decision);
+    this.countRefusal(keyId, tenantId, this.clock.nowMs(), decision);
     if (decision.firstRefusalInWindow) this.onFirstRefusal(keyId, allowance, decision);
     return decision;
   }

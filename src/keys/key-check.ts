@@ -65,7 +65,7 @@ export class KeyCheck {
    */
   check(secret: string, client: string): CheckOutcome | Promise<CheckOutcome> {
     const started = performance.now();
-    const nowMs = this.clock.now().getTime();
+    const nowMs = this.clock.nowMs();
     // 1. Parse: a malformed value is rejected without hashing or a lookup; so is, once no key
     //    minted before checksums remains, a key whose checksum is wrong (works with the database down).
     const digest = this.isCandidate(secret) ? digestSecret(secret) : null;

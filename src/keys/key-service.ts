@@ -59,7 +59,7 @@ export class KeyService {
   async list(actor: UserActor): Promise<KeyList> {
     requirePermission(actor, 'api_keys:manage');
     const { rows, authority } = await this.keys.listForTenant(actor.tenantId);
-    const nowMs = this.clock.now().getTime();
+    const nowMs = this.clock.nowMs();
     const metered = await listWithQuotaUsed(this.options.quotas, undefined, rows, nowMs);
     return { data: metered.map((row) => listedKeyView(row, nowMs)), authority };
   }
@@ -211,7 +211,7 @@ export class KeyService {
     await this.uow.inTransaction(async (tx, changed, emit) => {
       const key = await this.requireKey(tx, actor.tenantId, id);
       await this.keys.delete(tx, key.id);
-      emit(keyEvent('api_key.deleted', key, this.clock.now().getTime(), actor, { reason: 'deleted' }));
+      emit(keyEvent('api_key.deleted', key, this.clock.nowMs(), actor, { reason: 'deleted' }));
       // The row is gone; the trail keeps what identifies it.
       await this.audit.record(tx, actor.tenantId, actor, 'api_key.deleted', keyTarget(key), { hint: key.hint });
       changed({ type: 'key', id: key.id });

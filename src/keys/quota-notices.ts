@@ -26,7 +26,7 @@ export class QuotaNotices {
   }
 
   async notice(keyId: string, quota: KeyQuota, windowStart: number, notice: QuotaNotice): Promise<boolean> {
-    const nowMs = this.clock.now().getTime();
+    const nowMs = this.clock.nowMs();
     return this.uow.inTransaction(async (tx, _changed, emit) => {
       if (!(await this.quotas.claim(tx, quota.counter, windowStart, notice))) return false;
       const [row] = await tx.select().from(apiKeys).where(eq(apiKeys.id, keyId));

@@ -28,7 +28,7 @@ export class RateLimitNotices {
   }
 
   async notice(keyId: string, limit: RateLimit, windowSeconds: number): Promise<boolean> {
-    const nowMs = this.clock.now().getTime();
+    const nowMs = this.clock.nowMs();
     const windowMs = windowSeconds * 1000;
     const windowStart = new Date(Math.floor(nowMs / windowMs) * windowMs);
     const announced = await this.uow.inTransaction(async (tx, _changed, emit) => {

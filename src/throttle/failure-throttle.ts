@@ -59,7 +59,7 @@ export class FailureThrottle {
   knownBlockSeconds(client: string): number {
     const until = this.knownBlocks.get(client);
     if (until === undefined) return 0;
-    const left = until - this.clock.now().getTime();
+    const left = until - this.clock.nowMs();
     if (left > 0) return Math.ceil(left / 1000);
     this.knownBlocks.delete(client);
     return 0;
@@ -104,7 +104,7 @@ export class FailureThrottle {
   }
 
   private remember(client: string, msBeforeNext: number): number {
-    this.knownBlocks.set(client, this.clock.now().getTime() + msBeforeNext);
+    this.knownBlocks.set(client, this.clock.nowMs() + msBeforeNext);
     return Math.max(1, Math.ceil(msBeforeNext / 1000));
   }
 }

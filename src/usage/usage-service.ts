@@ -28,7 +28,7 @@ export class UsageService {
     requirePermission(actor, 'api_keys:manage');
     // A malformed id, a deleted key and another tenant's key are all "not found": existence is not revealed.
     if (!isUuid(keyId) || !(await this.usage.keyExists(actor.tenantId, keyId))) throw new NotFoundError('API key');
-    const span = spanOf(window, this.clock.now().getTime());
+    const span = spanOf(window, this.clock.nowMs());
     const rows = await this.usage.keyHours(keyId, new Date(span.startMs), new Date(span.endMs));
     return { window, bucket: span.bucket, ...seriesOf(span, rows) };
   }
@@ -36,7 +36,7 @@ export class UsageService {
   /** The whole tenant, deleted keys included, and its busiest existing keys. */
   async forTenant(actor: UserActor, window: UsageWindow): Promise<TenantUsage> {
     requirePermission(actor, 'api_keys:manage');
-    const span = spanOf(window, this.clock.now().getTime());
+    const span = spanOf(window, this.clock.nowMs());
     const [from, to] = [new Date(span.startMs), new Date(span.endMs)];
     const [rows, topKeys] = await Promise.all([
       this.usage.tenantHours(actor.tenantId, from, to),
@@ -50,7 +50,7 @@ export class UsageService {
    * most once an hour per instance: buckets are hourly, so nothing new is old enough sooner.
    */
   async prune(): Promise<void> {
-    const nowMs = this.clock.now().getTime();
+    const nowMs = this.clock.nowMs();
     if (nowMs - this.lastPruneMs < HOUR_MS) return;
     await this.usage.pruneBefore(new Date(hourOf(nowMs) - USAGE_RETENTION_DAYS * DAY_MS));
     this.lastPruneMs = nowMs;

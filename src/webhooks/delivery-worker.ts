@@ -70,7 +70,7 @@ export class DeliveryWorker {
         resolver: options.resolver,
       });
     const wallClock = options.wallClock ?? systemClock;
-    this.now = () => wallClock.now().getTime();
+    this.now = () => wallClock.nowMs();
     this.concurrency = options.concurrency ?? 32;
     this.perEndpoint = options.perEndpoint ?? 16;
   }
@@ -189,7 +189,7 @@ export class DeliveryWorker {
     if (
       delivery.previousSecretSealed &&
       delivery.previousSecretUntil &&
-      delivery.previousSecretUntil.getTime() > this.options.clock.now().getTime()
+      delivery.previousSecretUntil.getTime() > this.options.clock.nowMs()
     )
       secrets.push(this.options.secrets.open(delivery.previousSecretSealed));
     return secrets;

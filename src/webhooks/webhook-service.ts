@@ -137,7 +137,7 @@ export class WebhookService {
     const secret = newWebhookSecret();
     await this.options.uow.inTransaction(async (tx) => {
       const row = await this.requireWebhook(tx, actor.tenantId, id, true);
-      const until = new Date(this.options.clock.now().getTime() + PREVIOUS_SECRET_MS);
+      const until = new Date(this.options.clock.nowMs() + PREVIOUS_SECRET_MS);
       await this.options.repository.setSecret(tx, row.id, this.options.secrets.seal(secret), row.secretSealed, until);
       await this.options.audit.record(tx, actor.tenantId, actor, 'webhook.secret_rotated', webhookTarget(row), {
         previous_valid_until: until.toISOString(),

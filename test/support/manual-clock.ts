@@ -12,6 +12,9 @@ export class ManualClock implements Clock {
   now(): Date {
     return new Date(this.current.getTime());
   }
+  nowMs(): number {
+    return this.current.getTime();
+  }
   set(to: Date | string): void {
     this.current = new Date(to);
   }

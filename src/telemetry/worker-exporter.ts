@@ -70,7 +70,7 @@ export class WorkerExporter implements SpanExporter {
   export(spans: Parameters<SpanExporter['export']>[0], done: Done): void {
     if (this.gone) return done({ code: FAILED });
     const id = this.nextId++;
-    this.await(id, () => done({ code: SUCCESS }));
+    this.owe(id, () => done({ code: SUCCESS }));
     this.post({ type: 'export', id, batch: batchRecord(spans) });
   }
 
@@ -87,7 +87,7 @@ export class WorkerExporter implements SpanExporter {
     if (this.gone) return Promise.resolve();
     const id = this.nextId++;
     return new Promise((resolve) => {
-      this.await(id, resolve);
+      this.owe(id, resolve);
       this.post({ type, id });
     });
   }
@@ -100,16 +100,17 @@ export class WorkerExporter implements SpanExporter {
    * The worker is unreferenced while idle; an answer still owed keeps the process alive, or a
    * shutdown with nothing else to do would end the process before the worker replied.
    */
-  private await(id: number, waiter: () => void): void {
+  private owe(id: number, waiter: () => void): void {
     if (this.waiting.size === 0) this.worker.ref();
     this.waiting.set(id, waiter);
   }
 
   private settle(id: number): void {
     const waiter = this.waiting.get(id);
-    if (!this.waiting.delete(id)) return;
+    if (waiter === undefined) return;
+    this.waiting.delete(id);
     if (this.waiting.size === 0) this.worker.unref();
-    waiter?.();
+    waiter();
   }
 
   /** A worker that ended answers nothing more: whoever waits is released, later batches dropped. */

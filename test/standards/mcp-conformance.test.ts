@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcpTestServer, type McpTestServer } from '../support/mcp-server.ts';
+import { runNode } from '../support/node-process.ts';
 
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance, server mode) against a
@@ -18,17 +18,6 @@ const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-pro
 const CLI = join(import.meta.dirname, '../../node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 type Check = { id: string; status: string; errorMessage?: string };
-
-function run(node: string, args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
-  });
-}
 
 /** Every checks.json the suite wrote under `dir`. */
 function checksIn(dir: string): Check[] {
@@ -62,7 +51,8 @@ describe('the official MCP conformance suite, server mode', () => {
     async (scenario) => {
       const dir = mkdtempSync(join(tmpdir(), 'airkey-conformance-'));
       try {
-        const { code, output } = await run(process.execPath, [
+        const { code, output } = await runNode([
+          CLI,
           'server',
           '--url',
           url,

@@ -1,14 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runNode } from '../support/node-process.ts';
 import { startOtlpReceiver } from '../support/otlp-receiver.ts';
 
 const EXPORTER = new URL('../../src/telemetry/worker-exporter.ts', import.meta.url).href;
 
 /** Runs `body` in a Node process of its own, after starting a worker exporter aimed at `endpoint`. */
-function runWithExporter(endpoint: string, body: string): Promise<{ code: number | null; output: string }> {
+function runWithExporter(endpoint: string, body: string): Promise<{ code: number; output: string }> {
   const script = `
     const { WorkerExporter } = await import(${JSON.stringify(EXPORTER)});
     const exporter = await WorkerExporter.start({
@@ -21,14 +21,7 @@ function runWithExporter(endpoint: string, body: string): Promise<{ code: number
   // A file, not --eval: the worker would inherit --input-type and refuse its own module.
   const file = join(mkdtempSync(join(tmpdir(), 'airkey-export-worker-')), 'run.mjs');
   writeFileSync(file, script);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, output }));
-  });
+  return runNode([file]);
 }
 
 describe('the export worker', () => {

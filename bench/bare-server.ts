@@ -7,12 +7,13 @@
  * X-API-Key by its digest with one query per request (the cold path's reference, PostgreSQL).
  * No key check, no schemas, no hooks. The bench sends it the same requests as airkey, X-API-Key
  * included (an unread header still costs the parser and the client), so only the server differs.
+ * GET /whoami-quota and /whoami-limited send a limited key's output (below).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply } from 'fastify';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
@@ -109,6 +110,55 @@ app.get('/lookup', async (request, reply) => {
     tenant: { id: row.tenant_id, slug: row.slug, name: row.tenant_name },
   };
 });
+
+/**
+ * What a limited key's whoami sends beyond an unlimited one's (SPEC §8, §11), on the bare route:
+ * the two RateLimit fields and `limits`, with new numbers on every request, against the same body
+ * with no limits. bench/quotas.ts prices airkey's limited whoami against what this output costs
+ * Fastify itself.
+ */
+const GENEROUS = 1_000_000_000;
+const unlimited = { ...(options.whoami as object), limits: { rate_limit: null, quota: null } };
+const hourEnd = Math.ceil(Date.now() / 3_600_000) * 3_600_000;
+const monthStart = new Date();
+const monthEnd = Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 1);
+const monthSeconds = (monthEnd - Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth(), 1)) / 1000;
+const [HOUR_END, MONTH_END] = [new Date(hourEnd).toISOString(), new Date(monthEnd).toISOString()];
+// Policies and instants as text once, as airkey keeps them per limit and window.
+const QUOTA_POLICY = `"quota";q=${GENEROUS};w=${monthSeconds}`;
+const BOTH_POLICY = `"key";q=${GENEROUS};w=3600, ${QUOTA_POLICY}`;
+let spent = 0;
+// Each side builds its body object per request, as a limited one must.
+app.get('/whoami-unlimited', () => Promise.resolve({ ...unlimited }));
+app.get('/whoami-quota', (_request, reply) => Promise.resolve(limitedWhoami(reply, false)));
+app.get('/whoami-limited', (_request, reply) => Promise.resolve(limitedWhoami(reply, true)));
+
+function limitedWhoami(reply: FastifyReply, withRateLimit: boolean) {
+  spent++;
+  const now = Date.now();
+  const quotaField = `"quota";r=${GENEROUS - spent};t=${Math.ceil((monthEnd - now) / 1000)}`;
+  const quota = {
+    requests: GENEROUS,
+    period: 'month',
+    remaining: GENEROUS - spent,
+    resets_at: MONTH_END,
+  };
+  if (!withRateLimit) {
+    reply.header('ratelimit-policy', QUOTA_POLICY).header('ratelimit', quotaField);
+    return { ...unlimited, limits: { rate_limit: null, quota } };
+  }
+  reply
+    .header('ratelimit-policy', BOTH_POLICY)
+    .header('ratelimit', `"key";r=${GENEROUS - spent};t=${Math.ceil((hourEnd - now) / 1000)}, ${quotaField}`);
+  const rateLimit = {
+    requests: GENEROUS,
+    window: '1h',
+    remaining: GENEROUS - spent,
+    resets_at: HOUR_END,
+  };
+  return { ...unlimited, limits: { rate_limit: rateLimit, quota } };
+}
+
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 process.send?.({ url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` });

@@ -187,39 +187,41 @@ export type Pair = {
 export const SMALL_DIFFERENCE = { rounds: 21, seconds: 2 };
 
 /**
- * Interleaved rounds of the subject and its reference (alternating which goes first, so drift
- * falls on both equally). `bad` counts non-2xx and errors on both sides.
+ * Runs a load until its throughput settles (airkey has far more code for the JIT to optimise than
+ * the bare route: its first seconds ran at half speed), at most 7 × 2 s.
  */
-export async function interleaved(
-  subject: Load,
-  reference: Load,
+async function warmUp(spec: Load, run: (spec: Load) => Promise<Sample>): Promise<void> {
+  let previous = (await run({ ...spec, seconds: 2 })).rps;
+  for (let i = 0; i < 6; i++) {
+    const current = (await run({ ...spec, seconds: 2 })).rps;
+    if (Math.abs(current - previous) / Math.max(current, previous, 1) < 0.07) return;
+    previous = current;
+  }
+}
+
+/**
+ * Interleaved rounds of several loads, each warmed up first, the order reversed every other round
+ * so drift falls on all of them equally. Each load's samples, round by round.
+ */
+export async function interleavedRounds(
+  loads: Load[],
   rounds: number,
   log: (line: string) => void,
   run: (spec: Load) => Promise<Sample> = load,
-): Promise<Pair> {
-  // Warm-up until the subject's throughput settles (airkey has far more code for the JIT to
-  // optimise than the bare route: its first seconds ran at half speed), at most 7 × 2 s.
-  let previous = (await run({ ...subject, seconds: 2 })).rps;
-  for (let i = 0; i < 6; i++) {
-    const current = (await run({ ...subject, seconds: 2 })).rps;
-    if (Math.abs(current - previous) / Math.max(current, previous, 1) < 0.07) break;
-    previous = current;
-  }
-  await run({ ...reference, seconds: 2 });
-  const a: Sample[] = [];
-  const b: Sample[] = [];
+): Promise<Sample[][]> {
+  for (const spec of loads) await warmUp(spec, run);
+  const samples = loads.map((): Sample[] => []);
   for (let round = 0; round < rounds; round++) {
-    if (round % 2 === 0) {
-      a.push(await run(subject));
-      b.push(await run(reference));
-    } else {
-      b.push(await run(reference));
-      a.push(await run(subject));
-    }
-    log(
-      `    round ${round + 1}: ${a.at(-1)!.rps.toFixed(0)} req/s p99 ${a.at(-1)!.p99} ms | reference ${b.at(-1)!.rps.toFixed(0)} req/s p99 ${b.at(-1)!.p99} ms`,
-    );
+    const order = round % 2 === 0 ? [...loads.keys()] : [...loads.keys()].reverse();
+    for (const i of order) samples[i]!.push(await run(loads[i]!));
+    const cells = samples.map((each) => `${each.at(-1)!.rps.toFixed(0)} req/s p99 ${each.at(-1)!.p99} ms`);
+    log(`    round ${round + 1}: ${cells.join(' | ')}`);
   }
+  return samples;
+}
+
+/** A subject's and its reference's samples, taken in the same rounds, as a `Pair`. `bad` counts non-2xx and errors on both sides. */
+export function pairOf(a: Sample[], b: Sample[]): Pair {
   const bad = [...a, ...b].reduce((n, s) => n + s.non2xx + s.errors, 0);
   return {
     subject: a.at(-1)!,
@@ -232,4 +234,16 @@ export async function interleaved(
     p99Ratio: median(a.map((s, i) => s.p99 / Math.max(b[i]!.p99, 1))),
     bad,
   };
+}
+
+/** Interleaved rounds of the subject and its reference. */
+export async function interleaved(
+  subject: Load,
+  reference: Load,
+  rounds: number,
+  log: (line: string) => void,
+  run: (spec: Load) => Promise<Sample> = load,
+): Promise<Pair> {
+  const [a, b] = await interleavedRounds([subject, reference], rounds, log, run);
+  return pairOf(a!, b!);
 }

@@ -8,10 +8,10 @@
  * (332 bytes more for both, 185 for a quota alone). The bare Fastify route sends the same output
  * against the same body without it, in the same run: that ratio is what the output costs Fastify
  * itself, and airkey's ratio divided by it is what the meters and airkey's own handling of the
- * output cost (docs/performance.md, Quotas).
+ * output cost (docs/performance.md, Quotas): the median of the per-round quotients.
  */
 import { createBenchKeys } from './bench-keys.ts';
-import { interleaved, SMALL_DIFFERENCE, type Load, type Pair } from './measure.ts';
+import { interleavedRounds, median, pairOf, SMALL_DIFFERENCE, type Load, type Pair } from './measure.ts';
 import { atLeast, type Row } from './rows.ts';
 import type { Scenario } from './scenario.ts';
 import { fmt } from './scenarios.ts';
@@ -41,29 +41,24 @@ export const quotas: Scenario = {
     const whoami = (key: string) => get(`${airkey.url}/api/v1/whoami`, key);
     const bareWhoami = (path: string) => get(`${bare}${path}`, open!);
     const rounds = Math.max(s.rounds, SMALL_DIFFERENCE.rounds);
-    const pair = (what: string, subjectLoad: Load, referenceLoad: Load): Promise<Pair> => {
-      s.log(`quotas on ${engine}: ${what}`);
-      return interleaved(subjectLoad, referenceLoad, rounds, s.log, keyLoad);
+    // The four loads of a comparison in the same rounds: the quotient is taken per round, from
+    // runs seconds apart, so the machine's drift between two separate pair runs does not enter it.
+    const compare = async (what: string, rawTarget: number, key: string, outputPath: string): Promise<Row[]> => {
+      s.log(`quotas on ${engine}: whoami ${what} vs an unlimited key | the same output on the bare route vs none`);
+      const [limited, unlimited, output, none] = await interleavedRounds(
+        [whoami(key), whoami(open!), bareWhoami(outputPath), bareWhoami('/whoami-unlimited')],
+        rounds,
+        s.log,
+        keyLoad,
+      );
+      const quotients = limited!.map(
+        (sample, i) => sample.rps / unlimited![i]!.rps / (output![i]!.rps / none![i]!.rps),
+      );
+      return rows(engine, what, rawTarget, pairOf(limited!, unlimited!), pairOf(output!, none!), median(quotients));
     };
-    const quota = await pair('whoami under a generous quota vs an unlimited key', whoami(metered!), whoami(open!));
-    const quotaOutput = await pair(
-      "bare route: a quota's output vs none",
-      bareWhoami('/whoami-quota'),
-      bareWhoami('/whoami-unlimited'),
-    );
-    const limited = await pair(
-      'whoami under a generous rate limit and quota vs an unlimited key',
-      whoami(both!),
-      whoami(open!),
-    );
-    const limitedOutput = await pair(
-      "bare route: a rate limit's and a quota's output vs none",
-      bareWhoami('/whoami-limited'),
-      bareWhoami('/whoami-unlimited'),
-    );
     return [
-      ...rows(engine, 'generous quota', quota, quotaOutput, 0.95),
-      ...rows(engine, 'rate limit and quota', limited, limitedOutput, 0.93),
+      ...(await compare('generous quota', 0.95, metered!, '/whoami-quota')),
+      ...(await compare('rate limit and quota', 0.93, both!, '/whoami-limited')),
     ];
   },
 };
@@ -72,8 +67,7 @@ export const quotas: Scenario = {
  * The ratio against an unlimited key (issue 35's target), the bare route's price of the same
  * output, and the quotient: what is left for the meters and airkey's own handling, held to ≤ 3 %.
  */
-function rows(engine: string, what: string, airkey: Pair, output: Pair, rawTarget: number): Row[] {
-  const net = airkey.ratio / output.ratio;
+function rows(engine: string, what: string, rawTarget: number, airkey: Pair, output: Pair, net: number): Row[] {
   return [
     {
       what: `11. quotas (${engine}): whoami, ${what} vs unlimited key req/s`,

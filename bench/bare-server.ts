@@ -120,9 +120,9 @@ app.get('/lookup', async (request, reply) => {
 const GENEROUS = 1_000_000_000;
 const unlimited = { ...(options.whoami as object), limits: { rate_limit: null, quota: null } };
 const hourEnd = Math.ceil(Date.now() / 3_600_000) * 3_600_000;
-const monthStart = new Date();
-const monthEnd = Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 1);
-const monthSeconds = (monthEnd - Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth(), 1)) / 1000;
+const today = new Date();
+const monthEnd = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 1);
+const monthSeconds = (monthEnd - Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1)) / 1000;
 const [HOUR_END, MONTH_END] = [new Date(hourEnd).toISOString(), new Date(monthEnd).toISOString()];
 // Policies and instants as text once, as airkey keeps them per limit and window.
 const QUOTA_POLICY = `"quota";q=${GENEROUS};w=${monthSeconds}`;

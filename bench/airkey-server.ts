@@ -13,7 +13,7 @@ import { createServices } from '../src/app/services.ts';
 import { loadConfig } from '../src/config.ts';
 import { generateFlights } from '../src/flights/flight-seeder.ts';
 import { buildApp } from '../src/http/app.ts';
-import { userActor } from '../src/shared/actor.ts';
+import { signedInAs } from '../test/support/actors.ts';
 import { SYSTEM_ACTOR } from '../src/shared/actor.ts';
 import { startTracing } from '../src/telemetry/tracing.ts';
 import { hungWebhook } from './webhooks.ts';
@@ -52,7 +52,7 @@ await services.users.create(SYSTEM_ACTOR, tenant.id, {
   roles: ['system_administrator'],
 });
 const adminUser = await services.users.requireByEmail(email);
-const { secret } = await services.keys.create(userActor(adminUser), { name: 'bench' });
+const { secret } = await services.keys.create(signedInAs(adminUser), { name: 'bench' });
 // Keys for the back-office listing, written in one statement (the bench times creates separately).
 const extraKeys = Number(process.env.BENCH_EXTRA_KEYS ?? 0);
 if (extraKeys > 0) {

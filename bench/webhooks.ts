@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createServices, type Services } from '../src/app/services.ts';
 import { loadConfig } from '../src/config.ts';
 import { webhooks } from '../src/db/webhook-tables.ts';
-import { userActor } from '../src/shared/actor.ts';
+import { signedInAs } from '../test/support/actors.ts';
 import { WEBHOOK_EVENT_TYPES } from '../src/shared/event-types.ts';
 import { newWebhookSecret } from '../src/webhooks/secret-box.ts';
 import type { AirkeyReady } from './airkey-server.ts';
@@ -75,7 +75,7 @@ export async function thousandEvents(s: Settings): Promise<Row> {
       password: 'bench-password-1',
       roles: ['system_administrator'],
     });
-    const actor = userActor((await rowsOf(services).users.findById(user.id))!);
+    const actor = signedInAs((await rowsOf(services).users.findById(user.id))!);
     await services.database.db.insert(webhooks).values({
       tenantId: tenant.id,
       url,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { canonicalIpEntry } from './shared/ip-entries.ts';
-import { isValidEmail, PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from './shared/text-rules.ts';
+import { isValidEmail, PASSWORD_MAX, PASSWORD_MIN } from './shared/text-rules.ts';
 
 /** Everything airkey reads from the environment (docs/configuration.md), parsed once. */
 export type Config = {
@@ -26,6 +26,17 @@ export type Config = {
   flightPageCachePages: number;
   /** Where clients reach this server (PUBLIC_URL): the OpenAPI `servers` entry and an allowed MCP origin. */
   publicUrl: string;
+  /**
+   * PUBLIC_URL's origin when it was set: the passkeys' relying party and the only origin sign-in
+   * ceremonies accept. Unset: each request's own origin (docs/sign-in.md (Passkeys)).
+   */
+  publicOrigin: string | undefined;
+  /** Sensitive back-office actions need a sign-in or re-authentication this recent (REAUTH_MINUTES). */
+  reauthMinutes: number;
+  /** A back-office session ends after this long without a request (SESSION_IDLE_MINUTES)... */
+  sessionIdleMinutes: number;
+  /** ...and this long after sign-in, whatever happens (SESSION_MAX_HOURS). */
+  sessionMaxHours: number;
   /** Browser origins, besides the server's own, that may call /mcp (MCP_ALLOWED_ORIGINS, comma-separated). */
   mcpAllowedOrigins: string[];
   /**
@@ -51,8 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.AIRKEY_ADMIN_EMAIL && !isValidEmail(env.AIRKEY_ADMIN_EMAIL.trim().toLowerCase())) {
     throw new ConfigError(`AIRKEY_ADMIN_EMAIL must be an e-mail address, not "${env.AIRKEY_ADMIN_EMAIL}".`);
   }
+  // The length here; the common-password and e-mail rules at first start, where the list is loaded.
   const password = env.AIRKEY_ADMIN_PASSWORD;
-  if (password && passwordProblem(password)) {
+  if (password && ([...password].length < PASSWORD_MIN || [...password].length > PASSWORD_MAX)) {
     throw new ConfigError(`AIRKEY_ADMIN_PASSWORD must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters.`);
   }
   const port = integer(env, 'PORT', 3000, 0, 65_535);
@@ -74,6 +86,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usageFlushMs: integer(env, 'USAGE_FLUSH_MS', 5_000, 10, 600_000),
     flightPageCachePages: integer(env, 'FLIGHT_PAGE_CACHE_PAGES', 1_000, 0, 100_000),
     publicUrl: publicUrl(env.PUBLIC_URL, host, port),
+    publicOrigin: env.PUBLIC_URL ? new URL(publicUrl(env.PUBLIC_URL, host, port)).origin : undefined,
+    reauthMinutes: integer(env, 'REAUTH_MINUTES', 10, 1, 1_440),
+    sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 30, 1, 10_080),
+    sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 12, 1, 720),
     mcpAllowedOrigins: origins(env.MCP_ALLOWED_ORIGINS),
     revocationWaitMs: integer(env, 'REVOCATION_WAIT_MS', 2_000, 200, 60_000),
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 60_000, 10, 86_400_000),

@@ -17,13 +17,17 @@ export type {
 } from './keys/key-schemas.ts';
 export type {
   NewUser,
-  SignedIn,
   UserChanges,
+  UserListItem,
   UserView,
   createUserBodySchema,
   updateUserBodySchema,
   userSchema,
 } from './users/user-schemas.ts';
+export type { SecondFactorStep, SessionListItem, SignedIn } from './sessions/session-schemas.ts';
+export type { PasskeyView, SecondFactorsView } from './second-factors/second-factor-schemas.ts';
+export type { SignInSettings, SignInSettingsPatch } from './tenants/sign-in-settings-schemas.ts';
+export type { SecondFactorRequirement } from './shared/second-factor-requirement.ts';
 export type { AuditEventView, AuditPage } from './audit/audit-schemas.ts';
 export type {
   CreatedWebhook,
@@ -65,8 +69,8 @@ export {
   type KeyPolicyRule,
   type PolicyViolation,
 } from './keys/key-policy.ts';
-// The rule for a display name, so the dialog says what the server would.
-export { NAME_MAX, nameProblem } from './shared/text-rules.ts';
+// The rule for a display name, so the dialog says what the server would; the password's length.
+export { NAME_MAX, nameProblem, PASSWORD_MAX, PASSWORD_MIN } from './shared/text-rules.ts';
 // The rule for an allowlist entry (it brings ipaddr.js, a small dependency-free parser, along):
 // each line is judged as typed, in the server's words.
 export { ipEntryProblem, MAX_ALLOWED_IPS } from './shared/ip-entries.ts';

@@ -28,6 +28,7 @@ export const operationInputs = {
   }),
   setRoles: z.object({ email: z.string(), roles: z.array(z.string()) }),
   deleteUser: z.object({ email: z.string() }),
+  resetSecondFactors: z.object({ email: z.string() }),
   seedFlights: z.object({ tenant: z.string(), count: z.number().int().min(1).max(100_000) }),
   showKeyPolicy: z.object({ tenant: z.string() }),
   // The change itself is checked by KeyPolicyService, whoever calls it.
@@ -44,6 +45,7 @@ export type AdminOperations = {
   createUser(input: OperationInput<'createUser'>): Promise<UserView>;
   setRoles(input: OperationInput<'setRoles'>): Promise<UserView>;
   deleteUser(input: OperationInput<'deleteUser'>): Promise<{ deleted: string }>;
+  resetSecondFactors(input: OperationInput<'resetSecondFactors'>): Promise<{ reset: string }>;
   seedFlights(input: OperationInput<'seedFlights'>): Promise<{ tenant: string; inserted: number }>;
   showKeyPolicy(input: OperationInput<'showKeyPolicy'>): Promise<KeyPolicy>;
   setKeyPolicy(input: OperationInput<'setKeyPolicy'>): Promise<KeyPolicy>;
@@ -71,6 +73,11 @@ export function localOperations(services: Services): AdminOperations {
       const user = await services.users.requireByEmail(input.email);
       await services.users.delete(SYSTEM_ACTOR, user.tenantId, user.id);
       return { deleted: user.email };
+    },
+    resetSecondFactors: async (input) => {
+      const user = await services.users.requireByEmail(input.email);
+      await services.secondFactors.resetForUser(SYSTEM_ACTOR, user.tenantId, user.id);
+      return { reset: user.email };
     },
     seedFlights: async (input) => {
       const tenant = await services.tenants.requireBySlug(input.tenant);

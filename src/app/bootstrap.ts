@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { tenants } from '../db/schema.ts';
 import { generateFlights } from '../flights/flight-seeder.ts';
+import { ConfigError } from '../config.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
+import { passwordProblem } from '../shared/password-rules.ts';
 import { TenantRepository } from '../tenants/tenant-repository.ts';
 import { hashPassword } from '../users/password.ts';
 import { UserRepository } from '../users/user-repository.ts';
@@ -20,16 +21,20 @@ export const DEMO_FLIGHT_COUNT = 2000;
  */
 export async function bootstrapIfEmpty(services: Services): Promise<FirstStart | undefined> {
   const { config, clock } = services;
+  const tenantRows = new TenantRepository(services.database.db);
+  if (await tenantRows.any()) return undefined;
   const generatedPassword = config.adminPassword ? undefined : randomBytes(12).toString('base64url');
   const email = (config.adminEmail ?? 'admin@demo.airkey.test').toLowerCase();
+  // A chosen password meets the rule every other password meets (a generated one always does).
+  const problem = config.adminPassword ? await passwordProblem(config.adminPassword, email) : null;
+  if (problem) throw new ConfigError(`AIRKEY_ADMIN_PASSWORD: ${problem}`);
   const passwordHash = await hashPassword(config.adminPassword ?? generatedPassword!);
   // The demo tenant and its first administrator are written as they are, in one transaction: no
   // actor exists yet to create them through the services, and nothing is audited before anyone is.
-  const tenantRows = new TenantRepository(services.database.db);
   const users = new UserRepository(services.database.db);
   return services.uow.inTransaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK_ID})`);
-    if ((await tx.select({ id: tenants.id }).from(tenants).limit(1)).length > 0) return undefined;
+    if (await tenantRows.any(tx)) return undefined;
     const tenant = await tenantRows.insert(tx, { name: 'Demo Air', slug: 'demo' });
     await users.insert(tx, {
       tenantId: tenant.id,

@@ -20,7 +20,10 @@ import type { QuotaMeter } from '../quotas/quota-meter.ts';
 import type { RollService } from '../keys/roll-service.ts';
 import type { UsageRecorder } from '../keys/usage-recorder.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import type { SecondFactorService } from '../second-factors/second-factor-service.ts';
 import type { SessionService } from '../sessions/session-service.ts';
+import type { SignInService } from '../sessions/sign-in-service.ts';
+import type { SignInSettingsService } from '../tenants/sign-in-settings-service.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { TenantService } from '../tenants/tenant-service.ts';
 import type { UsageCounter } from '../usage/usage-counter.ts';
@@ -78,11 +81,14 @@ export type KeyServices = {
   usageReports: UsageService;
 };
 
-/** Tenants, their users, sign-in sessions and the audit trail. */
+/** Tenants, their users, the back office's door (sign-in, second factors, sessions) and the audit trail. */
 export type AccountServices = {
   tenants: TenantService;
   users: UserService;
   sessions: SessionService;
+  signIns: SignInService;
+  secondFactors: SecondFactorService;
+  signInSettings: SignInSettingsService;
   audit: AuditService;
 };
 

@@ -4,15 +4,10 @@ import { AuditService } from '../audit/audit-service.ts';
 import { FlightPageCache } from '../flights/flight-page-cache.ts';
 import { FlightRepository } from '../flights/flight-repository.ts';
 import { FlightService } from '../flights/flight-service.ts';
-import { SessionRepository } from '../sessions/session-repository.ts';
-import { SessionService } from '../sessions/session-service.ts';
 import { systemClock } from '../shared/clock.ts';
-import { TenantRepository } from '../tenants/tenant-repository.ts';
-import { TenantService } from '../tenants/tenant-service.ts';
-import { UserRepository } from '../users/user-repository.ts';
-import { UserService } from '../users/user-service.ts';
 import { WebhookRepository } from '../webhooks/webhook-repository.ts';
 import { WebhookService } from '../webhooks/webhook-service.ts';
+import { buildAccountServices } from './account-services.ts';
 import { BackgroundJobs, everyInterval } from './background-jobs.ts';
 import { openFoundation } from './foundation.ts';
 import { buildKeyServices } from './key-services.ts';
@@ -37,22 +32,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const key = buildKeyServices(config, clock, base, audit);
   const { keyRolls, legacyKeys, usage, usageCounter, usageReports, expirySweep } = key.services;
 
-  const tenantRepository = new TenantRepository(db);
-  const userRepository = new UserRepository(db);
-  const accounts: AccountServices = {
-    tenants: new TenantService({ uow, tenants: tenantRepository, keys: key.creatorKeys, audit }),
-    users: new UserService({ uow, users: userRepository, tenants: tenantRepository, keys: key.creatorKeys, audit }),
-    sessions: new SessionService({
-      uow,
-      sessions: new SessionRepository(db),
-      users: userRepository,
-      audit,
-      throttle: base.throttles.signInFailures,
-      sprayThrottle: base.throttles.signInSpray,
-      clock,
-    }),
-    audit,
-  };
+  const accounts: AccountServices = buildAccountServices(config, clock, base, audit, key.creatorKeys);
 
   // Pages of flights kept until their tenant's next write: only where this process is the only writer.
   const flightPages =
@@ -101,7 +81,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       {
         legacy_keys: () => legacyKeys.refresh(),
         retired_keys: () => keyRolls.deleteRetired(),
-        expired_sessions: () => accounts.sessions.deleteExpired(),
+        ended_sessions: () => accounts.sessions.deleteEnded(),
+        abandoned_sign_ins: () => accounts.signIns.deleteExpired(),
         usage_prune: () => usageReports.prune(),
         planner_statistics: () => database.refreshStatistics(),
       },

@@ -30,10 +30,12 @@ export function createThrottles(redis: Redis | undefined, clock: Clock) {
     redis,
     clock,
   });
+  // Wrong passwords and wrong second factors together, per account and client: after five in a
+  // quarter of an hour the rest of that quarter is refused (a right password does not reset it).
   const signInFailures = new FailureThrottle({
     points: 5,
-    windowSeconds: 300,
-    blockSeconds: 300,
+    windowSeconds: 900,
+    blockSeconds: 0,
     keyPrefix: 'sign-in-failures',
     redis,
     clock,

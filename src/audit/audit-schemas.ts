@@ -22,8 +22,14 @@ export const AUDIT_ACTIONS = [
   'user.created',
   'user.roles_changed',
   'user.deleted',
+  'user.second_factor_added',
+  'user.second_factor_removed',
+  'user.recovery_codes_regenerated',
+  'user.password_changed',
+  'user.sessions_ended',
   'tenant.authority_changed',
   'tenant.key_policy_changed',
+  'tenant.sign_in_settings_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

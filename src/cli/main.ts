@@ -131,6 +131,18 @@ export function buildCli(): Command {
       );
     });
   user
+    .command('reset-second-factors')
+    .description("remove a user's second factors and recovery codes (a lost phone) and end their sessions")
+    .requiredOption('--email <email>', 'the user')
+    .addOption(json())
+    .action(async (options: Output & { email: string }) =>
+      run(
+        options,
+        (ops) => ops.resetSecondFactors({ email: options.email }),
+        (r) => `Removed the second factors of ${r.reset} and ended their sessions.`,
+      ),
+    );
+  user
     .command('delete')
     .description('delete a user (under creator authority their keys are disabled)')
     .requiredOption('--email <email>', 'the user')

@@ -23,6 +23,12 @@ export const tenants = pgTable('tenants', {
   keyAuthority: text('key_authority', { enum: ['creator', 'system'] })
     .notNull()
     .default('creator'),
+  /** Who must hold a second factor to use the back office (docs/sign-in.md). */
+  secondFactorRequired: text('second_factor_required', { enum: ['none', 'key_managers', 'everyone'] })
+    .notNull()
+    .default('none'),
+  /** False: people sign in through the tenant's identity provider only. */
+  passwordSignIn: boolean('password_sign_in').notNull().default(true),
   createdAt: createdAt(),
 });
 
@@ -36,7 +42,8 @@ export const users = pgTable(
     /** Stored lower-cased; unique across tenants so the CLI can name a user by e-mail alone. */
     email: text('email').notNull(),
     name: text('name').notNull(),
-    passwordHash: text('password_hash').notNull(),
+    /** argon2id; null for a user who signs in through single sign-on only. */
+    passwordHash: text('password_hash'),
     roles: text('roles')
       .array()
       .notNull()
@@ -57,7 +64,17 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     csrfToken: text('csrf_token').notNull(),
     createdAt: createdAt(),
+    /** The absolute end: SESSION_MAX_HOURS after sign-in, whatever happens meanwhile. */
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** The last request, for the idle limit (written at most every few seconds, see SessionRepository). */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Sign-in or the last re-authentication: sensitive actions need it recent. */
+    authenticatedAt: timestamp('authenticated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** How the session was opened: password, totp, passkey, recovery_code or sso. */
+    method: text('method').notNull().default('password'),
+    /** The client address and browser at sign-in, for the person's list of sessions. */
+    address: text('address').notNull().default(''),
+    userAgent: text('user_agent').notNull().default(''),
   },
   (t) => [uniqueIndex('sessions_token_digest_unique').on(t.tokenDigest), index('sessions_user_idx').on(t.userId)],
 );

@@ -1,7 +1,20 @@
 import * as core from './schema.ts';
 import { quotaPeriods, rateLimitWindows } from './rate-limit-tables.ts';
+import { passkeys, pendingSignIns, recoveryCodes, totpFactors, webauthnChallenges } from './sign-in-tables.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from './webhook-tables.ts';
 
 /** Every table, as Drizzle's relational query API and the migrations see them. */
-export const schema = { ...core, rateLimitWindows, quotaPeriods, webhooks, webhookEvents, webhookDeliveries };
+export const schema = {
+  ...core,
+  rateLimitWindows,
+  quotaPeriods,
+  webhooks,
+  webhookEvents,
+  webhookDeliveries,
+  pendingSignIns,
+  totpFactors,
+  passkeys,
+  recoveryCodes,
+  webauthnChallenges,
+};
 export type Schema = typeof schema;

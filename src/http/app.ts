@@ -20,7 +20,10 @@ import { backofficeKeyPolicyRoutes } from './routes/backoffice-key-policy.ts';
 import { backofficeClientAddressRoutes } from './routes/backoffice-client-address.ts';
 import { backofficeKeyRoutes } from './routes/backoffice-keys.ts';
 import { backofficePages } from './routes/backoffice-pages.ts';
+import { backofficeAccessRoutes } from './routes/backoffice-access.ts';
+import { backofficeMeRoutes } from './routes/backoffice-me.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
+import { backofficeSignInRoutes } from './routes/backoffice-sign-in.ts';
 import { backofficeUsageRoutes } from './routes/backoffice-usage.ts';
 import { backofficeUserRoutes } from './routes/backoffice-users.ts';
 import { backofficeWebhookRoutes } from './routes/backoffice-webhooks.ts';
@@ -107,7 +110,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
 
   // Each route module gets the services it calls, in a scope of its own.
-  const { changes, database, metrics, keyCheck, keyLimits, flights, leaks, sessions } = services;
+  const { changes, database, metrics, keyCheck, keyLimits, flights, leaks, sessions, signIns, secondFactors, users } =
+    services;
   await app.register(plugin(healthRoutes, { changes, database }));
   await app.register(plugin(metricsRoutes, metrics));
   await app.register(plugin(publicApiRoutes, { keyCheck, keyLimits, flights }), { prefix: '/api/v1' });
@@ -134,7 +138,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
           'onSend',
           async (_request, reply) => void reply.header('Server-Timing', `app;dur=${reply.elapsedTime.toFixed(1)}`),
         );
-        await backoffice.register(plugin(backofficeSessionRoutes, { sessions }));
+        // Before a session, the session itself, and one's own account: each scope with its own door.
+        await backoffice.register(plugin(backofficeSignInRoutes, { signIns, sessions, config }));
+        await backoffice.register(plugin(backofficeSessionRoutes, { sessions, signIns, config }));
+        await backoffice.register(plugin(backofficeMeRoutes, { sessions, secondFactors, users, config }));
         await backoffice.register(plugin(backofficeRoutes, services));
       },
       { prefix: '/backoffice/api' },
@@ -148,13 +155,15 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
 /** The signed-in part of the back office: behind the session hook, each module with its services. */
 function backofficeRoutes(guarded: FastifyInstance, services: Services): void {
-  const { sessions, keys, keyRolls, keyPolicies, usageReports, audit, users, webhooks } = services;
+  const { sessions, keys, keyRolls, keyPolicies, usageReports, audit, users, webhooks, secondFactors, signInSettings } =
+    services;
   guarded.addHook('onRequest', sessionHook(sessions));
   backofficeKeyRoutes(guarded, { keys, keyRolls });
   backofficeKeyPolicyRoutes(guarded, { keyPolicies });
   backofficeUsageRoutes(guarded, { usageReports });
   backofficeAuditRoutes(guarded, { audit });
   backofficeUserRoutes(guarded, { users });
+  backofficeAccessRoutes(guarded, { sessions, secondFactors, signInSettings });
   backofficeWebhookRoutes(guarded, { webhooks });
   backofficeClientAddressRoutes(guarded);
 }

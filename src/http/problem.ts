@@ -5,12 +5,10 @@ import {
   AirkeyError,
   catalogEntry,
   InvalidRequestError,
-  KeyPolicyViolationError,
   TooManyRequestsError,
   UnavailableError,
   type ErrorKind,
   type FieldError,
-  WebhookUrlRejectedError,
 } from '../shared/errors.ts';
 import type { Problem } from './problem-types.ts';
 
@@ -39,12 +37,8 @@ export function problemOf(error: unknown): Problem {
       detail: error.message,
       code: error.code,
     };
-    if (
-      error instanceof InvalidRequestError ||
-      error instanceof WebhookUrlRejectedError ||
-      error instanceof KeyPolicyViolationError
-    )
-      problem.errors = error.errors;
+    // Every 400 names its fields (InvalidRequestError, a rejected webhook URL, a policy violation...).
+    if ('errors' in error && Array.isArray(error.errors)) problem.errors = error.errors as FieldError[];
     return problem;
   }
   if (hasZodFastifySchemaValidationErrors(error)) {

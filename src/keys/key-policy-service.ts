@@ -1,7 +1,7 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { requirePermission, type Actor } from '../shared/actor.ts';
+import { requireOwnTenant, requirePermission, requireRecentSignIn, type Actor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import { KeyPolicyViolationError, NotFoundError } from '../shared/errors.ts';
 import { allowedIpsViolations, policyViolations, utcDate, type KeyPolicy, type PolicySubject } from './key-policy.ts';
@@ -36,6 +36,7 @@ export class KeyPolicyService {
   async update(actor: Actor, tenantId: string, input: unknown): Promise<KeyPolicy> {
     requirePermission(actor, 'api_keys:manage');
     requireOwnTenant(actor, tenantId);
+    requireRecentSignIn(actor, this.options.clock);
     const change = validPolicyChange(input);
     const { uow, policies, audit, clock } = this.options;
     return uow.inTransaction(async (tx) => {
@@ -88,10 +89,6 @@ export class KeyPolicyService {
 }
 
 // Another tenant's policy is "not found", like another tenant's key: existence is not revealed.
-function requireOwnTenant(actor: Actor, tenantId: string): void {
-  if (actor.type === 'user' && actor.tenantId !== tenantId) throw new NotFoundError('tenant');
-}
-
 function samePolicy(a: KeyPolicy, b: KeyPolicy): boolean {
   return (
     a.max_lifetime_days === b.max_lifetime_days &&

@@ -1,7 +1,7 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { requirePermission, SYSTEM_ACTOR, type UserActor } from '../shared/actor.ts';
+import { requirePermission, requireRecentSignIn, SYSTEM_ACTOR, type UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { RandomBytes } from '../shared/digest.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/errors.ts';
@@ -67,6 +67,7 @@ export class KeyService {
   /** Returns the secret: the only time it exists in clear outside the caller's hands. */
   async create(actor: UserActor, input: CreateKeyInput): Promise<CreatedKey> {
     requirePermission(actor, 'api_keys:manage');
+    requireRecentSignIn(actor, this.clock);
     const name = validName(input.name);
     const now = this.clock.now();
     const expiresAt = input.expires_at ? expiryInstantOf(input.expires_at, now) : null;
@@ -175,6 +176,8 @@ export class KeyService {
       );
     }
     if (key.enabled === enabled) return key;
+    // Enabling hands a key its power back: a sensitive action (disabling never is).
+    if (enabled) requireRecentSignIn(actor, this.clock);
     if (enabled && key.disabledReason === 'leaked') {
       throw new ConflictError(
         'api_key_leaked',
@@ -208,6 +211,7 @@ export class KeyService {
 
   async delete(actor: UserActor, id: string): Promise<void> {
     requirePermission(actor, 'api_keys:manage');
+    requireRecentSignIn(actor, this.clock);
     await this.uow.inTransaction(async (tx, changed, emit) => {
       const key = await this.requireKey(tx, actor.tenantId, id);
       await this.keys.delete(tx, key.id);

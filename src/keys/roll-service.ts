@@ -1,6 +1,6 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { requirePermission, SYSTEM_ACTOR, type UserActor } from '../shared/actor.ts';
+import { requirePermission, requireRecentSignIn, SYSTEM_ACTOR, type UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { RandomBytes } from '../shared/digest.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/errors.ts';
@@ -69,6 +69,7 @@ export class RollService {
     { expiresAt: newExpiry }: { expiresAt?: string | undefined } = {},
   ): Promise<RolledKey> {
     requirePermission(actor, 'api_keys:manage');
+    requireRecentSignIn(actor, this.clock);
     const now = this.clock.now();
     const given = newExpiry === undefined ? undefined : expiryInstantOf(newExpiry, now);
     const secret = generateSecret(this.random);

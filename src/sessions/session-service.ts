@@ -1,130 +1,263 @@
 import { randomBytes } from 'node:crypto';
-import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { AuditService } from '../audit/audit-service.ts';
-import type { UserRepository } from '../users/user-repository.ts';
-import { toUserView } from '../users/user-service.ts';
-import type { SignedIn } from '../users/user-schemas.ts';
-import { verifyPassword } from '../users/password.ts';
-import { userActor, type UserActor } from '../shared/actor.ts';
-import { sha256Hex, type RandomBytes } from '../shared/digest.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
+import { secondFactorMethods, hasSecondFactor, type FactorFlags } from '../second-factors/factor-flags.ts';
+import { isEnrolmentOnly, type SecondFactorRequirement } from '../shared/second-factor-requirement.ts';
+import { requirePermission, requireRecentSignIn, userActor, type UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
-import { InvalidCredentialsError, TooManyRequestsError } from '../shared/errors.ts';
-import type { FailureThrottle } from '../throttle/failure-throttle.ts';
-import type { SessionRepository } from './session-repository.ts';
+import { sha256Hex, type RandomBytes } from '../shared/digest.ts';
+import { NotFoundError, PermissionDeniedError } from '../shared/errors.ts';
+import type { UserRepository, UserWithTenant } from '../users/user-repository.ts';
+import { toUserView } from '../users/user-service.ts';
+import type { SessionRepository, SessionRow } from './session-repository.ts';
+import { sessionEndsAtMs, type SessionLimits, type SignInMethod } from './session-rules.ts';
+import type { SessionListItem, SignedIn } from './session-schemas.ts';
 
-export type ResolvedSession = SignedIn & { actor: UserActor };
+/** Where a sign-in came from, for the audit trail and the person's list of sessions. */
+export type ClientContext = { address: string; userAgent: string };
 
-const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+export type ResolvedSession = SignedIn & { actor: UserActor; sessionId: string };
+/** What a cookie names: nothing, a session that has ended (idle or too old), or a live one. */
+export type SessionLookup = { state: 'none' } | { state: 'ended' } | { state: 'live'; session: ResolvedSession };
+/** A new or renewed session: the cookie's value and its end, with what the page may see. */
+export type OpenedSession = SignedIn & { token: string; expiresAt: Date };
+
+/** What the browser's user agent string is kept to: enough to tell a phone from a laptop. */
+const USER_AGENT_KEPT = 256;
 
 export type SessionServiceOptions = {
   uow: UnitOfWork;
   sessions: SessionRepository;
   users: UserRepository;
   audit: AuditService;
-  /** Failed sign-ins per account and client (a few). */
-  throttle: FailureThrottle;
-  /** Failed sign-ins per client across all accounts (many): stops spraying, not an office's typos. */
-  sprayThrottle: FailureThrottle;
   clock: Clock;
+  limits: SessionLimits;
   random?: RandomBytes;
 };
 
-/** Back-office sign-in: argon2id passwords, database sessions, a CSRF token per session. */
+/**
+ * Back-office sessions (docs/sign-in.md (Sessions)): opened by a completed sign-in, renewed by a
+ * re-authentication, ended by idleness, age, sign-out or the person (or an administrator). The
+ * database is the only place a session lives: every request reads it, so ending one holds on
+ * every instance from the commit.
+ */
 export class SessionService {
-  private readonly uow: UnitOfWork;
-  private readonly sessions: SessionRepository;
-  private readonly users: UserRepository;
-  private readonly audit: AuditService;
-  private readonly throttle: FailureThrottle;
-  private readonly sprayThrottle: FailureThrottle;
-  private readonly clock: Clock;
+  private readonly options: SessionServiceOptions;
   private readonly random: RandomBytes;
-
   constructor(options: SessionServiceOptions) {
-    this.uow = options.uow;
-    this.sessions = options.sessions;
-    this.users = options.users;
-    this.audit = options.audit;
-    this.throttle = options.throttle;
-    this.sprayThrottle = options.sprayThrottle;
-    this.clock = options.clock;
+    this.options = options;
     this.random = options.random ?? randomBytes;
   }
 
-  /** Returns the new session's cookie token with what the client may see. */
-  async signIn(
-    email: string,
-    password: string,
-    client: string,
-  ): Promise<SignedIn & { token: string; expiresAt: Date }> {
-    const throttleKey = `${client}|${email.trim().toLowerCase()}`;
-    // Per account and client: one user's typos behind an office's shared address must not lock out
-    // their colleagues' accounts. Per client only past a limit no typing reaches: password spraying.
-    const retryAfter = Math.max(
-      await this.throttle.retryAfter(throttleKey),
-      await this.sprayThrottle.retryAfter(client),
-    );
-    if (retryAfter > 0) throw new TooManyRequestsError(retryAfter);
-    const user = await this.users.findByEmail(email.trim());
-    const valid = await verifyPassword(user?.passwordHash ?? null, password);
-    if (!user || !valid) {
-      await Promise.all([this.throttle.recordFailure(throttleKey), this.sprayThrottle.recordFailure(client)]);
-      if (user) {
-        // Whoever typed the password is unknown: no actor id, the account is the target.
-        const target = { type: 'user', id: user.id, name: user.email } as const;
-        await this.uow.inTransaction((tx) =>
-          this.audit.record(
-            tx,
-            user.tenantId,
-            { type: 'user', id: null, email: user.email },
-            'user.sign_in_failed',
-            target,
-            { client },
-          ),
-        );
-      }
-      throw new InvalidCredentialsError();
-    }
-    await this.throttle.reset(throttleKey);
-    const token = this.random(32).toString('base64url');
-    const csrfToken = this.random(24).toString('base64url');
-    const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-    // The session and its audit row commit together: no session nobody recorded, no record of a
-    // sign-in that never got a session.
-    await this.uow.inTransaction(async (tx) => {
-      await this.sessions.insert(tx, {
+  /** A completed sign-in: a new session (never a cookie the browser brought) and its audit entry. */
+  async open(
+    user: UserWithTenant,
+    method: SignInMethod,
+    client: ClientContext,
+    factors: FactorFlags,
+    requirement: SecondFactorRequirement,
+  ): Promise<OpenedSession> {
+    const { uow, sessions, audit, clock, limits } = this.options;
+    const token = this.newToken();
+    const now = clock.now();
+    const row = await uow.inTransaction(async (tx) => {
+      const inserted = await sessions.insert(tx, {
         tokenDigest: sha256Hex(token),
         userId: user.id,
-        csrfToken,
+        csrfToken: this.newCsrfToken(),
         createdAt: now,
-        expiresAt,
+        lastSeenAt: now,
+        authenticatedAt: now,
+        expiresAt: new Date(now.getTime() + limits.maxMs),
+        method,
+        address: client.address,
+        userAgent: client.userAgent.slice(0, USER_AGENT_KEPT),
       });
-      await this.audit.record(
+      await audit.record(
         tx,
         user.tenantId,
-        { type: 'user', id: user.id, email: user.email },
+        asActor(user),
         'user.signed_in',
-        { type: 'user', id: user.id, name: user.email },
-        { client },
+        userTarget(user),
+        signInDetail(method, client),
       );
+      return inserted;
     });
-    return { token, expiresAt, user: toUserView(user), csrf_token: csrfToken };
+    return { token, expiresAt: row.expiresAt, ...this.view(row, user, factors, requirement) };
   }
 
-  /** The session's user with their roles as they are now. */
-  async resolve(token: string): Promise<ResolvedSession | undefined> {
-    const found = await this.sessions.findLiveWithUser(sha256Hex(token), this.clock.now());
-    if (!found) return undefined;
-    return { user: toUserView(found.user), csrf_token: found.csrfToken, actor: userActor(found.user) };
+  /** The session of a cookie, with its user, roles and factors as they are now; notes the request. */
+  async resolve(token: string): Promise<SessionLookup> {
+    const found = await this.options.sessions.findWithUser(sha256Hex(token));
+    if (!found) return { state: 'none' };
+    const { session, user, factors, requirement } = found;
+    const now = this.options.clock.now();
+    if (now.getTime() >= sessionEndsAtMs(session, this.options.limits)) return { state: 'ended' };
+    await this.options.sessions.touch(session, now);
+    const view = this.view(session, user, factors, requirement);
+    const actor = userActor(user, {
+      sessionId: session.id,
+      reauthenticatedUntilMs: Date.parse(view.reauthenticated_until),
+      enrolmentOnly: view.enrolment_required,
+    });
+    return { state: 'live', session: { ...view, actor, sessionId: session.id } };
+  }
+
+  /**
+   * Re-authentication succeeded: the same session with a new cookie and CSRF token (a token seen
+   * before the check is worth nothing after it) and a fresh re-authentication window.
+   */
+  async renew(
+    actor: UserActor,
+    method: SignInMethod,
+    client: ClientContext,
+    factors: FactorFlags,
+    requirement: SecondFactorRequirement,
+  ): Promise<OpenedSession> {
+    const { uow, sessions, users, audit, clock } = this.options;
+    const token = this.newToken();
+    const csrfToken = this.newCsrfToken();
+    const now = clock.now();
+    const sessionId = actor.signIn.sessionId;
+    if (sessionId === null) throw new NotFoundError('session');
+    const { session, user } = await uow.inTransaction(async (tx) => {
+      const renewed = await sessions.renew(tx, sessionId, {
+        tokenDigest: sha256Hex(token),
+        csrfToken,
+        authenticatedAt: now,
+      });
+      const row = await users.findById(actor.id, tx);
+      if (!renewed || !row) throw new NotFoundError('session');
+      await audit.record(tx, row.tenantId, actor, 'user.signed_in', userTarget(row), {
+        ...signInDetail(method, client),
+        reauthentication: true,
+      });
+      return { session: renewed, user: row };
+    });
+    return { token, expiresAt: session.expiresAt, ...this.view(session, user, factors, requirement) };
   }
 
   async signOut(token: string): Promise<void> {
-    await this.sessions.delete(sha256Hex(token));
+    await this.options.sessions.delete(sha256Hex(token));
   }
 
-  /** Housekeeping: expired sessions are already refused; this only keeps the table small. */
-  async deleteExpired(): Promise<void> {
-    await this.sessions.deleteExpired(this.clock.now());
+  async listMine(actor: UserActor): Promise<SessionListItem[]> {
+    const rows = await this.options.sessions.listForUser(actor.id);
+    const nowMs = this.options.clock.nowMs();
+    return rows
+      .filter((row) => nowMs < sessionEndsAtMs(row, this.options.limits))
+      .map((row) => ({
+        id: row.id,
+        created_at: row.createdAt.toISOString(),
+        last_seen_at: row.lastSeenAt.toISOString(),
+        address: row.address,
+        user_agent: row.userAgent,
+        current: row.id === actor.signIn.sessionId,
+      }));
   }
+
+  /** Ends one of the person's own sessions (a browser left signed in elsewhere). */
+  async endMine(actor: UserActor, id: string): Promise<void> {
+    await this.options.uow.inTransaction(async (tx) => {
+      if (!(await this.options.sessions.deleteOfUser(tx, actor.id, id))) throw new NotFoundError('session');
+      await this.auditEnded(tx, actor, actor, { session_id: id, sessions_ended: 1 });
+    });
+  }
+
+  /** Ends every session of the person's but the one asking. */
+  async endMyOthers(actor: UserActor): Promise<void> {
+    await this.options.uow.inTransaction(async (tx) => {
+      const ended = await this.options.users.endSessions(tx, actor.id, actor.signIn.sessionId);
+      await this.auditEnded(tx, actor, actor, { sessions_ended: ended });
+    });
+  }
+
+  /** An administrator ends every session of a user of their tenant (a laptop lost, a person leaving). */
+  async endForUser(actor: UserActor, tenantId: string, userId: string): Promise<void> {
+    requirePermission(actor, 'users:manage');
+    if (actor.tenantId !== tenantId) throw new NotFoundError('user');
+    await this.options.uow.inTransaction(async (tx) => {
+      const user = await this.options.users.findInTenant(tx, tenantId, userId);
+      if (!user) throw new NotFoundError('user');
+      const except = user.id === actor.id ? actor.signIn.sessionId : null;
+      const ended = await this.options.users.endSessions(tx, user.id, except);
+      await this.auditEnded(tx, actor, user, { sessions_ended: ended });
+    });
+  }
+
+  /** A System Administrator ends every session of the tenant but their own (a suspected breach). */
+  async endForTenant(actor: UserActor, tenantId: string): Promise<void> {
+    requirePermission(actor, 'users:manage');
+    if (!actor.roles.includes('system_administrator')) {
+      throw new PermissionDeniedError('system_administrator', 'Only a System Administrator may end every session.');
+    }
+    requireRecentSignIn(actor, this.options.clock);
+    if (actor.tenantId !== tenantId) throw new NotFoundError('tenant');
+    await this.options.uow.inTransaction(async (tx) => {
+      const ended = await this.options.sessions.deleteForTenant(tx, tenantId, actor.signIn.sessionId);
+      await this.options.audit.record(
+        tx,
+        tenantId,
+        actor,
+        'user.sessions_ended',
+        { type: 'tenant', id: tenantId, name: null },
+        { sessions_ended: ended, scope: 'tenant' },
+      );
+    });
+  }
+
+  /** Housekeeping: ended sessions keep answering `session_expired` for a day, then go. */
+  async deleteEnded(): Promise<void> {
+    const dayAgo = this.options.clock.nowMs() - 86_400_000;
+    await this.options.sessions.deleteEndedBefore(new Date(dayAgo - this.options.limits.idleMs), new Date(dayAgo));
+  }
+
+  private view(
+    session: SessionRow,
+    user: UserWithTenant,
+    factors: FactorFlags,
+    requirement: SecondFactorRequirement,
+  ): SignedIn {
+    return {
+      user: toUserView(user),
+      csrf_token: session.csrfToken,
+      enrolment_required: isEnrolmentOnly(
+        requirement,
+        { roles: user.roles, hasSecondFactor: hasSecondFactor(factors) },
+        session.method,
+      ),
+      second_factor_methods: secondFactorMethods(factors),
+      reauthenticated_until: new Date(session.authenticatedAt.getTime() + this.options.limits.reauthMs).toISOString(),
+    };
+  }
+
+  private async auditEnded(
+    tx: Parameters<Parameters<UnitOfWork['inTransaction']>[0]>[0],
+    actor: UserActor,
+    user: { id: string; email: string },
+    detail: Record<string, unknown>,
+  ): Promise<void> {
+    await this.options.audit.record(tx, actor.tenantId, actor, 'user.sessions_ended', userTarget(user), detail);
+  }
+
+  private newToken(): string {
+    return this.random(32).toString('base64url');
+  }
+
+  private newCsrfToken(): string {
+    return this.random(24).toString('base64url');
+  }
+}
+
+function asActor(user: { id: string; email: string }) {
+  return { type: 'user', id: user.id, email: user.email } as const;
+}
+
+export function userTarget(user: { id: string; email: string }) {
+  return { type: 'user', id: user.id, name: user.email } as const;
+}
+
+/** The audit detail of every sign-in attempt: how, from where, with what browser. */
+export function signInDetail(method: SignInMethod, client: ClientContext): Record<string, unknown> {
+  return { method, address: client.address, user_agent: client.userAgent.slice(0, USER_AGENT_KEPT) };
 }

@@ -36,6 +36,23 @@ export const ERROR_CATALOG = {
   },
   not_authenticated: { status: 401, title: 'Not signed in', detail: 'Sign in to the back office first.' },
   invalid_credentials: { status: 401, title: 'Invalid credentials', detail: 'The e-mail or password is wrong.' },
+  invalid_second_factor: {
+    status: 401,
+    title: 'Invalid second factor',
+    detail: 'The code or passkey was not accepted: it is wrong, expired or already used.',
+  },
+  // The 400 of `invalid_second_factor`: a wrong code while adding an authenticator app (a form's mistake).
+  invalid_second_factor_code: {
+    status: 400,
+    title: 'Invalid code',
+    detail: 'The code does not match the new authenticator app: check its clock and type the current code.',
+    code: 'invalid_second_factor',
+  },
+  session_expired: {
+    status: 401,
+    title: 'Session expired',
+    detail: 'Your session has ended (too long idle, or signed in too long ago). Sign in again.',
+  },
   api_key_ip_not_allowed: {
     status: 403,
     title: 'Address not allowed',
@@ -51,6 +68,21 @@ export const ERROR_CATALOG = {
     status: 403,
     title: 'Origin not allowed',
     detail: 'Requests to /mcp from this Origin are not allowed. Add it to MCP_ALLOWED_ORIGINS to allow it.',
+  },
+  reauthentication_required: {
+    status: 403,
+    title: 'Re-authentication required',
+    detail: 'This action needs you to confirm who you are again: re-authenticate, then repeat it.',
+  },
+  second_factor_required: {
+    status: 403,
+    title: 'Second factor required',
+    detail: 'Your organisation requires a second factor: add an authenticator app or a passkey first.',
+  },
+  sso_required: {
+    status: 403,
+    title: 'Single sign-on required',
+    detail: "This organisation signs in through its identity provider: use 'Sign in with SSO'.",
   },
   not_found: { status: 404, title: 'Not found', detail: 'The resource does not exist.' },
   method_not_allowed: { status: 405, title: 'Method not allowed', detail: 'This method is not allowed here.' },
@@ -73,6 +105,19 @@ export const ERROR_CATALOG = {
     status: 409,
     title: 'Conflict',
     detail: 'This is the last System Administrator of the tenant; make someone else one first.',
+  },
+  // The 409 of `second_factor_required`: removing the last factor while the tenant requires one.
+  last_second_factor: {
+    status: 409,
+    title: 'Second factor required',
+    detail: 'Your organisation requires a second factor: add another one before removing this one.',
+    code: 'second_factor_required',
+  },
+  passkeys_unavailable: {
+    status: 409,
+    title: 'Passkeys unavailable here',
+    detail:
+      'Passkeys need the back office on a host name, not an IP address: open it at http://localhost or set PUBLIC_URL.',
   },
   webhook_limit_reached: {
     status: 409,

@@ -151,6 +151,64 @@ export class ConflictError extends AirkeyError {
   }
 }
 
+/** A wrong TOTP code, recovery code or passkey answer (or one already used). */
+export class InvalidSecondFactorError extends AirkeyError {
+  constructor() {
+    super('invalid_second_factor');
+  }
+}
+
+/** A wrong code while confirming a new authenticator app: 400, naming the field. */
+export class InvalidEnrolmentCodeError extends AirkeyError {
+  readonly errors: FieldError[];
+  constructor() {
+    super('invalid_second_factor_code');
+    this.errors = [{ path: 'code', message: 'The code does not match: type the code your app shows now.' }];
+  }
+}
+
+/** A session past its idle or absolute limit (docs/sign-in.md (Sessions)). */
+export class SessionExpiredError extends AirkeyError {
+  constructor() {
+    super('session_expired');
+  }
+}
+
+/** A sensitive action outside the re-authentication window (REAUTH_MINUTES). */
+export class ReauthenticationRequiredError extends AirkeyError {
+  constructor() {
+    super('reauthentication_required');
+  }
+}
+
+/** An enrolment-only session (the tenant requires a second factor the user lacks) asked for anything else. */
+export class SecondFactorRequiredError extends AirkeyError {
+  constructor() {
+    super('second_factor_required');
+  }
+}
+
+/** Removing a user's last second factor while their tenant requires one (409 `second_factor_required`). */
+export class LastSecondFactorError extends AirkeyError {
+  constructor() {
+    super('last_second_factor');
+  }
+}
+
+/** The relying party would be an IP address, which WebAuthn does not allow. */
+export class PasskeysUnavailableError extends AirkeyError {
+  constructor() {
+    super('passkeys_unavailable');
+  }
+}
+
+/** Password or passkey sign-in on a tenant that signs in through its identity provider only. */
+export class SsoRequiredError extends AirkeyError {
+  constructor() {
+    super('sso_required');
+  }
+}
+
 /** Too many failures from one client (429 with Retry-After). */
 export class TooManyRequestsError extends AirkeyError {
   readonly retryAfterSeconds: number;

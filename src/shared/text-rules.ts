@@ -25,13 +25,5 @@ export function isValidEmail(email: string): boolean {
   return EMAIL_PATTERN.test(email) && email.length <= 320;
 }
 
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 200;
-
-/** Why a password is not acceptable, or null when it is: for accounts and the first-start administrator alike. */
-export function passwordProblem(raw: unknown): string | null {
-  if (typeof raw !== 'string' || raw.length < PASSWORD_MIN || raw.length > PASSWORD_MAX) {
-    return `The password must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters.`;
-  }
-  return null;
-}
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 128;

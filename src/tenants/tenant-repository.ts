@@ -10,6 +10,11 @@ export class TenantRepository {
     this.db = db;
   }
 
+  /** Whether the database holds any tenant yet (first start creates the demo one). */
+  async any(tx: Db = this.db): Promise<boolean> {
+    return (await tx.select({ id: tenants.id }).from(tenants).limit(1)).length > 0;
+  }
+
   async findBySlug(slug: string): Promise<TenantRow | undefined> {
     const [row] = await this.db.select().from(tenants).where(eq(tenants.slug, slug));
     return row;
@@ -29,6 +34,14 @@ export class TenantRepository {
   async insert(tx: Db, values: typeof tenants.$inferInsert): Promise<TenantRow> {
     const [row] = await tx.insert(tenants).values(values).returning();
     return row!;
+  }
+
+  async setSignInSettings(
+    tx: Db,
+    id: string,
+    values: Pick<TenantRow, 'secondFactorRequired' | 'passwordSignIn'>,
+  ): Promise<void> {
+    await tx.update(tenants).set(values).where(eq(tenants.id, id));
   }
 
   async setAuthority(tx: Db, id: string, authority: TenantRow['keyAuthority']): Promise<void> {

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { sessions, tenants, users } from '../db/schema.ts';
 
@@ -48,9 +48,17 @@ export class UserRepository {
     return rows.length;
   }
 
-  /** Signs the user out everywhere (their password was changed by someone else). */
-  async endSessions(tx: Db, userId: string): Promise<void> {
-    await tx.delete(sessions).where(eq(sessions.userId, userId));
+  /**
+   * Ends the user's sessions (all, or all but `exceptSessionId`, the one the change was made
+   * through). Sessions are read from the database on every request, so this holds on every
+   * instance from the commit. Returns how many ended.
+   */
+  async endSessions(tx: Db, userId: string, exceptSessionId: string | null = null): Promise<number> {
+    const ended = await tx
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), exceptSessionId === null ? undefined : ne(sessions.id, exceptSessionId)))
+      .returning({ id: sessions.id });
+    return ended.length;
   }
 
   async delete(tx: Db, id: string): Promise<void> {

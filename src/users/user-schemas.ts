@@ -12,17 +12,17 @@ export const userSchema = z.object({
 });
 export type UserView = z.infer<typeof userSchema>;
 
-export const userListSchema = z.object({ data: z.array(userSchema) });
+/** A user as the users list shows them: whether they hold a second factor too. */
+export const userListItemSchema = userSchema.extend({ second_factor: z.boolean() });
+export type UserListItem = z.infer<typeof userListItemSchema>;
 
-export const signInBodySchema = z.strictObject({ email: z.string().max(320), password: z.string().max(1000) });
-
-export const sessionSchema = z.object({ user: userSchema, csrf_token: z.string() });
-export type SignedIn = z.infer<typeof sessionSchema>;
+export const userListSchema = z.object({ data: z.array(userListItemSchema) });
 
 export const createUserBodySchema = z.strictObject({
   email: z.string(),
   name: z.string(),
-  password: z.string(),
+  /** Omitted: the user signs in through the tenant's identity provider only. */
+  password: z.string().optional(),
   roles: z.array(z.string()),
 });
 export type NewUser = z.infer<typeof createUserBodySchema>;
@@ -33,3 +33,8 @@ export const updateUserBodySchema = z.strictObject({
   roles: z.array(z.string()).optional(),
 });
 export type UserChanges = z.infer<typeof updateUserBodySchema>;
+
+export const changePasswordBodySchema = z.strictObject({
+  current_password: z.string().max(1000),
+  new_password: z.string().max(1000),
+});

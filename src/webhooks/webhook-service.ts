@@ -1,7 +1,7 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { requirePermission, type UserActor } from '../shared/actor.ts';
+import { requirePermission, requireRecentSignIn, type UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { CursorCodec } from '../shared/cursor.ts';
 import { ConflictError, NotFoundError } from '../shared/errors.ts';
@@ -71,6 +71,7 @@ export class WebhookService {
 
   async create(actor: UserActor, input: CreateWebhookInput): Promise<CreatedWebhook> {
     requirePermission(actor, 'api_keys:manage');
+    requireRecentSignIn(actor, this.options.clock);
     const { repository, audit } = this.options;
     const url = this.checkedUrl(input.url);
     const secret = newWebhookSecret();
@@ -107,6 +108,8 @@ export class WebhookService {
     if (input.description !== undefined) changes.description = cleanDescription(input.description);
     const row = await this.options.uow.inTransaction(async (tx) => {
       const current = await this.requireWebhook(tx, actor.tenantId, id, true);
+      // A new target receives every key event from now on: as sensitive as a new endpoint.
+      if (changes.url !== undefined && changes.url !== current.url) requireRecentSignIn(actor, this.options.clock);
       if (input.enabled !== undefined && input.enabled !== current.enabled) {
         changes.enabled = input.enabled;
         changes.disabledReason = input.enabled ? null : 'disabled_by_user';
@@ -134,6 +137,7 @@ export class WebhookService {
   /** The old secret keeps signing beside the new one for a day, so receivers can switch over. */
   async rotateSecret(actor: UserActor, id: string): Promise<RotatedSecret> {
     requirePermission(actor, 'api_keys:manage');
+    requireRecentSignIn(actor, this.options.clock);
     const secret = newWebhookSecret();
     await this.options.uow.inTransaction(async (tx) => {
       const row = await this.requireWebhook(tx, actor.tenantId, id, true);

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { userActor } from '../../src/shared/actor.ts';
+import { signedInAs } from '../support/actors.ts';
 import type { Role } from '../../src/shared/roles.ts';
 import { freshDataDir } from '../support/databases.ts';
 import { ManualClock } from '../support/manual-clock.ts';
@@ -67,7 +67,7 @@ export function useBackOffice({
 
 /** The admin as the services take an acting user: for setting the scene without the UI. */
 export async function adminActor() {
-  return userActor(await server.services.users.requireByEmail(ADMIN.email));
+  return signedInAs(await server.services.users.requireByEmail(ADMIN.email));
 }
 
 /** Adds a user to the admin's tenant without the UI. */

@@ -3,7 +3,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { SYSTEM_ACTOR, userActor } from '../../src/shared/actor.ts';
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
+import { signedInAs } from '../support/actors.ts';
 import { storageFor, ENGINES } from '../support/databases.ts';
 import { jsonOf } from '../support/use.ts';
 
@@ -57,7 +58,7 @@ describe.each(ENGINES)('the CLI while a server runs on the same data (%s)', (eng
       roles: ['system_administrator', 'operations'],
     });
     const user = await server.services.users.requireByEmail(email);
-    const { secret } = await server.services.keys.create(userActor(user), { name: `key of ${email}` });
+    const { secret } = await server.services.keys.create(signedInAs(user), { name: `key of ${email}` });
     expect(await status(secret, '/api/v1/flights')).toBe(200); // now cached by the server
     return secret;
   }

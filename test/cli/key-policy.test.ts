@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../src/app/services.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { KeyPolicy } from '../../src/keys/key-policy.ts';
-import { SYSTEM_ACTOR, userActor, type UserActor } from '../../src/shared/actor.ts';
+import { SYSTEM_ACTOR, type UserActor } from '../../src/shared/actor.ts';
+import { signedInAs } from '../support/actors.ts';
 import { KeyPolicyViolationError } from '../../src/shared/errors.ts';
 import { ENGINES, storageFor } from '../support/databases.ts';
 import { airkey, expectOneLineFailure, type Run } from './cli-kit.ts';
@@ -100,7 +101,7 @@ describe('a policy set with the CLI binds every adapter (postgres)', () => {
       password: 'a-long-test-password',
       roles: ['system_administrator'],
     });
-    actor = userActor((await rowsOf(services).users.findById(user.id))!);
+    actor = signedInAs((await rowsOf(services).users.findById(user.id))!);
   }, 120_000);
   afterAll(async () => services?.close());
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SignedIn } from '../../src/users/user-schemas.ts';
+import type { SignedIn } from '../../src/sessions/session-schemas.ts';
 import type { KeyList } from '../../src/keys/key-schemas.ts';
 import type { Principal } from '../../src/shared/principal.ts';
 import { generateFlights } from '../../src/flights/flight-seeder.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SignedIn } from '../../src/users/user-schemas.ts';
+import type { SignedIn } from '../../src/sessions/session-schemas.ts';
 import type { KeyList } from '../../src/keys/key-schemas.ts';
 import type { FlightPage } from '../../src/flights/flight-schemas.ts';
 import { json, useHarness } from '../support/use.ts';

@@ -29,7 +29,7 @@ describe('sign-in throttling', () => {
     expect(failed[0]).toMatchObject({
       actor: { type: 'user', id: null, email: user.email },
       target: { id: user.id },
-      detail: { client: '10.7.0.1' },
+      detail: { method: 'password', address: '10.7.0.1', user_agent: 'lightMyRequest' },
     });
   });
 

@@ -1,6 +1,7 @@
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 import { describe, expect, it } from 'vitest';
-import type { SignedIn, UserView } from '../../src/users/user-schemas.ts';
+import type { SignedIn } from '../../src/sessions/session-schemas.ts';
+import type { UserView } from '../../src/users/user-schemas.ts';
 import { anyString, json, useHarness } from '../support/use.ts';
 import { expectProblem } from '../support/problems.ts';
 import { rowsOf } from '../support/rows.ts';

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { userActor } from '../../src/shared/actor.ts';
+import { signedInAs } from '../support/actors.ts';
 import { ENGINES } from '../support/databases.ts';
 import {
   ADMIN_EMAIL,
@@ -38,7 +38,7 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
   const kit = useMcpServer(engine);
   beforeAll(async () => kit.seedFlights(kit.demoTenantId, 5));
 
-  const admin = async () => userActor(await kit.services.users.requireByEmail(ADMIN_EMAIL));
+  const admin = async () => signedInAs(await kit.services.users.requireByEmail(ADMIN_EMAIL));
 
   it('refuses to connect without a key: HTTP 401 problem+json api_key_missing before any MCP handling', async () => {
     const client = new Client({ name: 'no-key', version: '1' });

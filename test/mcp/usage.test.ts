@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { userActor } from '../../src/shared/actor.ts';
+import { signedInAs } from '../support/actors.ts';
 import { ADMIN_EMAIL, useMcpServer, type McpTestServer } from '../support/mcp-server.ts';
 
 /** One stateless MCP request: a tools/call. */
@@ -22,7 +22,7 @@ describe('usage of MCP requests', () => {
 
   it('counts tool calls as ok, and a call refused for lack of permission as rejected', async () => {
     const { secret, api_key, creator } = await kit.key();
-    const admin = userActor(await kit.services.users.requireByEmail(ADMIN_EMAIL));
+    const admin = signedInAs(await kit.services.users.requireByEmail(ADMIN_EMAIL));
     expect((await callTool(kit, secret, 'list_flights')).isError).toBeFalsy();
     expect((await callTool(kit, secret, 'whoami')).isError).toBeFalsy();
     await kit.services.users.update(admin, kit.demoTenantId, creator.id, { roles: ['crew'] });

@@ -7,7 +7,8 @@ import { apiKeys } from '../../src/db/schema.ts';
 import { hasValidChecksum } from '../../src/keys/checksum.ts';
 import { KeyRepository } from '../../src/keys/key-repository.ts';
 import { digestSecret, generateSecret, hintOf, KEY_ALPHABET } from '../../src/keys/secret.ts';
-import { userActor, type UserActor } from '../../src/shared/actor.ts';
+import { type UserActor } from '../../src/shared/actor.ts';
+import { signedInAs } from '../support/actors.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { ENGINES, storageFor, type Engine } from '../support/databases.ts';
 import { TEST_PASSWORD } from '../support/harness.ts';
@@ -71,7 +72,7 @@ describe.each(ENGINES)('a wrong checksum, with and without keys minted before ch
       password: TEST_PASSWORD,
       roles: ['system_administrator'],
     });
-    actor = userActor((await rowsOf(services).users.findById(user.id))!);
+    actor = signedInAs((await rowsOf(services).users.findById(user.id))!);
     // A key from before checksums exists when the services start.
     const secret = legacySecret();
     const [row] = await services.database.db

@@ -6,7 +6,7 @@ import addFormats from 'ajv-formats';
 import createClient from 'openapi-fetch';
 import openapiTS from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userActor } from '../../src/shared/actor.ts';
+import { signedInAs } from '../support/actors.ts';
 import { ADMIN_EMAIL, useMcpServer } from '../support/mcp-server.ts';
 
 type Schema = Record<string, unknown>;
@@ -37,7 +37,7 @@ describe('a client generated from the served OpenAPI document', () => {
     // A key whose creator then loses flights:read: its calls are refused with 403.
     const crew = await kit.key();
     crewKey = crew.secret;
-    const admin = userActor(await kit.services.users.requireByEmail(ADMIN_EMAIL));
+    const admin = signedInAs(await kit.services.users.requireByEmail(ADMIN_EMAIL));
     await kit.services.users.update(admin, kit.demoTenantId, crew.creator.id, { roles: ['crew'] });
     document = (await (await fetch(new URL('/api/v1/openapi.json', kit.server.url))).json()) as Document;
   });

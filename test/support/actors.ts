@@ -1,7 +1,22 @@
-import { SYSTEM_ACTOR, userActor, type UserActor } from '../../src/shared/actor.ts';
+import { SYSTEM_ACTOR, userActor, type SignInState, type UserActor } from '../../src/shared/actor.ts';
 import type { Role } from '../../src/shared/roles.ts';
 import type { Harness } from './harness.ts';
 import { rowsOf } from './rows.ts';
+
+/**
+ * A user who has just signed in: sensitive actions pass (no re-authentication due) and nothing is
+ * limited to enrolling a second factor. Tests of those rules build their own state.
+ */
+export const JUST_SIGNED_IN: SignInState = {
+  sessionId: null,
+  reauthenticatedUntilMs: Number.POSITIVE_INFINITY,
+  enrolmentOnly: false,
+};
+
+/** The acting user for a user row, as a service sees someone who has just signed in. */
+export function signedInAs(user: Parameters<typeof userActor>[0]): UserActor {
+  return userActor(user, JUST_SIGNED_IN);
+}
 
 /** A new tenant and a user in it, as the acting user the services take. */
 export async function tenantWithUser(
@@ -17,7 +32,7 @@ export async function tenantWithUser(
 export async function actorIn(h: Harness, tenantId: string, roles: Role[]): Promise<UserActor> {
   const user = await h.user(tenantId, roles);
   const row = await rowsOf(h.services).users.findById(user.id);
-  return userActor(row!);
+  return signedInAs(row!);
 }
 
 export async function auditActions(

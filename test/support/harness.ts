@@ -14,6 +14,9 @@ import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 
 export const TEST_PASSWORD = 'a-long-test-password';
 
+/** Session limits no test's clock reaches: idle, absolute and re-authentication windows of about 19 years. */
+export const LIMITLESS_SESSIONS = { sessionIdleMinutes: 1e7, sessionMaxHours: 1.7e5, reauthMinutes: 1e7 } as const;
+
 export type HarnessOptions = {
   engine?: Engine;
   config?: Partial<Config>;
@@ -31,7 +34,7 @@ export type Session = {
   csrf: string;
   /** A back-office request with this session (cookie and CSRF token set for mutations). */
   request(
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     body?: unknown,
     headers?: Record<string, string>,
@@ -54,6 +57,9 @@ export async function createHarness(options: HarnessOptions = {}) {
     ...storage,
     logLevel: 'info',
     usageFlushMs: 60_000,
+    // Tests move the clock by days and months; their sessions outlive that unless a test of the
+    // session limits sets its own (test/http/sign-in).
+    ...LIMITLESS_SESSIONS,
     ...options.config,
   };
   const clock = new ManualClock(new Date(options.now ?? START));

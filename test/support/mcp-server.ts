@@ -7,7 +7,7 @@ import { generateFlights } from '../../src/flights/flight-seeder.ts';
 import { startServer } from '../../src/server.ts';
 import type { Role } from '../../src/shared/roles.ts';
 import type { UserWithTenant } from '../../src/users/user-repository.ts';
-import { userActor } from '../../src/shared/actor.ts';
+import { signedInAs } from './actors.ts';
 import { storageFor, type Engine } from './databases.ts';
 import { TEST_PASSWORD } from './harness.ts';
 import { withKey, type KeyVia } from './keys.ts';
@@ -70,7 +70,7 @@ export async function startMcpTestServer(engine: Engine = 'pglite', config: Part
     /** A key created by `creator` (a new System Administrator of the demo tenant by default). */
     async key(creator?: UserWithTenant) {
       const by = creator ?? (await user());
-      const created = await services.keys.create(userActor(by), { name: 'MCP test key' });
+      const created = await services.keys.create(signedInAs(by), { name: 'MCP test key' });
       return { ...created, creator: by };
     },
 

@@ -5,12 +5,12 @@ import fastifyStatic from '@fastify/static';
 import type { Services } from '../../app/services.ts';
 import { BACKOFFICE_PAGES } from '../../shared/pages.ts';
 import type { Permission } from '../../shared/roles.ts';
-import { SESSION_COOKIE } from '../session-auth.ts';
+import { sessionCookieName } from '../session-cookies.ts';
 
 export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
-/** Pages of the single-page back office and the permission each needs (none to sign in). */
-const PAGES: Record<string, Permission | null> = { '/backoffice/login': null, ...BACKOFFICE_PAGES };
+/** Pages of the single-page back office: the sign-in page is public, the others need a session. */
+const PAGES: Record<string, Permission | null | 'public'> = { '/backoffice/login': 'public', ...BACKOFFICE_PAGES };
 
 /**
  * Serves the built back office. Signed-out visitors of a protected page are redirected to sign-in
@@ -40,11 +40,16 @@ export async function backofficePages(app: FastifyInstance, services: Pick<Servi
   for (const [path, permission] of Object.entries(PAGES)) {
     app.get(path, async (request: FastifyRequest, reply: FastifyReply) => {
       let status = 200;
-      if (permission) {
-        const token = request.cookies[SESSION_COOKIE];
-        const session = token ? await services.sessions.resolve(token) : undefined;
-        if (!session) return reply.redirect(`/backoffice/login?next=${encodeURIComponent(request.url)}`);
-        if (!session.actor.permissions.includes(permission)) status = 403;
+      if (permission !== 'public') {
+        const token = request.cookies[sessionCookieName(request)];
+        const lookup = token ? await services.sessions.resolve(token) : undefined;
+        if (lookup?.state !== 'live') {
+          const reason = lookup?.state === 'ended' ? '&reason=session_expired' : '';
+          return reply.redirect(`/backoffice/login?next=${encodeURIComponent(request.url)}${reason}`);
+        }
+        // An enrolment-only session gets every page: each shows the enrolment screen instead.
+        const { actor, enrolment_required } = lookup.session;
+        if (permission !== null && !enrolment_required && !actor.permissions.includes(permission)) status = 403;
       }
       if (!built) {
         return reply

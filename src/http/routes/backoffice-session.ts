@@ -1,42 +1,44 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../app/services.ts';
-import { sessionSchema, signInBodySchema } from '../../users/user-schemas.ts';
+import { reauthenticateBodySchema, sessionSchema } from '../../sessions/session-schemas.ts';
 import { problemResponses } from '../schemas.ts';
-import { checkOrigin, SESSION_COOKIE, sessionHook } from '../session-auth.ts';
+import { clearSessionCookie } from '../session-cookies.ts';
+import { clientContext, relyingParty, sessionHook, signedInActor } from '../session-auth.ts';
+import { startSession } from './backoffice-sign-in.ts';
 
-/** Sign in, who am I, sign out. */
-export function backofficeSessionRoutes(app: FastifyInstance, services: Pick<Services, 'sessions'>): void {
+/** Who am I, re-authenticate, sign out: open to an enrolment-only session too. */
+export function backofficeSessionRoutes(
+  app: FastifyInstance,
+  services: Pick<Services, 'sessions' | 'signIns' | 'config'>,
+): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const requireSession = sessionHook(services.sessions);
-
-  api.post('/session', {
-    schema: { body: signInBodySchema, response: { 200: sessionSchema, ...problemResponses(400, 401, 403, 429) } },
-    handler: async (request, reply) => {
-      // No session yet, so no CSRF token: the origin check alone stops login CSRF.
-      checkOrigin(request);
-      const { token, expiresAt, ...signedIn } = await services.sessions.signIn(
-        request.body.email,
-        request.body.password,
-        request.client,
-      );
-      reply.setCookie(SESSION_COOKIE, token, {
-        path: '/backoffice',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: request.https,
-        expires: expiresAt,
-      });
-      return signedIn;
-    },
-  });
+  const requireSession = sessionHook(services.sessions, 'open');
 
   api.get('/session', {
     onRequest: requireSession,
     schema: { response: { 200: sessionSchema, ...problemResponses(401) } },
     handler: (request) => {
-      const { user, csrf_token } = request.backofficeSession!;
-      return { user, csrf_token };
+      const { user, csrf_token, enrolment_required, second_factor_methods, reauthenticated_until } =
+        request.backofficeSession!;
+      return { user, csrf_token, enrolment_required, second_factor_methods, reauthenticated_until };
+    },
+  });
+
+  api.post('/session/reauthenticate', {
+    onRequest: requireSession,
+    schema: {
+      body: reauthenticateBodySchema,
+      response: { 200: sessionSchema, ...problemResponses(400, 401, 403, 409, 429) },
+    },
+    handler: async (request, reply) => {
+      const renewed = await services.signIns.reauthenticate(
+        signedInActor(request),
+        request.body,
+        clientContext(request),
+        () => relyingParty(request, services.config.publicOrigin),
+      );
+      return startSession(request, reply, renewed);
     },
   });
 
@@ -44,7 +46,7 @@ export function backofficeSessionRoutes(app: FastifyInstance, services: Pick<Ser
     onRequest: requireSession,
     handler: async (request, reply) => {
       await services.sessions.signOut(request.backofficeSession!.token);
-      reply.clearCookie(SESSION_COOKIE, { path: '/backoffice' });
+      clearSessionCookie(request, reply);
       return reply.code(204).send();
     },
   });

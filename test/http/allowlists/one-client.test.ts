@@ -20,7 +20,9 @@ describe('one client address for the whole server', () => {
 
   const signInFrom = (email: string, peer: string, headers: Record<string, string>) =>
     h.signInAttempt(email, 'a-long-test-password', peer, headers);
-  const cookieOf = (response: LightMyRequestResponse) => response.cookies.find((c) => c.name === 'airkey_session');
+  // Over https the cookie carries the __Host- prefix (docs/sign-in.md (Sessions)).
+  const cookieOf = (response: LightMyRequestResponse) =>
+    response.cookies.find((c) => c.name === 'airkey_session' || c.name === '__Host-airkey_session');
 
   it('tells a signed-in caller their own address as the key check sees it, and nobody else anything', async () => {
     const admin = await h.signedIn();
@@ -53,7 +55,7 @@ describe('one client address for the whole server', () => {
     expect(report.statusCode).toBe(202);
     const trail = (await h.services.audit.list(SYSTEM_ACTOR, tenant.id, 50)).data;
     // Newest first: the first sign-in is the one through the proxy, the second the harness's own.
-    const signIns = trail.filter((e) => e.action === 'user.signed_in').map((e) => e.detail.client);
+    const signIns = trail.filter((e) => e.action === 'user.signed_in').map((e) => e.detail.address);
     expect(signIns).toEqual(['127.0.0.1', '203.0.113.9']);
     expect(trail.find((e) => e.action === 'api_key.leaked')?.detail).toMatchObject({
       reporter_address: '203.0.113.10',
@@ -64,7 +66,11 @@ describe('one client address for the whole server', () => {
     const tenant = await h.tenant();
     const user = await h.user(tenant.id, ['operations']);
     const https = { 'x-forwarded-proto': 'https' };
-    expect(cookieOf(await signInFrom(user.email, PROXY, https))?.secure).toBe(true);
+    expect(cookieOf(await signInFrom(user.email, PROXY, https))).toMatchObject({
+      name: '__Host-airkey_session',
+      secure: true,
+      path: '/',
+    });
     expect(cookieOf(await signInFrom(user.email, PROXY, { 'x-forwarded-proto': 'https, http' }))?.secure).toBeFalsy();
     expect(cookieOf(await signInFrom(user.email, '198.51.100.1', https))?.secure).toBeFalsy();
     expect(cookieOf(await signInFrom(user.email, PROXY, {}))?.secure).toBeFalsy();

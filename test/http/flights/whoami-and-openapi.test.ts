@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { json } from '../../support/use.ts';
-import type { SignedIn } from '../../../src/users/user-schemas.ts';
+import type { SignedIn } from '../../../src/sessions/session-schemas.ts';
 import { h, useFlights } from './flights-fixture.ts';
 
 describe('public API: whoami and the OpenAPI document', () => {

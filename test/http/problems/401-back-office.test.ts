@@ -5,7 +5,11 @@ import { expectProblem } from '../../support/problems.ts';
 
 /** docs/api.md (errors), through the real HTTP app. */
 describe('problem responses (docs/api.md (errors))', () => {
-  const h = useHarness({ now: START, rewindClock: true });
+  const h = useHarness({
+    now: START,
+    rewindClock: true,
+    config: { sessionIdleMinutes: 30, sessionMaxHours: 12, reauthMinutes: 10 },
+  });
 
   describe('401 not_authenticated and invalid_credentials', () => {
     it('refuses the back-office API without a live session', async () => {
@@ -30,9 +34,12 @@ describe('problem responses (docs/api.md (errors))', () => {
       expectProblem(await admin.request('GET', '/backoffice/api/api-keys'), 401, 'not_authenticated');
     });
 
-    it('expires a session after its lifetime', async () => {
+    it('expires a session after its lifetime: 401 session_expired, then unknown once swept', async () => {
       const admin = await h.signedIn();
       h.clock.advance(13 * 3_600_000);
+      expectProblem(await admin.request('GET', '/backoffice/api/session'), 401, 'session_expired');
+      h.clock.advance(24 * 3_600_000);
+      await h.services.sessions.deleteEnded();
       expectProblem(await admin.request('GET', '/backoffice/api/session'), 401, 'not_authenticated');
     });
 

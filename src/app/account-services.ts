@@ -1,0 +1,97 @@
+import type { Config } from '../config.ts';
+import type { AuditService } from '../audit/audit-service.ts';
+import type { CreatorKeys } from '../keys/creator-keys.ts';
+import { FactorFlagsRepository } from '../second-factors/factor-flags.ts';
+import { PasskeyRepository } from '../second-factors/passkeys/passkey-repository.ts';
+import { Passkeys } from '../second-factors/passkeys/passkeys.ts';
+import { RecoveryCodeRepository } from '../second-factors/recovery-codes/recovery-code-repository.ts';
+import { SecondFactorService } from '../second-factors/second-factor-service.ts';
+import { TotpRepository } from '../second-factors/totp/totp-repository.ts';
+import { SecondFactorVerifier, type Sealer } from '../second-factors/verify-second-factor.ts';
+import { PendingSignInRepository } from '../sessions/pending-sign-in-repository.ts';
+import { SessionRepository } from '../sessions/session-repository.ts';
+import { sessionLimitsOf } from '../sessions/session-rules.ts';
+import { SessionService } from '../sessions/session-service.ts';
+import { SignInService } from '../sessions/sign-in-service.ts';
+import type { Clock } from '../shared/clock.ts';
+import { SignInSettingsService } from '../tenants/sign-in-settings-service.ts';
+import { TenantRepository } from '../tenants/tenant-repository.ts';
+import { TenantService } from '../tenants/tenant-service.ts';
+import { UserRepository } from '../users/user-repository.ts';
+import { UserService } from '../users/user-service.ts';
+import type { Foundation } from './foundation.ts';
+import type { AccountServices } from './service-types.ts';
+
+/**
+ * Tenants, users and the door to the back office (docs/sign-in.md): sign-in, second factors,
+ * sessions and sign-in settings. TOTP secrets are sealed with the same key as webhook secrets.
+ */
+export function buildAccountServices(
+  config: Config,
+  clock: Clock,
+  base: Foundation,
+  audit: AuditService,
+  creatorKeys: CreatorKeys,
+): AccountServices {
+  const { uow } = base;
+  const { db } = base.database;
+  const secrets: Sealer = base.webhooks.secrets;
+  const tenantRows = new TenantRepository(db);
+  const userRows = new UserRepository(db);
+  const totp = new TotpRepository(db);
+  const passkeyRows = new PasskeyRepository(db);
+  const recoveryCodes = new RecoveryCodeRepository(db);
+  const flags = new FactorFlagsRepository(db);
+  const passkeys = new Passkeys(passkeyRows, clock);
+  const verifier = new SecondFactorVerifier({ totp, recoveryCodes, passkeys, secrets, clock });
+  const sessions = new SessionService({
+    uow,
+    sessions: new SessionRepository(db),
+    users: userRows,
+    audit,
+    clock,
+    limits: sessionLimitsOf(config),
+  });
+  return {
+    tenants: new TenantService({ uow, tenants: tenantRows, keys: creatorKeys, audit }),
+    users: new UserService({
+      uow,
+      users: userRows,
+      tenants: tenantRows,
+      keys: creatorKeys,
+      audit,
+      clock,
+      withSecondFactor: (userIds) => flags.usersWithSecondFactor(userIds),
+    }),
+    sessions,
+    signIns: new SignInService({
+      uow,
+      sessions,
+      pending: new PendingSignInRepository(db),
+      users: userRows,
+      tenants: tenantRows,
+      flags,
+      verifier,
+      passkeys,
+      audit,
+      throttle: base.throttles.signInFailures,
+      sprayThrottle: base.throttles.signInSpray,
+      clock,
+    }),
+    secondFactors: new SecondFactorService({
+      uow,
+      totp,
+      passkeyRows,
+      passkeys,
+      recoveryCodes,
+      flags,
+      users: userRows,
+      tenants: tenantRows,
+      audit,
+      secrets,
+      clock,
+    }),
+    signInSettings: new SignInSettingsService({ uow, tenants: tenantRows, audit, clock }),
+    audit,
+  };
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Services } from '../../app/services.ts';
+import { signInSettingsPatchSchema, signInSettingsSchema } from '../../tenants/sign-in-settings-schemas.ts';
+import { idParamsSchema, problemResponses } from '../schemas.ts';
+import { needs, signedInActor } from '../session-auth.ts';
+import { knownId } from './backoffice-keys.ts';
+
+/**
+ * Who may get in, for administrators (docs/sign-in.md): ending people's sessions, resetting a
+ * lost phone's factors, and the tenant's sign-in settings. The services check roles themselves.
+ */
+export function backofficeAccessRoutes(
+  app: FastifyInstance,
+  services: Pick<Services, 'sessions' | 'secondFactors' | 'signInSettings'>,
+): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const manage = needs('users:manage');
+
+  api.delete('/users/:id/sessions', {
+    preHandler: manage,
+    schema: { params: idParamsSchema },
+    handler: async (request, reply) => {
+      const actor = signedInActor(request);
+      await services.sessions.endForUser(actor, actor.tenantId, knownId(request.params.id, 'user'));
+      return reply.code(204).send();
+    },
+  });
+
+  api.delete('/users/:id/second-factors', {
+    preHandler: manage,
+    schema: { params: idParamsSchema },
+    handler: async (request, reply) => {
+      const actor = signedInActor(request);
+      await services.secondFactors.resetForUser(actor, actor.tenantId, knownId(request.params.id, 'user'));
+      return reply.code(204).send();
+    },
+  });
+
+  api.delete('/sessions', {
+    preHandler: manage,
+    handler: async (request, reply) => {
+      const actor = signedInActor(request);
+      await services.sessions.endForTenant(actor, actor.tenantId);
+      return reply.code(204).send();
+    },
+  });
+
+  api.get('/sign-in-settings', {
+    preHandler: manage,
+    schema: { response: { 200: signInSettingsSchema, ...problemResponses(401, 403) } },
+    handler: async (request) => {
+      const actor = signedInActor(request);
+      return services.signInSettings.get(actor, actor.tenantId);
+    },
+  });
+
+  api.patch('/sign-in-settings', {
+    preHandler: manage,
+    schema: {
+      body: signInSettingsPatchSchema,
+      response: { 200: signInSettingsSchema, ...problemResponses(400, 401, 403) },
+    },
+    handler: async (request) => {
+      const actor = signedInActor(request);
+      return services.signInSettings.update(actor, actor.tenantId, request.body);
+    },
+  });
+}

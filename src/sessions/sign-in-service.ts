@@ -1,0 +1,262 @@
+import { randomBytes } from 'node:crypto';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { AuditService } from '../audit/audit-service.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
+import { hasSecondFactor, secondFactorMethods, type FactorFlagsRepository } from '../second-factors/factor-flags.ts';
+import type { Passkeys, RelyingParty } from '../second-factors/passkeys/passkeys.ts';
+import type { SecondFactorProof, SecondFactorVerifier } from '../second-factors/verify-second-factor.ts';
+import type { UserActor } from '../shared/actor.ts';
+import type { Clock } from '../shared/clock.ts';
+import { sha256Hex, type RandomBytes } from '../shared/digest.ts';
+import {
+  InvalidCredentialsError,
+  InvalidRequestError,
+  InvalidSecondFactorError,
+  NotAuthenticatedError,
+  SsoRequiredError,
+  TooManyRequestsError,
+} from '../shared/errors.ts';
+import type { TenantRepository } from '../tenants/tenant-repository.ts';
+import type { FailureThrottle } from '../throttle/failure-throttle.ts';
+import { verifyPassword } from '../users/password.ts';
+import type { UserRepository, UserWithTenant } from '../users/user-repository.ts';
+import type { PendingSignInRepository } from './pending-sign-in-repository.ts';
+import type { SignInMethod } from './session-rules.ts';
+import type { ReauthenticateBody, SecondFactorStep } from './session-schemas.ts';
+import {
+  signInDetail,
+  userTarget,
+  type ClientContext,
+  type OpenedSession,
+  type SessionService,
+} from './session-service.ts';
+
+/** The second-factor step must be completed this soon after the password. */
+const PENDING_TTL_MS = 5 * 60_000;
+
+export type PasswordSignIn =
+  | { kind: 'signed_in'; session: OpenedSession }
+  | { kind: 'second_factor'; step: SecondFactorStep; token: string; expiresAt: Date };
+
+export type SignInServiceOptions = {
+  uow: UnitOfWork;
+  sessions: SessionService;
+  pending: PendingSignInRepository;
+  users: UserRepository;
+  tenants: TenantRepository;
+  flags: FactorFlagsRepository;
+  verifier: SecondFactorVerifier;
+  passkeys: Passkeys;
+  audit: AuditService;
+  /** Failed passwords and second factors per account and client, counted together (a few). */
+  throttle: FailureThrottle;
+  /** Failures per client across all accounts (many): stops spraying, not an office's typos. */
+  sprayThrottle: FailureThrottle;
+  clock: Clock;
+  random?: RandomBytes;
+};
+
+/**
+ * How a person proves who they are (docs/sign-in.md), the order of checks said once per way in:
+ * throttle, credentials, the tenant's sign-in rule, then a session or the second-factor step.
+ * Every attempt is audited with its method, address and browser; every failure counts against the
+ * account and client, whichever way it came (a password, a code, a passkey, a re-authentication).
+ */
+export class SignInService {
+  private readonly options: SignInServiceOptions;
+  private readonly random: RandomBytes;
+  constructor(options: SignInServiceOptions) {
+    this.options = options;
+    this.random = options.random ?? randomBytes;
+  }
+
+  async signInWithPassword(email: string, password: string, client: ClientContext): Promise<PasswordSignIn> {
+    const account = email.trim().toLowerCase();
+    await this.refuseWhileThrottled(client, account);
+    const user = await this.options.users.findByEmail(account);
+    if (!(await verifyPassword(user?.passwordHash ?? null, password)) || !user) {
+      await this.failed(client, account, user, 'password');
+      throw new InvalidCredentialsError();
+    }
+    // Judged after the password, so the answer says nothing about an account to whoever lacks it.
+    const tenant = await this.requirePasswordSignIn(user, client, 'password');
+    const factors = await this.options.flags.flagsOf(user.id);
+    if (!hasSecondFactor(factors)) {
+      return {
+        kind: 'signed_in',
+        session: await this.options.sessions.open(user, 'password', client, factors, tenant),
+      };
+    }
+    const token = this.random(32).toString('base64url');
+    const expiresAt = new Date(this.options.clock.nowMs() + PENDING_TTL_MS);
+    await this.options.pending.insert({ tokenDigest: sha256Hex(token), userId: user.id, expiresAt });
+    return {
+      kind: 'second_factor',
+      step: { second_factor_required: true, methods: secondFactorMethods(factors) },
+      token,
+      expiresAt,
+    };
+  }
+
+  /** The second-factor step of a password sign-in; the pending cookie stays valid through wrong answers. */
+  async completeSecondFactor(
+    pendingToken: string,
+    proof: SecondFactorProof,
+    client: ClientContext,
+    relyingParty: () => RelyingParty,
+  ): Promise<OpenedSession> {
+    const pending = await this.livePending(pendingToken);
+    const user = await this.options.users.findById(pending.userId);
+    if (!user) throw new NotAuthenticatedError();
+    await this.refuseWhileThrottled(client, user.email);
+    if (!(await this.options.verifier.verify(user.id, proof, 'second_factor', relyingParty))) {
+      await this.failed(client, user.email, user, proof.method);
+      throw new InvalidSecondFactorError();
+    }
+    // Two racing completions of one pending sign-in open one session.
+    if (!(await this.options.uow.inTransaction((tx) => this.options.pending.take(tx, pending.id)))) {
+      throw new NotAuthenticatedError();
+    }
+    const tenant = await this.requirePasswordSignIn(user, client, proof.method);
+    const factors = await this.options.flags.flagsOf(user.id);
+    return this.options.sessions.open(user, proof.method, client, factors, tenant);
+  }
+
+  /**
+   * WebAuthn request options: for re-authentication (a session), the second-factor step (a pending
+   * sign-in) or a passkey sign-in (nobody yet: any discoverable passkey of this site).
+   */
+  async passkeyOptions(
+    who: { actor?: UserActor | undefined; pendingToken?: string | undefined },
+    purpose: 'sign_in' | 'second_factor' | 'reauthenticate' | undefined,
+    relyingParty: RelyingParty,
+  ) {
+    const chosen = purpose ?? (who.actor ? 'reauthenticate' : who.pendingToken ? 'second_factor' : 'sign_in');
+    if (chosen === 'reauthenticate') {
+      if (!who.actor) throw new NotAuthenticatedError();
+      return this.options.passkeys.requestOptions(relyingParty, chosen, who.actor.id);
+    }
+    if (chosen === 'second_factor') {
+      const pending = await this.livePending(who.pendingToken ?? '');
+      return this.options.passkeys.requestOptions(relyingParty, chosen, pending.userId);
+    }
+    return this.options.passkeys.requestOptions(relyingParty, 'sign_in', null);
+  }
+
+  /** A passkey alone: phishing-resistant, and with user verification two factors by itself. */
+  async signInWithPasskey(
+    response: AuthenticationResponseJSON,
+    client: ClientContext,
+    relyingParty: RelyingParty,
+  ): Promise<OpenedSession> {
+    const { sprayThrottle, passkeys, users } = this.options;
+    const sprayed = await sprayThrottle.retryAfter(client.address);
+    if (sprayed > 0) throw new TooManyRequestsError(sprayed);
+    // A challenge issued for a pending second factor may sign in too: the same user's passkey.
+    const passkey = await passkeys.verifyAssertion(relyingParty, ['sign_in', 'second_factor'], null, response);
+    const user = passkey ? await users.findById(passkey.userId) : undefined;
+    if (!user) {
+      await sprayThrottle.recordFailure(client.address);
+      throw new InvalidSecondFactorError();
+    }
+    await this.refuseWhileThrottled(client, user.email);
+    const tenant = await this.requirePasswordSignIn(user, client, 'passkey');
+    return this.options.sessions.open(user, 'passkey', client, await this.options.flags.flagsOf(user.id), tenant);
+  }
+
+  /**
+   * Proves it is still the same person before a sensitive action: with a second factor when the
+   * user has one (a password alone would undo what the factor adds), else with the password.
+   */
+  async reauthenticate(
+    actor: UserActor,
+    body: ReauthenticateBody,
+    client: ClientContext,
+    relyingParty: () => RelyingParty,
+  ): Promise<OpenedSession> {
+    const user = await this.options.users.findById(actor.id);
+    if (!user) throw new NotAuthenticatedError();
+    await this.refuseWhileThrottled(client, user.email);
+    const factors = await this.options.flags.flagsOf(user.id);
+    let method: SignInMethod;
+    if ('password' in body) {
+      if (hasSecondFactor(factors)) {
+        throw InvalidRequestError.field('method', 'You have a second factor: re-authenticate with it, not a password.');
+      }
+      method = 'password';
+      if (!(await verifyPassword(user.passwordHash, body.password))) {
+        await this.failed(client, user.email, user, method);
+        throw new InvalidCredentialsError();
+      }
+    } else {
+      method = body.method;
+      if (!(await this.options.verifier.verify(user.id, body, 'reauthenticate', relyingParty))) {
+        await this.failed(client, user.email, user, method);
+        throw new InvalidSecondFactorError();
+      }
+    }
+    const tenant = await this.options.tenants.findById(user.tenantId);
+    return this.options.sessions.renew(actor, method, client, factors, tenant?.secondFactorRequired ?? 'none');
+  }
+
+  /** Housekeeping: abandoned second-factor steps and unanswered passkey challenges. */
+  async deleteExpired(): Promise<void> {
+    await this.options.pending.deleteExpired(this.options.clock.now());
+    await this.options.passkeys.deleteExpiredChallenges();
+  }
+
+  private async livePending(token: string) {
+    const pending = token === '' ? undefined : await this.options.pending.find(sha256Hex(token));
+    if (!pending || pending.expiresAt.getTime() <= this.options.clock.nowMs()) throw new NotAuthenticatedError();
+    return pending;
+  }
+
+  /** The tenant's second-factor rule, once it is known that the tenant allows this way in. */
+  private async requirePasswordSignIn(user: UserWithTenant, client: ClientContext, method: SignInMethod) {
+    const tenant = await this.options.tenants.findById(user.tenantId);
+    if (tenant && !tenant.passwordSignIn) {
+      await this.auditFailure(user, method, client, 'sso_required');
+      throw new SsoRequiredError();
+    }
+    return tenant?.secondFactorRequired ?? 'none';
+  }
+
+  /**
+   * Per account and client, so one person's typos behind an office's shared address do not lock
+   * out their colleagues; per client alone only past a count no typing reaches (spraying).
+   */
+  private async refuseWhileThrottled(client: ClientContext, account: string): Promise<void> {
+    const retryAfter = Math.max(
+      await this.options.throttle.retryAfter(`${client.address}|${account}`),
+      await this.options.sprayThrottle.retryAfter(client.address),
+    );
+    if (retryAfter > 0) throw new TooManyRequestsError(retryAfter);
+  }
+
+  private async failed(
+    client: ClientContext,
+    account: string,
+    user: UserWithTenant | undefined,
+    method: SignInMethod,
+  ): Promise<void> {
+    await Promise.all([
+      this.options.throttle.recordFailure(`${client.address}|${account}`),
+      this.options.sprayThrottle.recordFailure(client.address),
+    ]);
+    if (user) await this.auditFailure(user, method, client, 'wrong');
+  }
+
+  /** Whoever tried is unknown: no actor id, the account is the target. */
+  private async auditFailure(user: UserWithTenant, method: SignInMethod, client: ClientContext, reason: string) {
+    await this.options.uow.inTransaction((tx) =>
+      this.options.audit.record(
+        tx,
+        user.tenantId,
+        { type: 'user', id: null, email: user.email },
+        'user.sign_in_failed',
+        userTarget(user),
+        { ...signInDetail(method, client), reason },
+      ),
+    );
+  }
+}

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { SECOND_FACTOR_REQUIREMENTS } from '../shared/second-factor-requirement.ts';
+
+/** A tenant's rules for signing in to the back office (docs/sign-in.md (Sign-in settings)). */
+export const signInSettingsSchema = z.object({
+  second_factor_required: z.enum(SECOND_FACTOR_REQUIREMENTS),
+  /** False: password and passkey sign-in are refused; people sign in through the identity provider. */
+  password_sign_in: z.boolean(),
+  /** The tenant's own identity provider; null while single sign-on is not set up. */
+  sso: z.null(),
+});
+export type SignInSettings = z.infer<typeof signInSettingsSchema>;
+
+export const signInSettingsPatchSchema = z.strictObject({
+  second_factor_required: z.enum(SECOND_FACTOR_REQUIREMENTS).optional(),
+  password_sign_in: z.boolean().optional(),
+});
+export type SignInSettingsPatch = z.infer<typeof signInSettingsPatchSchema>;

@@ -12,8 +12,10 @@
  * (4), BENCH_CONNECTIONS (50), BENCH_DATABASE_URL or DATABASE_URL (else a throwaway database on
  * postgres://postgres@127.0.0.1:5432).
  */
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { AirkeyReady } from './airkey-server.ts';
 import type { BareOptions } from './bare-server.ts';
 import { floodScenario } from './flood.ts';
@@ -132,6 +134,13 @@ async function runEngine(engine: Engine, databaseUrl: string | undefined, scenar
     await stopShared();
     await Promise.all(own.map((server) => server.stop()));
   }
+}
+
+// The back-office page row loads the built page: build it when stale, as `npm start` does, before any server starts.
+if (ENGINES.some((engine) => wanted(backOfficeScenario, engine))) {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const built = spawnSync('node', ['scripts/build-web-if-needed.mjs'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('building the back office failed');
 }
 
 for (const engine of ENGINES) {

@@ -4,6 +4,7 @@ import { KEY_ALPHABET, KEY_PREFIX, KEY_RANDOM_LENGTH } from '../src/keys/secret.
 import type { AirkeyReady } from './airkey-server.ts';
 import { interleaved, percentile, type Pair } from './measure.ts';
 import { timed } from './timed.ts';
+import { firstRowsRow } from './backoffice-page.ts';
 import { keyLoad } from './wrk.ts';
 import { atLeast, atMost, type Row } from './rows.ts';
 import type { Scenario, Settings } from './scenario.ts';
@@ -99,7 +100,7 @@ export const flightsUncached: Scenario = {
 
 export const backOfficeScenario: Scenario = {
   name: 'backoffice',
-  title: '5. back office: list 1000 keys, create a key',
+  title: '5. back office: list 1000 keys, create a key, first rows in Chromium',
   engines: ['pglite', 'postgres'],
   async run({ engine, subject, settings }) {
     return backOffice(engine, await subject(), 200, settings);
@@ -113,7 +114,10 @@ export function randomCheckedKey(): string {
   return KEY_PREFIX + body + checksumOf(KEY_PREFIX + body);
 }
 
-/** Signs in, times `creates` key creations (the server holds 1,000 keys after them), then times listing them. */
+/**
+ * Signs in, times `creates` key creations (the server holds 1,000 keys after them), then times
+ * listing them, and the page showing its first rows in Chromium.
+ */
 export async function backOffice(engine: string, airkey: AirkeyReady, creates: number, s: Settings): Promise<Row[]> {
   const count = 1000;
   s.log(`back office on ${engine}: create ${creates} keys, list ${count}`);
@@ -162,5 +166,6 @@ export async function backOffice(engine: string, airkey: AirkeyReady, creates: n
       target: atMost(15, 'value', ' ms'),
       bad: create.bad,
     },
+    await firstRowsRow(engine, airkey, count, s),
   ];
 }

@@ -23,7 +23,7 @@ const phases = extra.length
   ? [{ name: 'selected', args: extra }]
   : [
       { name: 'main', args: ['--exclude', 'test/scale/**', '--exclude', 'test/browser/**'] },
-      // The page's own timing checks (first rows within 1 s) hold when no other test shares the cores.
+      // Each browser file starts a server and Chromium: one at a time, after the rest.
       { name: 'browser', args: ['test/browser', '--maxWorkers=1', '--no-file-parallelism'] },
       { name: 'scale', args: ['test/scale', '--maxWorkers=1', '--no-file-parallelism'] },
       // TEST_NODE26=1 (.ci/run sets it): the server, CLI, MCP, standards, tracing and package suites

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, PHONE, shot, signIn } from './browser-kit.ts';
+import { expectAccessible, inViewport, PHONE, shot, signIn } from './browser-kit.ts';
 import { addUser, ADMIN, clock, CREW, DAY_MS, page, problems, row, useBackOffice } from './backoffice-story.ts';
 
 /** An expired key, the phone layout and signing out, in Chromium. */
@@ -49,8 +49,21 @@ describe('back office in Chromium: expiry, 390 px, sign out', () => {
     await expectAccessible(page, 'key cards at 390 px');
 
     await page.getByRole('button', { name: 'Create API key' }).click();
-    await page.getByRole('dialog', { name: 'Create API key' }).getByLabel('Name').fill('Phone key');
-    await page.getByRole('dialog', { name: 'Create API key' }).getByRole('button', { name: 'Create' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create API key' });
+    await dialog.getByLabel('Name').fill('Phone key');
+    // One column: the quota under the rate limit, nothing wider than the screen.
+    const rate = await dialog.getByLabel('Rate limit', { exact: true }).boundingBox();
+    const quota = await dialog.getByLabel('Quota', { exact: true }).boundingBox();
+    expect(quota!.y).toBeGreaterThan(rate!.y + rate!.height);
+    expect(await dialog.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    await shot(page, 'create-dialog-390');
+    // Tab by Tab down to Create, which comes into view, and Enter creates the key.
+    const create = dialog.getByRole('button', { name: 'Create', exact: true });
+    const focused = () => create.evaluate((button) => button === document.activeElement);
+    for (let tabs = 0; tabs < 15 && !(await focused()); tabs++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe(true);
+    expect(await inViewport(page, create)).toBe(true);
+    await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'Your new API key' }).waitFor();
     await shot(page, 'secret-dialog-390');
     await expectAccessible(page, 'secret dialog at 390 px');

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { expectAccessible, shot, signIn, whoami } from './browser-kit.ts';
-import { ADMIN, page, problems, row, server, useBackOffice } from './backoffice-story.ts';
+import { signedInAs } from '../support/actors.ts';
+import { DESKTOP, expectAccessible, inViewport, PHONE, shot, signIn, textLayout, whoami } from './browser-kit.ts';
+import { addUser, ADMIN, adminActor, page, problems, row, server, useBackOffice } from './backoffice-story.ts';
+
+const LONG = { email: 'night-shift.operations.desk@fjord-airlines.example', password: 'night-shift-password' };
 
 /** The key list in Chromium: sign in, create (shown once), disable, a refused change, delete. */
 describe('back office in Chromium: API keys', () => {
@@ -31,20 +34,29 @@ describe('back office in Chromium: API keys', () => {
     await expectAccessible(page, 'empty key list');
   });
 
-  it('opens and closes the create dialog with the keyboard alone', async () => {
+  it('opens and closes the create dialog with the keyboard alone, Create in view on a laptop screen', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
     const create = page.getByRole('button', { name: 'Create API key' });
     await create.focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Create API key' });
     await dialog.waitFor();
+    expect(await inViewport(page, dialog.getByRole('button', { name: 'Create', exact: true }))).toBe(true);
+    // The rate limit and the quota side by side, their boxes level.
+    const rate = await dialog.getByLabel('Rate limit', { exact: true }).boundingBox();
+    const quota = await dialog.getByLabel('Quota', { exact: true }).boundingBox();
+    expect(quota!.x).toBeGreaterThan(rate!.x + rate!.width);
+    expect(quota!.y).toBe(rate!.y);
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-autofocus'))).not.toBeNull();
     await page.keyboard.press('Enter'); // empty name: refused before any request
     await dialog.getByText('Give the key a name.').waitFor();
     await shot(page, 'create-dialog-1280');
     await expectAccessible(page, 'create dialog');
+    expect(await inViewport(page, dialog.getByRole('button', { name: 'Create', exact: true }))).toBe(true);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => create.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.setViewportSize(DESKTOP);
   });
 
   it('creates a key, shows it once, copies it, and the key works against the API', async () => {
@@ -156,5 +168,31 @@ describe('back office in Chromium: API keys', () => {
     const gone = await whoami(server.url, secret);
     expect(gone.status).toBe(401);
     expect(gone.body.code).toBe('api_key_invalid');
+  });
+
+  it('shows who created a key on one line: a long address ends in “…”, the whole of it on hover', async () => {
+    await addUser(LONG, ['system_administrator']);
+    const longActor = signedInAs(await server.services.users.requireByEmail(LONG.email));
+    await server.services.keys.create(await adminActor(), { name: 'Crew roster sync' });
+    await server.services.keys.create(longActor, { name: 'Night shift feed' });
+    await page.reload();
+    const mine = row('Crew roster sync').getByTestId('key-created-by');
+    const theirs = row('Night shift feed').getByTestId('key-created-by');
+    expect(await mine.textContent()).toBe(`by ${ADMIN.email}`);
+    expect(await textLayout(mine)).toEqual({ lines: 1, cut: false, overflow: 'ellipsis', title: ADMIN.email });
+    expect(await theirs.textContent()).toBe(`by ${LONG.email}`);
+    expect(await textLayout(theirs)).toEqual({ lines: 1, cut: true, overflow: 'ellipsis', title: LONG.email });
+    await shot(page, 'keys-created-by-1280');
+
+    await page.setViewportSize(PHONE);
+    const card = (name: string) => page.locator('li', { has: page.getByText(name, { exact: true }) });
+    expect(await textLayout(card('Crew roster sync').getByTestId('key-created-by'))).toMatchObject({ lines: 1 });
+    expect(await textLayout(card('Night shift feed').getByTestId('key-created-by'))).toMatchObject({
+      lines: 1,
+      overflow: 'ellipsis',
+      title: LONG.email,
+    });
+    await shot(page, 'keys-created-by-390');
+    await page.setViewportSize(DESKTOP);
   });
 });

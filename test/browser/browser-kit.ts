@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { withKey } from '../support/keys.ts';
 
@@ -76,7 +76,8 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
 export async function shot(page: Page, name: string): Promise<void> {
   // A dialog is pinned to the viewport: a full-page capture would cut it off mid-page.
   const dialogOpen = (await page.getByRole('dialog').count()) > 0;
-  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: !dialogOpen });
+  // A record, not a check: a long page on a busy machine may take a while to capture.
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: !dialogOpen, timeout: 90_000 });
 }
 
 export async function whoami(
@@ -107,4 +108,30 @@ export async function backofficeApi(page: Page) {
     return { status: response.status(), body: (text ? JSON.parse(text) : undefined) as T };
   };
   return call;
+}
+
+/**
+ * How a piece of text lies on the page: on how many lines, whether the box cuts it short, how a cut
+ * shows ("ellipsis"), and the title that then holds the whole of it.
+ */
+export function textLayout(text: Locator) {
+  return text.evaluate((element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+    return {
+      lines: tops.size,
+      cut: element.scrollWidth > element.clientWidth,
+      overflow: getComputedStyle(element).textOverflow,
+      title: element.getAttribute('title'),
+    };
+  });
+}
+
+/** Whether the element lies wholly inside the viewport as the page stands (nothing scrolled to it). */
+export async function inViewport(page: Page, element: Locator): Promise<boolean> {
+  const box = await element.boundingBox();
+  const viewport = page.viewportSize();
+  if (!box || !viewport) return false;
+  return box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
 }

@@ -59,6 +59,22 @@ describe('the key policy in Chromium', { timeout: 120_000 }, () => {
     await shot(page, 'key-policy-section-1280');
   });
 
+  it('asks for an expiry date in the create dialog: the empty box says so, not “Never expires”', async () => {
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create API key' });
+    const expiry = dialog.getByRole('button', { name: /^Expires at/ });
+    expect(await expiry.textContent()).toBe('Choose a date');
+    await dialog.getByLabel('Name').fill('Needs a date');
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await dialog.getByText('give an expiry date', { exact: false }).waitFor();
+    expect(await expiry.textContent()).toBe('Choose a date');
+    expect(await dialog.textContent()).not.toContain('Never expires');
+    await expectAccessible(page, 'create dialog under a policy that requires an expiry');
+    await shot(page, 'key-policy-create-dialog-1280');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   it('asks for a new expiry when rolling a key the policy would refuse, and the successor complies', async () => {
     await row('Forever key').getByRole('button', { name: 'Roll Forever key' }).click();
     const dialog = page.getByRole('dialog', { name: 'Roll API key' });

@@ -85,6 +85,9 @@ describe('a key’s allowed IP addresses in Chromium', { timeout: 90_000 }, () =
     // Narrow to a range this browser is not in: the next request is refused, and the view says from where.
     await drawer.getByRole('button', { name: 'Change the allowed IP addresses of Partner egress' }).focus();
     await page.keyboard.press('Enter');
+    // The field's heading once: the box is named by it for screen readers, not under it a second time.
+    await drawer.getByRole('textbox', { name: 'Allowed IP addresses' }).waitFor();
+    expect(await drawer.getByText('Allowed IP addresses', { exact: true }).count()).toBe(1);
     await page.keyboard.press('Control+A');
     await page.keyboard.type('192.0.2.0/24');
     await expectAccessible(page, 'allowed addresses editor');

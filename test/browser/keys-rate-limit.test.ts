@@ -73,6 +73,8 @@ describe('a key’s rate limit in Chromium', { timeout: 90_000 }, () => {
     await drawer.waitFor();
     expect(await drawer.getByTestId('key-rate-limit').textContent()).toBe('120 requests per minute');
     await drawer.getByRole('button', { name: 'Change the rate limit of Partner feed' }).click();
+    // The field's heading once: the boxes are named by it for screen readers, not under it again.
+    expect(await drawer.getByText('Rate limit', { exact: true }).count()).toBe(1);
     // The number has the focus: replace it from the keyboard and save with Enter.
     await page.keyboard.press('Control+A');
     await page.keyboard.type('5');

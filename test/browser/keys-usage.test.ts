@@ -92,7 +92,7 @@ describe('usage charts and a key list of 1,000 in Chromium', { timeout: 90_000 }
     expect(problems).toEqual([]);
   });
 
-  it('shows the first rows of 1,000 keys within 1 s in the best of five loads, then searches, filters and pages', async () => {
+  it('lists 1,000 keys a page of 50 at a time, then searches, filters and pages', async () => {
     // 1,000 keys straight into the table (minting them one by one through the API would take minutes):
     // every 10th disabled, every 100th from the 7th reported leaked, every 25th expired, every 33rd expiring in 3 days.
     await server.services.database.db.execute(sql`
@@ -106,29 +106,13 @@ describe('usage charts and a key list of 1,000 in Chromium', { timeout: 90_000 }
       from users u, generate_series(1, ${BULK}) g where u.email = ${ADMIN.email}`);
     const total = BULK + 1;
 
-    // Timed inside the page, from navigation start to the frame that shows the first row (a test
-    // runner's polling would add its own delay); the best of up to five, as the machine is shared
-    // (other test files' browsers and servers run beside this one).
-    const timings: number[] = [];
-    for (let attempt = 0; attempt < 5 && !timings.some((ms) => ms < 1000); attempt++) {
-      await page.goto('/backoffice/settings/api-keys', { waitUntil: 'commit' });
-      const shownAt = await page.evaluate(
-        () =>
-          new Promise<number>((resolve) => {
-            const check = () =>
-              document.querySelector('table[aria-label="API keys"] tbody tr')
-                ? resolve(performance.now())
-                : requestAnimationFrame(check);
-            check();
-          }),
-      );
-      timings.push(Math.round(shownAt));
-    }
-    const firstRowsMs = Math.min(...timings);
-    console.log(`first rows of ${total} keys visible ${timings.join(', ')} ms after navigation`);
-    expect(firstRowsMs).toBeLessThan(1000);
+    // How fast the first rows appear is a figure for the bench (row 5, back office in Chromium); here, that they do.
+    await page.goto('/backoffice/settings/api-keys');
+    await row('Bulk key 0001').waitFor();
     // The first rows paint first; the rest of the page of 50 follows.
-    await expect.poll(() => page.locator('table[aria-label="API keys"] tbody tr').count()).toBe(50);
+    const rows = page.locator('table[aria-label="API keys"] tbody tr');
+    await rows.nth(49).waitFor();
+    expect(await rows.count()).toBe(50);
     await expect.poll(() => text('key-count')).toBe(`Showing 1–50 of ${total.toLocaleString('en-GB')} keys`);
 
     await page.getByRole('navigation', { name: 'Pages of keys' }).getByRole('button', { name: 'Next page' }).click();

@@ -8,7 +8,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('an unsupported Node.js', () => {
   it.each([18, 20])(
-    'Node %i starting the server gets one line naming the version needed, and exit 1',
+    'Node %i starting the server is told the version needed and, in a checkout, the npm script that brings it; exit 1',
     (major) => {
       const node = (nodeBinary as (major: number) => string)(major);
       const result = spawnSync(node, ['bin/airkey', 'serve'], {
@@ -18,9 +18,14 @@ describe('an unsupported Node.js', () => {
       });
       expect(result.status).toBe(1);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(
-        new RegExp(`^airkey needs Node\\.js 24 or newer; this is Node\\.js v${major}\\.[0-9.]+\\.\\n$`),
+      const [needs, howTo, ...rest] = result.stderr.split('\n');
+      expect(needs).toMatch(
+        new RegExp(`^airkey needs Node\\.js 24 or newer; this is Node\\.js v${major}\\.[0-9.]+\\.$`),
       );
+      expect(howTo).toBe(
+        'In this checkout, run `npm run airkey -- <verb> …` instead: it runs on Node.js 24 (from the npm registry, fetched on first use).',
+      );
+      expect(rest).toEqual(['']);
     },
     120_000,
   );

@@ -49,6 +49,7 @@ export function AllowedIpsEditor({ apiKey }: { apiKey: ApiKey }) {
           serverError={fieldError}
           description="One address or CIDR range per line; empty for any address. Takes effect at once on every instance."
           autoFocus
+          hideLabel
         />
       )}
     />

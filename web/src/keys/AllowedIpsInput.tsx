@@ -2,6 +2,8 @@ import { Button, Group, Text, Textarea } from '@mantine/core';
 import { useClientAddress } from './allowed-ips-api.ts';
 import { ipLineProblems, withAddress } from './allowed-ips-text.ts';
 
+const LABEL = 'Allowed IP addresses';
+
 type Props = {
   value: string;
   onChange: (value: string) => void;
@@ -9,13 +11,22 @@ type Props = {
   serverError?: string | undefined;
   description: string;
   autoFocus?: boolean;
+  /** The box's label for screen readers only: where a heading above already says what it is. */
+  hideLabel?: boolean;
 };
 
 /**
  * "Allowed IP addresses": one address or CIDR range per line, each judged as it is typed with the
  * server's own rule, and the caller's own address offered as a line to add.
  */
-export function AllowedIpsInput({ value, onChange, serverError, description, autoFocus = false }: Props) {
+export function AllowedIpsInput({
+  value,
+  onChange,
+  serverError,
+  description,
+  autoFocus = false,
+  hideLabel = false,
+}: Props) {
   const own = useClientAddress();
   const problems = ipLineProblems(value);
   const shown = problems.length > 0 ? problems : serverError ? [serverError] : [];
@@ -23,7 +34,7 @@ export function AllowedIpsInput({ value, onChange, serverError, description, aut
   return (
     <div>
       <Textarea
-        label="Allowed IP addresses"
+        {...(hideLabel ? { 'aria-label': LABEL } : { label: LABEL })}
         description={description}
         placeholder={'Any address. One per line, e.g.\n203.0.113.7\n198.51.100.0/24'}
         value={value}

@@ -1,4 +1,4 @@
-import { Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
@@ -6,7 +6,7 @@ import { isApiError } from '../shared/api-client.ts';
 import { FailureAlert } from '../shared/Feedback.tsx';
 import { useCreateKey } from './keys-api.ts';
 import type { CreatedKey } from './keys-api.ts';
-import { CALENDAR_LABELS, earliestExpiryDate } from '../shared/dates.ts';
+import { CALENDAR_LABELS, earliestExpiryDate, formatDate } from '../shared/dates.ts';
 import { latestExpiryAllowed, NAME_MAX, nameProblem, utcDate } from '@contracts';
 import { useKeyPolicyContext } from './key-policy-context.ts';
 import { draftOf, limitOf, RATE_LIMIT_FIELDS, requestsProblem, type RateLimitDraft } from './rate-limit-text.ts';
@@ -90,60 +90,67 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
   };
 
   return (
-    <Modal opened={opened} onClose={close} title="Create API key" size="md" fullScreen={narrow} centered>
+    <Modal opened={opened} onClose={close} title="Create API key" size={720} fullScreen={narrow} centered>
       <form onSubmit={onSubmit} noValidate>
+        {/* Two columns from tablet width up, so that Create is in view without scrolling; each
+            field's help under its box, so that the boxes of a row stay level. */}
         <Stack gap="md">
           {otherError && <FailureAlert title="The key was not created" error={otherError} />}
-          <TextInput
-            data-autofocus
-            label="Name"
-            required
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            onBlur={() => setTouched(true)}
-            error={nameError}
-            description={`Where the key is used, e.g. “Crew roster sync”. ${[...name].length}/${NAME_MAX}`}
-            maxLength={NAME_MAX + 20}
-            autoComplete="off"
-          />
-          <DatePickerInput
-            label="Expires at"
-            placeholder="Never expires"
-            value={expiresAt}
-            onChange={(value) => setExpiresAt(value)}
-            minDate={earliest}
-            {...(latest ? { maxDate: latest } : {})}
-            required={expiryRequired}
-            defaultDate={earliest}
-            ariaLabels={CALENDAR_LABELS}
-            clearable
-            clearButtonProps={{ 'aria-label': 'Clear the expiry date' }}
-            valueFormat="D MMM YYYY"
-            description={
-              expiryRequired
-                ? `Required by the key policy${latest ? `, at the latest ${latest}` : ''}. The key stops working at 00:00 UTC on this date.`
-                : 'Optional. The key stops working at 00:00 UTC on this date. Leave empty for a key that never expires.'
-            }
-            error={expiryError}
-            popoverProps={{ withinPortal: true }}
-          />
-          <RateLimitInput
-            draft={rateLimit}
-            onChange={setRateLimit}
-            error={limitError || undefined}
-            description="Optional. At most this many requests in each window, counted over every instance. Leave empty for no limit."
-          />
-          <QuotaInput
-            draft={quota}
-            onChange={setQuota}
-            error={quotaError || undefined}
-            description="Optional. At most this many accepted requests a day, a month or in total. Leave empty for no quota."
-          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
+            <TextInput
+              data-autofocus
+              label="Name"
+              required
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+              onBlur={() => setTouched(true)}
+              error={nameError}
+              description={`Where the key is used, e.g. “Crew roster sync”. ${[...name].length}/${NAME_MAX}`}
+              inputWrapperOrder={HELP_BELOW}
+              maxLength={NAME_MAX + 20}
+              autoComplete="off"
+            />
+            <DatePickerInput
+              label="Expires at"
+              // Empty means "never" only where the key policy allows a key that never expires.
+              placeholder={expiryRequired ? 'Choose a date' : 'Never expires'}
+              value={expiresAt}
+              onChange={(value) => setExpiresAt(value)}
+              minDate={earliest}
+              {...(latest ? { maxDate: latest } : {})}
+              required={expiryRequired}
+              defaultDate={earliest}
+              ariaLabels={CALENDAR_LABELS}
+              clearable
+              clearButtonProps={{ 'aria-label': 'Clear the expiry date' }}
+              valueFormat="D MMM YYYY"
+              description={
+                expiryRequired
+                  ? `Required by the key policy${latest ? `, at the latest ${formatDate(latest)}` : ''}. The key stops working at 00:00 UTC on this date.`
+                  : 'Optional. The key stops working at 00:00 UTC on this date. Empty: it never expires.'
+              }
+              inputWrapperOrder={HELP_BELOW}
+              error={expiryError}
+              popoverProps={{ withinPortal: true }}
+            />
+            <RateLimitInput
+              draft={rateLimit}
+              onChange={setRateLimit}
+              error={limitError || undefined}
+              description="Optional. At most this many requests in each window, over every instance. Empty: no limit."
+            />
+            <QuotaInput
+              draft={quota}
+              onChange={setQuota}
+              error={quotaError || undefined}
+              description="Optional. At most this many accepted requests a day, a month or in total. Empty: no quota."
+            />
+          </SimpleGrid>
           <AllowedIpsInput
             value={allowedIps}
             onChange={setAllowedIps}
             serverError={ipsError}
-            description="Optional. One address or CIDR range per line; requests from anywhere else are refused. Leave empty for any address."
+            description="Optional. One address or CIDR range per line; requests from anywhere else are refused. Empty: any address."
           />
           <FormButtons submit="Create" pending={create.isPending} onCancel={close} />
         </Stack>
@@ -151,3 +158,5 @@ export function CreateKeyDialog({ opened, onClose, onCreated }: Props) {
     </Modal>
   );
 }
+
+const HELP_BELOW: Array<'label' | 'input' | 'description' | 'error'> = ['label', 'input', 'error', 'description'];

@@ -8,14 +8,29 @@ import type { ApiKey, KeyAuthority } from './keys-api.ts';
 
 // What the table (wide screens) and the cards (narrow ones) show of one key, in the same words.
 
+// Wide enough for a usual address in the key table; a longer one is cut short, never wrapped.
+const CREATOR_MAX_WIDTH = 200;
+
+/**
+ * The date, and who created the key on one line: an address never breaks mid-word; one too long
+ * for the column ends in "…", with the whole of it on hover (and in the text screen readers read).
+ */
 export function KeyCreated({ apiKey }: { apiKey: ApiKey }) {
+  const by = apiKey.created_by ? `by ${apiKey.created_by.email}` : 'by a deleted user';
   return (
-    <Stack gap={0}>
+    <Stack gap={0} miw={0}>
       <Text size="sm" title={formatInstant(apiKey.created_at)}>
         {formatDate(apiKey.created_at)}
       </Text>
-      <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
-        {apiKey.created_by ? `by ${apiKey.created_by.email}` : 'by a deleted user'}
+      <Text
+        size="xs"
+        c="dimmed"
+        truncate="end"
+        maw={CREATOR_MAX_WIDTH}
+        title={apiKey.created_by?.email}
+        data-testid="key-created-by"
+      >
+        {by}
       </Text>
     </Stack>
   );

@@ -14,11 +14,15 @@ type Props<Per extends string> = {
   error?: string | undefined;
   description?: string;
   autoFocus?: boolean;
+  /** The number's label for screen readers only: where a heading above already says what it is. */
+  hideLabel?: boolean;
 };
 
 /**
  * "Rate limit [ 100 ] [ requests per minute ▾ ]", "Quota [ 10,000 ] [ requests a month ▾ ]": a
- * number (empty for none) and what it counts over, both labelled.
+ * number (empty for none) and what it counts over, on one line at any width, under one label (the
+ * choice names itself for screen readers), the error and description below, so that two of these
+ * side by side keep their boxes level.
  */
 export function LimitInput<Per extends string>({
   label,
@@ -31,33 +35,37 @@ export function LimitInput<Per extends string>({
   error,
   description,
   autoFocus = false,
+  hideLabel = false,
 }: Props<Per>) {
   return (
-    <Group align="flex-start" gap="xs" wrap="wrap">
-      <NumberInput
-        label={label}
-        placeholder={placeholder}
-        description={description}
-        value={requests}
-        onChange={(value) => onChange(value, per)}
-        min={1}
-        max={MAX_REQUESTS}
-        allowDecimal={false}
-        allowNegative={false}
-        thousandSeparator=","
-        hideControls
-        error={error}
-        w={200}
-        autoFocus={autoFocus}
-      />
-      <NativeSelect
-        label={perLabel}
-        data={options.map(({ value, label: text }) => ({ value, label: text }))}
-        value={per}
-        onChange={(event) => onChange(requests, event.currentTarget.value as Per)}
-        w={200}
-      />
-    </Group>
+    <NumberInput
+      {...(hideLabel ? { 'aria-label': label } : { label })}
+      placeholder={placeholder}
+      description={description}
+      inputWrapperOrder={['label', 'input', 'error', 'description']}
+      value={requests}
+      onChange={(value) => onChange(value, per)}
+      min={1}
+      max={MAX_REQUESTS}
+      allowDecimal={false}
+      allowNegative={false}
+      thousandSeparator=","
+      hideControls
+      error={error}
+      autoFocus={autoFocus}
+      inputContainer={(number) => (
+        <Group gap="xs" wrap="nowrap" align="flex-start">
+          <div style={{ flex: '2 1 0', minWidth: 0 }}>{number}</div>
+          <NativeSelect
+            aria-label={perLabel}
+            data={options.map(({ value, label: text }) => ({ value, label: text }))}
+            value={per}
+            onChange={(event) => onChange(requests, event.currentTarget.value as Per)}
+            style={{ flex: '3 1 0', minWidth: 0 }}
+          />
+        </Group>
+      )}
+    />
   );
 }
 
@@ -67,6 +75,7 @@ type DraftProps<Draft> = {
   error?: string | undefined;
   description?: string;
   autoFocus?: boolean;
+  hideLabel?: boolean;
 };
 
 /** "Rate limit [ 100 ] [ requests per minute ▾ ]": how fast, empty for no limit. */

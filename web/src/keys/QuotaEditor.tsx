@@ -52,6 +52,7 @@ export function QuotaEditor({ apiKey, onReset }: { apiKey: ApiKey; onReset: (key
           error={quotaProblem(draft) ?? fieldError}
           description="Empty for no quota. What was used this period stays used."
           autoFocus
+          hideLabel
         />
       )}
     />

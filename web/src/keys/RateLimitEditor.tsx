@@ -28,6 +28,7 @@ export function RateLimitEditor({ apiKey }: { apiKey: ApiKey }) {
           error={requestsProblem(draft) ?? fieldError}
           description="Empty for no limit. Takes effect at once on every instance."
           autoFocus
+          hideLabel
         />
       )}
     />

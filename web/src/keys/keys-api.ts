@@ -65,7 +65,12 @@ export function useSetKeyEnabled(onFailure: (error: unknown, variables: Toggle) 
       if (context?.previous) queryClient.setQueryData(keysKey, context.previous);
       onFailure(error, variables);
     },
-    onSuccess: (updated) => queryClient.setQueryData<KeyList>(keysKey, (list) => list && replaceKey(list, updated)),
+    onSuccess: async (updated) => {
+      // A list read still in flight may have left before this change: landing after it, it would
+      // put the old key back on screen until the next read. Dropped; the read below is fresh.
+      await queryClient.cancelQueries({ queryKey: keysKey });
+      queryClient.setQueryData<KeyList>(keysKey, (list) => list && replaceKey(list, updated));
+    },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: keysKey });
       void queryClient.invalidateQueries({ queryKey: ['audit-events'] });
@@ -106,7 +111,12 @@ export function useKeyChange<Variables>(mutationFn: (variables: Variables) => Pr
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: (updated) => queryClient.setQueryData<KeyList>(keysKey, (list) => list && replaceKey(list, updated)),
+    onSuccess: async (updated) => {
+      // A list read still in flight may have left before this change: landing after it, it would
+      // put the old key back on screen until the next read. Dropped; the read below is fresh.
+      await queryClient.cancelQueries({ queryKey: keysKey });
+      queryClient.setQueryData<KeyList>(keysKey, (list) => list && replaceKey(list, updated));
+    },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: keysKey });
       void queryClient.invalidateQueries({ queryKey: ['audit-events'] });

@@ -27,6 +27,7 @@ import type { Engine, Scenario, ScenarioContext, Settings } from './scenario.ts'
 import { rateLimits } from './rate-limits.ts';
 import { allowlists } from './allowlists.ts';
 import { quotas } from './quotas.ts';
+import { signInScenario } from './sign-in.ts';
 import { startupScenario } from './startup.ts';
 import { tracing } from './tracing.ts';
 import { webhooksScenario } from './webhooks.ts';
@@ -41,6 +42,7 @@ const SCENARIOS: Scenario[] = [
   rateLimits,
   allowlists,
   quotas,
+  signInScenario,
   tracing,
   webhooksScenario,
   startupScenario,

@@ -38,7 +38,7 @@ describe.each(ENGINES)('the CLI while a server runs on the same data (%s)', (eng
       port: 0,
       demo: false,
       adminEmail: ADMIN,
-      adminPassword: 'cli-admin-password',
+      adminPassword: 'cli-operator-passphrase',
       logLevel: 'warn',
     };
     server = await startServer(config);

@@ -31,6 +31,7 @@ const LAYERS = {
     'users',
     'tenants',
     'sessions',
+    'second-factors',
     'flights',
     'audit',
     'usage',

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { TEST_PASSWORD } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';
@@ -153,5 +154,9 @@ describe('an authenticator app as a second factor', () => {
     ]);
     expect(JSON.stringify(trail)).not.toContain(code);
     expect(JSON.stringify(trail)).not.toContain(secret);
+    // Nor in any log line, nor is the secret stored in clear.
+    expect(h.logs.join('\n')).not.toContain(secret);
+    const stored = await h.services.database.db.execute(sql`select secret_sealed from totp_factors`);
+    expect(JSON.stringify(stored)).not.toContain(secret);
   });
 });

@@ -23,6 +23,9 @@ describe('back-office session and audit trail', () => {
         tenant: containing({ id: tenant.id }),
       },
       csrf_token: anyString(),
+      enrolment_required: false,
+      second_factor_methods: [],
+      reauthenticated_until: anyString(),
     });
     expect(response.body).not.toContain(cookie!.value);
   });

@@ -35,7 +35,7 @@ export function PasskeysCard({ passkeys, onRecoveryCodes }: Props) {
           <Title order={3} size="h4" id="passkeys-title">
             Passkeys
           </Title>
-          <Badge color={passkeys.length ? 'teal' : 'gray'} variant="light">
+          <Badge color={passkeys.length ? 'teal' : 'gray'} variant="light" tt="none">
             {passkeys.length === 0 ? 'None' : `${passkeys.length} added`}
           </Badge>
         </Group>

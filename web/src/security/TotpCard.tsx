@@ -24,11 +24,11 @@ export function TotpCard({ enrolled, onRecoveryCodes }: Props) {
               Authenticator app
             </Title>
             {enrolled ? (
-              <Badge color="teal" variant="light">
+              <Badge color="teal" variant="light" tt="none">
                 On
               </Badge>
             ) : (
-              <Badge color="gray" variant="light">
+              <Badge color="gray" variant="light" tt="none">
                 Not set up
               </Badge>
             )}
@@ -116,26 +116,28 @@ function TotpEnrolment({ enrolment, onDone, onCancel }: EnrolmentProps) {
         </Anchor>
         , or type this setup key into the app (time-based, 6 digits, 30 seconds):
       </Text>
-      <Group gap="xs" wrap="nowrap">
-        <Text size="sm" component="span">
-          Setup key:
+      <Stack gap={4}>
+        <Text size="sm" fw={500}>
+          Setup key
         </Text>
-        <Code fz="md" style={{ wordBreak: 'break-all' }}>
-          {grouped}
-        </Code>
-        <CopyButton value={enrolment.secret}>
-          {({ copied, copy }) => (
-            <Button
-              size="xs"
-              variant="default"
-              onClick={copy}
-              leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-            >
-              {copied ? 'Copied' : 'Copy key'}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
+        <Group gap="xs">
+          <Code fz="md" style={{ wordBreak: 'break-word' }}>
+            {grouped}
+          </Code>
+          <CopyButton value={enrolment.secret}>
+            {({ copied, copy }) => (
+              <Button
+                size="xs"
+                variant="default"
+                onClick={copy}
+                leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
+              >
+                {copied ? 'Copied' : 'Copy key'}
+              </Button>
+            )}
+          </CopyButton>
+        </Group>
+      </Stack>
       <Text size="xs" c="dark.3" style={{ wordBreak: 'break-all' }}>
         Setup link: {enrolment.otpauth_uri}
       </Text>

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useWindowEvent } from '@mantine/hooks';
 import { IconAlertTriangle, IconFingerprint } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
@@ -8,6 +9,7 @@ import { adoptSession, hasSecondFactor, useSession, type SecondFactorProof, type
 import { signInErrorText } from './sign-in-errors.ts';
 
 type Body = { password: string } | SecondFactorProof;
+const STOP_ESCAPE = 'data-mantine-stop-propagation';
 type Waiting = { promise: Promise<boolean>; resolve: (done: boolean) => void };
 
 /**
@@ -97,11 +99,22 @@ function ReauthForm({ session, onDone, onCancel }: { session: Session } & Omit<D
     setTried(false);
     confirm.reset();
   };
+  // Every open Mantine dialog closes on Escape, the one this dialog covers too (a half-filled
+  // form lost). Marked elements are left alone by them; this dialog handles its own Escape.
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const dialog = box.current?.closest('[role="dialog"]');
+    dialog?.querySelectorAll('input, button, a').forEach((element) => element.setAttribute(STOP_ESCAPE, 'true'));
+  });
+  useWindowEvent('keydown', (event) => {
+    const dialog = box.current?.closest('[role="dialog"]');
+    if (event.key === 'Escape' && event.target instanceof Node && dialog?.contains(event.target)) onCancel();
+  });
   const failure = confirm.error ?? passkeyError;
   const label = { password: 'Your password', totp: 'Code from your authenticator app', recovery_code: 'Recovery code' };
 
   return (
-    <Stack gap="md">
+    <Stack gap="md" ref={box}>
       <Text>This change needs a recent sign-in. Confirm it is you and it goes ahead.</Text>
       {failure !== null && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} title="Not confirmed" role="alert">

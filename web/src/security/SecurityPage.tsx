@@ -37,6 +37,7 @@ export function SecurityPage() {
       </div>
       {session.enrolment_required && (
         <Alert
+          role="note"
           color="yellow"
           variant="light"
           icon={<IconShieldLock aria-hidden />}

@@ -81,7 +81,13 @@ export function LoginPage() {
           ) : (
             <>
               {expired && !error && !passkey.error && (
-                <Alert color="blue" variant="light" icon={<IconClock aria-hidden />} title="Your session ended">
+                <Alert
+                  role="status"
+                  color="blue"
+                  variant="light"
+                  icon={<IconClock aria-hidden />}
+                  title="Your session ended"
+                >
                   You were signed out after a while without activity, or after a long day. Sign in again to carry on
                   where you were.
                 </Alert>

@@ -75,6 +75,7 @@ function NoSecondFactorBanner({ session, current }: { session: Session; current:
   const security = '/backoffice/settings/security';
   return (
     <Alert
+      role="note"
       color="yellow"
       variant="light"
       icon={<IconShieldLock aria-hidden />}
@@ -85,7 +86,7 @@ function NoSecondFactorBanner({ session, current }: { session: Session; current:
       {current === security ? (
         'Add a passkey or an authenticator app below.'
       ) : (
-        <Anchor href={security} onClick={linkHandler(security)} inherit fw={600}>
+        <Anchor href={security} onClick={linkHandler(security)} inherit fw={600} c="dark.9" underline="always">
           Add a second factor on the Security page
         </Anchor>
       )}

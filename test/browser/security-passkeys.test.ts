@@ -1,7 +1,7 @@
 import type { CDPSession } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, shot } from './browser-kit.ts';
-import { clock, page, problems, row, useBackOffice } from './backoffice-story.ts';
+import { expectAccessible, shot, signIn } from './browser-kit.ts';
+import { ADMIN, clock, page, problems, row, useBackOffice } from './backoffice-story.ts';
 
 const MINUTE_MS = 60_000;
 
@@ -77,6 +77,22 @@ describe('back office in Chromium: passkeys', () => {
     await row('Reconfirmed feed').waitFor();
     expect(await confirm.count()).toBe(0);
     await expectAccessible(page, 'keys after re-authentication');
+    expect(problems).toEqual([]);
+  });
+
+  it('offers the passkey as the step after a password', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/backoffice/login');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    const usePasskey = page.getByRole('button', { name: 'Use a passkey' });
+    await usePasskey.waitFor();
+    // No authenticator app: no code field, the recovery code one click away.
+    expect(await page.getByLabel('Code from your authenticator app').count()).toBe(0);
+    await page.getByRole('button', { name: 'Use a recovery code' }).waitFor();
+    await shot(page, 'second-factor-passkey-1280');
+    await expectAccessible(page, 'second-factor step with a passkey');
+    await usePasskey.click();
+    await page.waitForURL('**/backoffice/settings/api-keys');
     expect(problems).toEqual([]);
   });
 });

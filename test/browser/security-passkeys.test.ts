@@ -1,6 +1,6 @@
 import type { CDPSession } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, shot, signIn } from './browser-kit.ts';
+import { DESKTOP, expectAccessible, PHONE, shot, signIn } from './browser-kit.ts';
 import { ADMIN, clock, page, problems, row, useBackOffice } from './backoffice-story.ts';
 
 const MINUTE_MS = 60_000;
@@ -69,6 +69,10 @@ describe('back office in Chromium: passkeys', () => {
     // A person with a passkey is offered it, not a password.
     expect(await confirm.getByLabel('Your password').count()).toBe(0);
     await shot(page, 'reauth-passkey-1280');
+    await page.setViewportSize(PHONE);
+    await shot(page, 'reauth-passkey-390');
+    await expectAccessible(page, 're-authentication dialog at 390 px');
+    await page.setViewportSize(DESKTOP);
     await confirm.getByRole('button', { name: 'Use your passkey' }).click();
 
     // The key the person asked for is created without asking twice.

@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import { expectAccessible, shot, signIn } from './browser-kit.ts';
+import { DESKTOP, expectAccessible, PHONE, shot, signIn } from './browser-kit.ts';
 import { ADMIN, clock, page, problems, useBackOffice } from './backoffice-story.ts';
 
 const STEP_MS = 30_000;
@@ -54,6 +54,10 @@ describe('back office in Chromium: authenticator app', () => {
     await code.waitFor();
     await shot(page, 'second-factor-step-1280');
     await expectAccessible(page, 'second-factor step');
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await shot(page, 'second-factor-step-390');
+    await page.setViewportSize(DESKTOP);
 
     // The code that confirmed the app was spent then: a replay is refused.
     await code.fill(codeNow());

@@ -100,4 +100,22 @@ describe('back office in Chromium: security by keyboard alone', () => {
     await page.waitForURL('**/backoffice/settings/api-keys');
     expect(problems).toEqual([]);
   });
+
+  it('says the session ended after half an hour idle, and signs back in to the page the person opened', async () => {
+    clock.advance(31 * MINUTE_MS);
+    await tabTo(page.getByRole('navigation').getByRole('link', { name: 'Users' }));
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/backoffice/login?*');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/backoffice/users');
+    await page.getByRole('status').getByText('Your session ended').waitFor();
+    await expectAccessible(page, 'sign-in after an ended session');
+    await page.getByLabel('E-mail').fill(ADMIN.email);
+    await page.getByLabel(/^Password/).fill(ADMIN.password);
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Code from your authenticator app').fill(codeNow());
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/backoffice/users');
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    expect(problems).toEqual([]);
+  });
 });

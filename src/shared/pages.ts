@@ -9,6 +9,8 @@ export const BACKOFFICE_PAGES = {
   '/backoffice/settings/api-keys': 'api_keys:manage',
   '/backoffice/settings/webhooks': 'api_keys:manage',
   '/backoffice/users': 'users:manage',
+  // One's own password, second factors and sessions: every signed-in person, enrolment-only too.
+  '/backoffice/settings/security': null,
 } as const satisfies Record<string, Permission | null>;
 
 export type BackofficePath = keyof typeof BACKOFFICE_PAGES;

@@ -5,7 +5,8 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { expect } from 'vitest';
 import { withKey } from '../support/keys.ts';
 
-export const SCREENSHOTS = 'test-results/backoffice';
+// Elsewhere (SCREENSHOTS_DIR) when a person wants to look at them outside the repository.
+export const SCREENSHOTS = process.env.SCREENSHOTS_DIR ?? 'test-results/backoffice';
 
 /** Builds web/dist when its sources changed (a no-op when it is fresh), as `npm start` does. */
 export function ensureWebBuilt(): void {
@@ -55,7 +56,7 @@ export async function openContext(browser: Browser, baseURL: string, viewport = 
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** No serious or critical WCAG violations on what the page shows now. */

@@ -65,7 +65,8 @@ describe('usage charts and a key list of 1,000 in Chromium', { timeout: 90_000 }
     await page.keyboard.press('ArrowRight');
     await tenant.locator('.recharts-tooltip-wrapper').first().waitFor({ state: 'visible' });
 
-    // The row's 7-day sparkline and total.
+    // The row's 7-day sparkline and total, loaded once the row is in view.
+    await row('Crew roster sync').scrollIntoViewIfNeeded();
     await expect.poll(() => text('key-usage-7d-total', row('Crew roster sync'))).toBe(String(ACCEPTED + REJECTED));
     await shot(page, 'usage-tenant-1280');
     await expectAccessible(page, 'key list with usage');

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { isApiError } from './shared/api-client.ts';
 import { FeedbackProvider } from './shared/Feedback.tsx';
 import { signInUrl } from './session/next.ts';
+import { ReauthProvider } from './session/ReauthDialog.tsx';
 import { Routes } from './Routes.tsx';
 import { prefetchKeysOnKeysPage } from './keys/keys-api.ts';
 import { cssVariablesResolver, theme } from './shared/theme.ts';
@@ -27,15 +28,20 @@ export function App() {
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme="light">
       <QueryClientProvider client={queryClient}>
         <FeedbackProvider>
-          <Routes />
+          <ReauthProvider>
+            <Routes />
+          </ReauthProvider>
         </FeedbackProvider>
       </QueryClientProvider>
     </MantineProvider>
   );
 }
 
-/** A session that lapsed while the page was open: back to sign-in, then back here. */
+/** A session that lapsed while the page was open: back to sign-in (saying why), then back here. */
 function toSignInIfSignedOut(error: unknown): void {
-  if (isApiError(error, 'not_authenticated'))
-    window.location.replace(signInUrl(window.location.pathname + window.location.search));
+  // The sign-in page handles its own refusals (a lapsed second-factor step among them).
+  if (window.location.pathname.startsWith('/backoffice/login')) return;
+  const here = window.location.pathname + window.location.search;
+  if (isApiError(error, 'session_expired')) window.location.replace(signInUrl(here, 'session_expired'));
+  else if (isApiError(error, 'not_authenticated')) window.location.replace(signInUrl(here));
 }

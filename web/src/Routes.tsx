@@ -6,13 +6,18 @@ import { LoginPage } from './session/LoginPage.tsx';
 import { signInUrl } from './session/next.ts';
 import { permissionsOfSession, useSession } from './session/session-api.ts';
 import { ProblemAlert } from './shared/Feedback.tsx';
+import { isApiError } from './shared/api-client.ts';
 import { navigate, useLocation } from './shared/router.ts';
 import { Shell } from './shared/Shell.tsx';
 import { ForbiddenPage, NotFoundPage } from './shared/StatusPages.tsx';
 import { UsersPage } from './users/UsersPage.tsx';
+import { SecurityPage } from './security/SecurityPage.tsx';
 import { WebhooksPage } from './webhooks/WebhooksPage.tsx';
 
-type Page = { title: string; permission: Permission; roleNeeded: string; render: () => ReactNode };
+/** A page and the permission it needs; null: anyone signed in. */
+type Page = { title: string; permission: Permission | null; roleNeeded: string; render: () => ReactNode };
+
+const SECURITY = '/backoffice/settings/security';
 
 /**
  * The signed-in pages, in navigation order, the permission each needs (the server checks it too)
@@ -37,6 +42,12 @@ export const PAGES: Record<BackofficePath, Page> = {
     roleNeeded: 'Administrator or System Administrator',
     render: () => <UsersPage />,
   },
+  [SECURITY]: {
+    title: 'Security',
+    permission: BACKOFFICE_PAGES[SECURITY],
+    roleNeeded: 'any role',
+    render: () => <SecurityPage />,
+  },
 };
 
 export function Routes() {
@@ -55,12 +66,19 @@ export function Routes() {
 
   // No session: a full navigation, so the server's sign-in page carries ?next= back here.
   const signedOut = !isLogin && session.isSuccess && session.data === null;
+  // A session that lapsed: App's error handler is taking the page to sign-in.
+  const expired = isApiError(session.error, 'session_expired');
+  // Enrolment only: the Security page is the one place open until a second factor is added.
+  const enrolling = !isLogin && session.data?.enrolment_required === true;
+  useEffect(() => {
+    if (enrolling && pathname !== SECURITY) navigate(SECURITY, { replace: true });
+  }, [enrolling, pathname]);
   useEffect(() => {
     if (signedOut) window.location.replace(signInUrl(pathname + search));
   }, [signedOut, pathname, search]);
 
   if (isLogin) return <LoginPage />;
-  if (session.isPending || signedOut) {
+  if (session.isPending || signedOut || expired || (enrolling && pathname !== SECURITY)) {
     return (
       <Center mih={240} role="status" aria-label="Loading the back office">
         <Loader aria-hidden />
@@ -80,10 +98,11 @@ export function Routes() {
   }
   const signedIn = session.data!;
   const permissions = permissionsOfSession(signedIn);
+  const mayOpen = (each: Page) => each.permission === null || permissions.includes(each.permission);
   const links = Object.entries(PAGES)
-    .filter(([, each]) => permissions.includes(each.permission))
+    .filter(([, each]) => mayOpen(each))
     .map(([href, each]) => ({ href, label: each.title }));
-  const allowed = page ? permissions.includes(page.permission) : false;
+  const allowed = page ? mayOpen(page) : false;
   return (
     <Shell session={signedIn} current={pathname} links={links}>
       {!page ? (

@@ -33,4 +33,10 @@ describe('the ?next= target after sign-in', () => {
     const url = new URL(signInUrl('/backoffice/users?x=1'), origin);
     expect(safeNext(url.searchParams.get('next'), origin)).toBe('/backoffice/users?x=1');
   });
+
+  it('says why when the session ended, and still returns to the page', () => {
+    const url = new URL(signInUrl('/backoffice/users', 'session_expired'), origin);
+    expect(url.searchParams.get('reason')).toBe('session_expired');
+    expect(safeNext(url.searchParams.get('next'), origin)).toBe('/backoffice/users');
+  });
 });

@@ -24,7 +24,7 @@ export function safeNext(raw: string | null | undefined, origin: string): string
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
-/** The sign-in URL that brings the user back to `path` afterwards. */
-export function signInUrl(path: string): string {
-  return `/backoffice/login?next=${encodeURIComponent(path)}`;
+/** The sign-in URL that brings the user back to `path` afterwards (saying why, when a session ended). */
+export function signInUrl(path: string, reason?: 'session_expired'): string {
+  return `/backoffice/login?next=${encodeURIComponent(path)}${reason ? `&reason=${reason}` : ''}`;
 }

@@ -15,6 +15,12 @@ describe('sign-in errors', () => {
     expect(signInErrorText(new ApiError(problem(401, 'invalid_credentials'))).title).toBe('Wrong e-mail or password');
   });
 
+  it('says a second-factor code may be wrong, expired or spent, without saying which', () => {
+    const { title, text } = signInErrorText(new ApiError(problem(401, 'invalid_second_factor')));
+    expect(title).toBe('That did not work');
+    expect(text).toContain('Each code works once');
+  });
+
   it('tells a throttled user how long to wait, from Retry-After', () => {
     expect(signInErrorText(new ApiError(problem(429, 'too_many_requests'), 42)).text).toContain(
       'Try again in 42 seconds.',

@@ -5,6 +5,12 @@ export function signInErrorText(error: unknown): { title: string; text: string }
   if (isApiError(error, 'invalid_credentials')) {
     return { title: 'Wrong e-mail or password', text: 'Check both and try again. Passwords are case-sensitive.' };
   }
+  if (isApiError(error, 'invalid_second_factor')) {
+    return {
+      title: 'That did not work',
+      text: 'The code is wrong, expired or already used. Each code works once; the app shows a new one every 30 seconds.',
+    };
+  }
   if (isApiError(error, 'too_many_requests')) {
     const wait = error.retryAfter === undefined ? 'a little while' : waitText(error.retryAfter);
     return {

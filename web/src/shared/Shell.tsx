@@ -1,7 +1,7 @@
-import { Anchor, Box, Button, Container, Group, Text } from '@mantine/core';
-import { IconKey, IconLogout } from '@tabler/icons-react';
+import { Alert, Anchor, Box, Button, Container, Group, Text } from '@mantine/core';
+import { IconKey, IconLogout, IconShieldLock } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useSignOut, type Session } from '../session/session-api.ts';
+import { hasSecondFactor, useSignOut, type Session } from '../session/session-api.ts';
 import { useFeedback } from './Feedback.tsx';
 import { linkHandler } from './router.ts';
 
@@ -58,9 +58,34 @@ export function Shell({ session, current, links, children }: Props) {
         </Container>
       </Box>
       <Container component="main" id="main" tabIndex={-1} size="xl" py="lg" style={{ outline: 'none' }}>
+        <NoSecondFactorBanner session={session} current={current} />
         {children}
       </Container>
     </>
+  );
+}
+
+/**
+ * A System Administrator holds every key's power: while only a password guards that, every page
+ * says so, until a second factor is added.
+ */
+function NoSecondFactorBanner({ session, current }: { session: Session; current: string }) {
+  if (!session.user.roles.includes('system_administrator') || hasSecondFactor(session)) return null;
+  if (session.enrolment_required) return null;
+  const security = '/backoffice/settings/security';
+  return (
+    <Alert role="note" color="yellow" variant="light" icon={<IconShieldLock aria-hidden />} mb="md" py="xs">
+      {/* One line on a laptop: the page below it stays in view. */}
+      <strong>Only a password protects this account</strong>, which can create keys with every power in this
+      organisation.{' '}
+      {current === security ? (
+        'Add a passkey or an authenticator app below.'
+      ) : (
+        <Anchor href={security} onClick={linkHandler(security)} inherit fw={600} c="dark.9" underline="always">
+          Add a second factor on the Security page
+        </Anchor>
+      )}
+    </Alert>
   );
 }
 

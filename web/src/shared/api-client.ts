@@ -45,10 +45,35 @@ export function setCsrfToken(token: string | undefined): void {
   csrfToken = token;
 }
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Calls a back-office JSON endpoint under /backoffice/api with the session cookie. */
+/**
+ * Asks the person to re-authenticate (the dialog), resolving true once they have, false if they
+ * chose not to. Set by the dialog's provider; none (tests, the sign-in page) means no retry.
+ */
+type Reauthenticate = () => Promise<boolean>;
+let reauthenticate: Reauthenticate | undefined;
+export function setReauthenticator(handler: Reauthenticate | undefined): void {
+  reauthenticate = handler;
+}
+
+/**
+ * Calls a back-office JSON endpoint under /backoffice/api with the session cookie. A sensitive
+ * change refused for an old sign-in (403 reauthentication_required) opens the re-authentication
+ * dialog and, once the person has re-authenticated, is sent again, once: the action they asked for
+ * happens without asking twice.
+ */
 export async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  try {
+    return await send<T>(method, path, body);
+  } catch (error) {
+    if (!isApiError(error, 'reauthentication_required') || !reauthenticate) throw error;
+    if (!(await reauthenticate())) throw error;
+    return send<T>(method, path, body);
+  }
+}
+
+async function send<T>(method: Method, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (MUTATING.has(method) && csrfToken) headers['x-csrf-token'] = csrfToken;

@@ -1,27 +1,27 @@
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { ResponsiveTable } from '../shared/ResponsiveTable.tsx';
 import { roleLabel } from './roles.ts';
-import type { User } from './users-api.ts';
+import type { ListedUser as User } from './users-api.ts';
 
-type Props = {
-  users: User[];
-  selfId: string;
-  narrow: boolean;
+/** What a user's row offers: roles and delete for every manager; sign-in resets for System Administrators. */
+export type UserActionHandlers = {
   onEditRoles: (user: User) => void;
   onDelete: (user: User) => void;
+  onEndSessions?: ((user: User) => void) | undefined;
+  onResetSecondFactors?: ((user: User) => void) | undefined;
 };
 
+type Props = { users: User[]; selfId: string; narrow: boolean } & UserActionHandlers;
+
 /** A table on wide screens, cards on narrow ones. */
-export function UsersList({ users, selfId, narrow, onEditRoles, onDelete }: Props) {
+export function UsersList({ users, selfId, narrow, ...handlers }: Props) {
   const name = (user: User) => (
     <>
       {user.name}
       {user.id === selfId && ' (you)'}
     </>
   );
-  const actions = (user: User) => (
-    <UserActions user={user} isSelf={user.id === selfId} onEditRoles={onEditRoles} onDelete={onDelete} />
-  );
+  const actions = (user: User) => <UserActions user={user} isSelf={user.id === selfId} {...handlers} />;
   return (
     <ResponsiveTable
       label="Users"
@@ -32,6 +32,7 @@ export function UsersList({ users, selfId, narrow, onEditRoles, onDelete }: Prop
         { header: 'Name', cell: name, td: { fw: 600 } },
         { header: 'E-mail', cell: (user) => user.email },
         { header: 'Roles', cell: (user) => <UserRoles roles={user.roles} /> },
+        { header: 'Second factor', cell: (user) => <SecondFactorStatus on={user.second_factor} /> },
         { header: 'Actions', hidden: true, cell: actions },
       ]}
       card={(user) => (
@@ -42,7 +43,10 @@ export function UsersList({ users, selfId, narrow, onEditRoles, onDelete }: Prop
               {user.email}
             </Text>
           </div>
-          <UserRoles roles={user.roles} />
+          <Group gap="xs">
+            <UserRoles roles={user.roles} />
+            <SecondFactorStatus on={user.second_factor} />
+          </Group>
           {actions(user)}
         </Stack>
       )}
@@ -75,12 +79,44 @@ function UserRoles({ roles }: { roles: readonly string[] }) {
   );
 }
 
-type ActionProps = { user: User; isSelf: boolean; onEditRoles: (user: User) => void; onDelete: (user: User) => void };
+function SecondFactorStatus({ on }: { on: boolean }) {
+  return on ? (
+    <Badge variant="light" color="teal" radius="sm" tt="none">
+      Second factor on
+    </Badge>
+  ) : (
+    <Badge variant="outline" color="gray.7" radius="sm" tt="none">
+      Password only
+    </Badge>
+  );
+}
+
+type ActionProps = { user: User; isSelf: boolean } & UserActionHandlers;
 
 /** Change roles, delete: a user cannot delete themselves, and the button says why. */
-function UserActions({ user, isSelf, onEditRoles, onDelete }: ActionProps) {
+function UserActions({ user, isSelf, onEditRoles, onDelete, onEndSessions, onResetSecondFactors }: ActionProps) {
   return (
-    <Group gap="xs" justify="flex-end" wrap="nowrap">
+    <Group gap="xs" justify="flex-end" wrap="wrap">
+      {onEndSessions && !isSelf && (
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => onEndSessions(user)}
+          aria-label={`End sessions of ${user.email}`}
+        >
+          End sessions
+        </Button>
+      )}
+      {onResetSecondFactors && user.second_factor && (
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => onResetSecondFactors(user)}
+          aria-label={`Reset second factors of ${user.email}`}
+        >
+          Reset second factors
+        </Button>
+      )}
       <Button
         size="xs"
         variant="default"

@@ -11,6 +11,7 @@ import { AddUserDialog } from './AddUserDialog.tsx';
 import { DeleteUserDialog } from './DeleteUserDialog.tsx';
 import { EditRolesDialog } from './EditRolesDialog.tsx';
 import { UsersList } from './UsersList.tsx';
+import { EndSessionsDialog, ResetSecondFactorsDialog } from './SignInResetDialogs.tsx';
 
 /** /backoffice/users: who may sign in, and with which roles (which also bound their keys). */
 export function UsersPage() {
@@ -24,6 +25,8 @@ export function UsersPage() {
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
+  const [endingSessions, setEndingSessions] = useState<User | null>(null);
+  const [resetting, setResetting] = useState<User | null>(null);
 
   return (
     <Stack gap="md">
@@ -49,6 +52,8 @@ export function UsersPage() {
           narrow={narrow}
           onEditRoles={setEditing}
           onDelete={setDeleting}
+          onEndSessions={isSystemAdministrator ? setEndingSessions : undefined}
+          onResetSecondFactors={isSystemAdministrator ? setResetting : undefined}
         />
       )}
       <AddUserDialog
@@ -61,6 +66,8 @@ export function UsersPage() {
         onClose={() => setEditing(null)}
         canGrantSystemAdministrator={isSystemAdministrator}
       />
+      <EndSessionsDialog user={endingSessions} onClose={() => setEndingSessions(null)} />
+      <ResetSecondFactorsDialog user={resetting} onClose={() => setResetting(null)} />
       <DeleteUserDialog user={deleting} authority={keys.data?.authority} onClose={() => setDeleting(null)} />
     </Stack>
   );

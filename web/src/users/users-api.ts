@@ -1,16 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { createUserBodySchema, updateUserBodySchema, userSchema } from '@contracts';
+import type { createUserBodySchema, updateUserBodySchema, UserListItem, userSchema } from '@contracts';
 import { request } from '../shared/api-client.ts';
 
 export type User = z.infer<typeof userSchema>;
+/** A user in the list: with whether they hold a second factor. */
+export type ListedUser = UserListItem;
 export type CreateUserBody = z.infer<typeof createUserBodySchema>;
 export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;
 
 export const usersKey = ['users'] as const;
 
 export function useUsers() {
-  return useQuery({ queryKey: usersKey, queryFn: () => request<{ data: User[] }>('GET', '/users') });
+  return useQuery({ queryKey: usersKey, queryFn: () => request<{ data: ListedUser[] }>('GET', '/users') });
 }
 
 function useUserMutation<Variables, Result>(mutationFn: (variables: Variables) => Promise<Result>) {
@@ -36,3 +38,11 @@ export const useUpdateUser = () =>
 
 export const useDeleteUser = () =>
   useUserMutation((user: User) => request<void>('DELETE', `/users/${encodeURIComponent(user.id)}`));
+
+/** Signs the user out everywhere (a lost laptop); they sign in again as usual. */
+export const useEndUserSessions = () =>
+  useUserMutation((user: User) => request<void>('DELETE', `/users/${encodeURIComponent(user.id)}/sessions`));
+
+/** A lost phone: the user's second factors and recovery codes are removed, and their sessions end. */
+export const useResetSecondFactors = () =>
+  useUserMutation((user: User) => request<void>('DELETE', `/users/${encodeURIComponent(user.id)}/second-factors`));

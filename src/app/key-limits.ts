@@ -44,13 +44,14 @@ export function createKeyLimits(deps: KeyLimitsDeps) {
     onError: (error) => rateLimitStore.failed(error),
   });
   const rateLimitNotices = new RateLimitNotices(deps.uow, clock);
-  const quotas = new QuotaRepository(deps.db);
+  const quotas = new QuotaRepository(deps.db, deps.changes.instanceId);
   const quotaNotices = new QuotaNotices(deps.uow, quotas, clock);
   const quotaStore = deps.streakOf('quota_store');
   // Per-key quotas: budget leased from the database (PGlite or PostgreSQL), spent in memory.
   const quotaMeter = new QuotaMeter({
     db: deps.db,
     repository: quotas,
+    instanceId: deps.changes.instanceId,
     now,
     flushMs: deps.usageFlushMs,
     spentReport: deps.streakOf('quota_used'),

@@ -30,6 +30,9 @@ export type RateDecision = {
   firstRefusalInWindow: boolean;
 };
 
+/** Budget an instance leased and has not spent, of one shared count in one window. */
+export type Holding = { counter: string; windowStart: number; held: number };
+
 /** A window's first and first-after instants, epoch milliseconds. */
 export type Period = { start: number; end: number };
 

@@ -1,7 +1,14 @@
-import { fixedWindowOf, type Allowance, type Period, type RateDecision, type RateLimiterOptions } from './allowance.ts';
+import {
+  fixedWindowOf,
+  type Allowance,
+  type Holding,
+  type Period,
+  type RateDecision,
+  type RateLimiterOptions,
+} from './allowance.ts';
 import type { BudgetStore, Lease } from './lease.ts';
 
-export type { Allowance, RateDecision, RateLimiterOptions } from './allowance.ts';
+export type { Allowance, Holding, RateDecision, RateLimiterOptions } from './allowance.ts';
 
 /** How long a request without budget waits for the store before it is refused. */
 const LEASE_WAIT_MS = 1_000;
@@ -81,6 +88,19 @@ export class RateLimiter {
 
   forgetAll(): void {
     this.budgets.clear();
+  }
+
+  /** What this instance holds, leased and unspent, per shared count and window (keys sharing a count add up). */
+  holdings(): Holding[] {
+    const byCount = new Map<string, Holding>();
+    for (const budget of this.budgets.values()) {
+      if (budget.held <= 0) continue;
+      const id = `${budget.counter}|${budget.windowStart}`;
+      const known = byCount.get(id);
+      if (known) known.held += budget.held;
+      else byCount.set(id, { counter: budget.counter, windowStart: budget.windowStart, held: budget.held });
+    }
+    return [...byCount.values()];
   }
 
   /** Waits for leases under way; the store's connection belongs to the caller. */

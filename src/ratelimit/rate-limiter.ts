@@ -1,5 +1,6 @@
 import {
   fixedWindowOf,
+  sumHoldings,
   type Allowance,
   type Holding,
   type Period,
@@ -92,15 +93,7 @@ export class RateLimiter {
 
   /** What this instance holds, leased and unspent, per shared count and window (keys sharing a count add up). */
   holdings(): Holding[] {
-    const byCount = new Map<string, Holding>();
-    for (const budget of this.budgets.values()) {
-      if (budget.held <= 0) continue;
-      const id = `${budget.counter}|${budget.windowStart}`;
-      const known = byCount.get(id);
-      if (known) known.held += budget.held;
-      else byCount.set(id, { counter: budget.counter, windowStart: budget.windowStart, held: budget.held });
-    }
-    return [...byCount.values()];
+    return sumHoldings(this.budgets.values());
   }
 
   /** Waits for leases under way; the store's connection belongs to the caller. */

@@ -108,7 +108,7 @@ function passed(
     return void sendProblem(reply, QUOTA_UNAVAILABLE);
   }
   if (quota.resetsAtMs !== Infinity) reply.header('retry-after', String(quota.resetSeconds));
-  sendError(request, reply, QUOTA_EXCEEDED);
+  sendError(request, reply, QUOTA_EXCEEDED[accepted.quota!.window]);
 }
 
 // The key cache's own limit objects, replaced when a limit changes: their policy members are
@@ -140,7 +140,11 @@ function quotaFieldOf(d: RateDecision): string {
 // Frozen refusals built once without a stack: the wait is in the header fields, so each body
 // never changes and is serialised once.
 const RATE_LIMITED = Object.freeze(withoutStack(() => new RateLimitedError()));
-const QUOTA_EXCEEDED = Object.freeze(withoutStack(() => new QuotaExceededError()));
+const QUOTA_EXCEEDED = {
+  day: Object.freeze(withoutStack(() => new QuotaExceededError('day'))),
+  month: Object.freeze(withoutStack(() => new QuotaExceededError('month'))),
+  total: Object.freeze(withoutStack(() => new QuotaExceededError('total'))),
+};
 const QUOTA_UNAVAILABLE = problemFor(
   'unavailable',
   "The service cannot reach the count of this key's quota right now. Retry shortly.",

@@ -218,15 +218,19 @@ export class TooManyRequestsError extends AirkeyError {
   }
 }
 
-/** A valid key that used up its quota for the period (docs/keys.md (Quotas)); one frozen instance serves every refusal. */
+/** A valid key that used up its quota for the period (docs/keys.md (Quotas)); one frozen instance per period serves every refusal. */
 export class QuotaExceededError extends AirkeyError {
-  constructor() {
-    super(
-      'quota_exceeded',
-      "This key has used its quota for the current period. Retry-After says when the next period starts; a 'total' quota does not refill.",
-    );
+  constructor(period: 'day' | 'month' | 'total') {
+    super('quota_exceeded', QUOTA_EXCEEDED_DETAILS[period]);
   }
 }
+
+/** Each names only its own period: a day's refusal says nothing of credits that never refill. */
+const QUOTA_EXCEEDED_DETAILS = {
+  day: "This key has used its quota for today (UTC). Retry-After says when tomorrow's count starts.",
+  month: "This key has used its quota for this month (UTC). Retry-After says when next month's count starts.",
+  total: "This key has used its quota: a 'total' quota is the key's whole allowance and does not refill.",
+} as const;
 
 /**
  * A valid key went over its own rate limit (docs/keys.md (Rate limits)); the client waits for the

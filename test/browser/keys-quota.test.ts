@@ -28,7 +28,7 @@ async function openDrawer(): Promise<Locator> {
   return drawer();
 }
 
-/** SPEC §4, §11: a quota set in the create dialog, shown as a bar, changed, used up and reset, by keyboard alone. */
+/** docs/keys.md (Quotas): a quota set in the create dialog, shown as a bar, changed, used up and reset, by keyboard alone. */
 describe('a key’s quota in Chromium', { timeout: 120_000 }, () => {
   useBackOffice({
     signedIn: true,

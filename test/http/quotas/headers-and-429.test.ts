@@ -8,7 +8,7 @@ import { whoamiStatuses } from '../../support/rate-limit-kit.ts';
 const START = '2026-11-22T12:00:15Z';
 const WHOAMI = '/api/v1/whoami';
 
-/** SPEC §11 on /api/v1: the quota's RateLimit members, the 429 quota_exceeded, and whoami's `limits`. */
+/** docs/keys.md (Quotas) on /api/v1: the quota's RateLimit members, the 429 quota_exceeded, and whoami's `limits`. */
 describe('quotas on the public API', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ChangeFeed } from '../bus/change-feed.ts';
+import type { ChangeFeed } from '../revocation/change-feed.ts';
 import type { Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { KeyAllowance, type KeyLimits } from '../keys/key-allowance.ts';

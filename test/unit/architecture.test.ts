@@ -40,6 +40,7 @@ const LAYERS = {
     'webhooks',
     'ratelimit',
     'quotas',
+    'limits',
     'throttle',
     'telemetry',
     'scan',

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Accepted } from '../keys/decide.ts';
 import { checkLimits, type KeyLimits, type LimitVerdict } from '../limits/index.ts';
-import { QuotaExceededError, RateLimitedError, withoutStack } from '../shared/errors.ts';
+import { withoutStack } from '../shared/errors.ts';
+import { QuotaExceededError, RateLimitedError } from '../shared/limit-errors.ts';
 import { problemFor, sendError, sendProblem } from './problem.ts';
 
 export type { KeyLimits, LimitsSeen } from '../limits/index.ts';

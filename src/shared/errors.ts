@@ -218,34 +218,6 @@ export class TooManyRequestsError extends AirkeyError {
   }
 }
 
-/** A valid key that used up its quota for the period (docs/keys.md (Quotas)); one frozen instance per period serves every refusal. */
-export class QuotaExceededError extends AirkeyError {
-  constructor(period: 'day' | 'month' | 'total') {
-    super('quota_exceeded', QUOTA_EXCEEDED_DETAILS[period]);
-  }
-}
-
-/** Each names only its own period: a day's refusal says nothing of credits that never refill. */
-const QUOTA_EXCEEDED_DETAILS = {
-  day: "This key has used its quota for today (UTC). Retry-After says when tomorrow's count starts.",
-  month: "This key has used its quota for this month (UTC). Retry-After says when next month's count starts.",
-  total: "This key has used its quota: a 'total' quota is the key's whole allowance and does not refill.",
-} as const;
-
-/**
- * A valid key went over its own rate limit (docs/keys.md (Rate limits)); the client waits for the
- * next window, which Retry-After and the RateLimit field name, so the body is the same for every
- * refusal.
- */
-export class RateLimitedError extends AirkeyError {
-  constructor() {
-    super(
-      'rate_limited',
-      'This key has used its rate limit for the current window. Retry-After says when the next window starts.',
-    );
-  }
-}
-
 /** The database could not be reached: never reported as an invalid key. */
 export class UnavailableError extends AirkeyError {
   constructor(options?: { cause?: unknown }) {

@@ -1,5 +1,5 @@
 /**
- * What a key's IP allowlist costs (SPEC §10): whoami with a key allowed from 50 entries, the
+ * What a key's IP allowlist costs (docs/keys.md (IP allowlists)): whoami with a key allowed from 50 entries, the
  * bench's own address being the last of them (every range is tried before the match), against
  * the same with a key that has no list. Both sides hit the same server in interleaved rounds, so
  * only the key differs; the ranges are compiled once when the key's facts are cached, so what

@@ -112,7 +112,7 @@ app.get('/lookup', async (request, reply) => {
 });
 
 /**
- * What a limited key's whoami sends beyond an unlimited one's (SPEC §8, §11), on the bare route:
+ * What a limited key's whoami sends beyond an unlimited one's (docs/keys.md (Rate limits, Quotas)), on the bare route:
  * the two RateLimit fields and `limits`, with new numbers on every request, against the same body
  * with no limits. bench/quotas.ts prices airkey's limited whoami against what this output costs
  * Fastify itself.

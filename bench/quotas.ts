@@ -1,5 +1,5 @@
 /**
- * What a key's quota costs (SPEC §11): whoami with a key under a generous monthly quota, and with a
+ * What a key's quota costs (docs/keys.md (Quotas)): whoami with a key under a generous monthly quota, and with a
  * generous rate limit and quota both, against an unlimited key on the same server in interleaved
  * rounds. A generous quota leases slices of 1/200 of it (5,000,000 here), so a request spends from
  * memory: no database write per request, which the store's row count after the run shows.

@@ -1,5 +1,5 @@
 /**
- * What a key's rate limit costs (SPEC §8): whoami with a key under a generous limit against the
+ * What a key's rate limit costs (docs/keys.md (Rate limits)): whoami with a key under a generous limit against the
  * same with an unlimited key, and the 429 path of a key over its limit against the unlimited key's
  * 200 (the target) and, for information, the limited key's 200, which carries the same header
  * fields. Both sides hit the same server in interleaved rounds, so only the key differs.

@@ -1,11 +1,12 @@
+import type { KeyFacts } from '../keys/key-facts.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { ChangeFeed } from '../bus/change-feed.ts';
+import { ChangeFeed } from '../revocation/change-feed.ts';
 import { openDatabase } from '../db/database.ts';
 import type { Database } from '../db/handle.ts';
 import { sharedSecret } from '../db/shared-secrets.ts';
 import { UnitOfWork } from '../db/unit-of-work.ts';
-import { KeyCache } from '../keys/key-cache.ts';
+import { KeyCache } from '../revocation/key-cache.ts';
 import { Metrics } from '../metrics/metrics.ts';
 import type { Clock } from '../shared/clock.ts';
 import { CursorCodec } from '../shared/cursor.ts';
@@ -55,7 +56,7 @@ export async function openFoundation(config: Config, clock: Clock, overrides: Se
   const outbox = eventOutbox(clock);
   const uow = new UnitOfWork(db, changes, { outbox, onDeliveriesCommitted: () => webhooks.worker.poke() });
 
-  const keyCache = new KeyCache({ maxEntries: config.keyCacheMaxEntries, maxAgeMs: config.keyCacheMaxAgeMs });
+  const keyCache = new KeyCache<KeyFacts>({ maxEntries: config.keyCacheMaxEntries, maxAgeMs: config.keyCacheMaxAgeMs });
   changes.onChange((change) => keyCache.invalidate(change));
   // Listening again: what was missed meanwhile is unknown, so the cache starts over. Whether the
   // cache may answer at all is the lease's call (docs/keys.md (Revocation)), which outlives a short listener loss.

@@ -18,7 +18,7 @@ import { UsageCounter } from '../usage/usage-counter.ts';
 import { UsageRepository } from '../usage/usage-repository.ts';
 import { UsageService } from '../usage/usage-service.ts';
 import type { Foundation } from './foundation.ts';
-import { createKeyLimits } from './key-limits.ts';
+import { createKeyLimits } from '../limits/create-key-limits.ts';
 import type { KeyServices } from './service-types.ts';
 
 /**

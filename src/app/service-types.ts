@@ -1,21 +1,22 @@
+import type { KeyFacts } from '../keys/key-facts.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { AuditService } from '../audit/audit-service.ts';
-import type { Confirmation } from '../bus/acknowledgements.ts';
-import type { ChangeFeed } from '../bus/change-feed.ts';
+import type { Confirmation } from '../revocation/acknowledgements.ts';
+import type { ChangeFeed } from '../revocation/change-feed.ts';
 import type { Database } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { FlightService } from '../flights/flight-service.ts';
 import type { ExpirySweep } from '../keys/expiry-sweep.ts';
-import type { KeyCache } from '../keys/key-cache.ts';
+import type { KeyCache } from '../revocation/key-cache.ts';
 import type { KeyCheck } from '../keys/key-check.ts';
 import type { KeyPolicyService } from '../keys/key-policy-service.ts';
-import type { KeyLimits } from '../keys/key-allowance.ts';
+import type { KeyLimits } from '../limits/key-allowance.ts';
 import type { KeyService } from '../keys/key-service.ts';
 import type { LeakService } from '../keys/leak-service.ts';
 import type { LegacyKeys } from '../keys/legacy-keys.ts';
-import type { RateLimitNotices } from '../keys/rate-limit-notices.ts';
-import type { QuotaNotices } from '../keys/quota-notices.ts';
+import type { RateLimitNotices } from '../limits/rate-limit-notices.ts';
+import type { QuotaNotices } from '../limits/quota-notices.ts';
 import type { QuotaMeter } from '../quotas/quota-meter.ts';
 import type { RollService } from '../keys/roll-service.ts';
 import type { UsageRecorder } from '../keys/usage-recorder.ts';
@@ -63,7 +64,7 @@ export type FoundationServices = {
 /** The key core (docs/keys.md): the hot-path check and what it reads, the lifecycle, usage. */
 export type KeyServices = {
   keyCheck: KeyCheck;
-  keyCache: KeyCache;
+  keyCache: KeyCache<KeyFacts>;
   legacyKeys: LegacyKeys;
   /** The rate limit, then the quota, after the key check accepts a key. */
   keyLimits: KeyLimits;

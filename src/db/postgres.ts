@@ -50,7 +50,7 @@ async function migrateWithLock(pool: pg.Pool): Promise<void> {
   }
 }
 
-// The heartbeat also renews this instance's lease (src/bus/lease.ts), so it runs a few times per
+// The heartbeat also renews this instance's lease (src/revocation/lease.ts), so it runs a few times per
 // lease period. A silently dead listener is noticed within HEARTBEAT_MS + HEARTBEAT_TIMEOUT_MS; a
 // connection that is closed or reset at once. Meanwhile the lease, not the connection, decides
 // whether the cache may be used.

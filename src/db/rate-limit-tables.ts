@@ -37,3 +37,19 @@ export const quotaPeriods = pgTable(
   },
   (t) => [primaryKey({ columns: [t.keyId, t.windowStart] })],
 );
+
+/**
+ * What each live instance holds of a quota period, leased and not yet spent, as of its last flush.
+ * The key's `used` is what was leased minus what live instances hold: a crashed instance's slice
+ * (held, or spent and never reported) counts as used, as the quota itself counts it.
+ */
+export const quotaHoldings = pgTable(
+  'quota_holdings',
+  {
+    instanceId: uuid('instance_id').notNull(),
+    keyId: uuid('key_id').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+    held: integer('held').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.instanceId, t.keyId, t.windowStart] })],
+);

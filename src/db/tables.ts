@@ -1,5 +1,5 @@
 import * as core from './schema.ts';
-import { quotaPeriods, rateLimitWindows } from './rate-limit-tables.ts';
+import { quotaHoldings, quotaPeriods, rateLimitWindows } from './rate-limit-tables.ts';
 import { passkeys, pendingSignIns, recoveryCodes, totpFactors, webauthnChallenges } from './sign-in-tables.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from './webhook-tables.ts';
 
@@ -8,6 +8,7 @@ export const schema = {
   ...core,
   rateLimitWindows,
   quotaPeriods,
+  quotaHoldings,
   webhooks,
   webhookEvents,
   webhookDeliveries,

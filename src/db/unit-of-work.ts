@@ -1,17 +1,25 @@
-import type { KeyChange } from '../bus/change.ts';
 import type { EventRecord } from '../shared/event-types.ts';
 import type { Db } from './handle.ts';
+
+/**
+ * What a write announces to the instances, opaque here: the room that carries changes declares
+ * them into this interface (src/revocation/change.ts adds `KeyChange`), so storage names nothing
+ * above it and services still record changes the compiler checks.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface Changes {}
+export type Change = Changes[keyof Changes];
 
 /** How a committed change reaches the instances: the change feed implements it. */
 export interface ChangeCarrier {
   /** Inside the transaction, so other instances hear the change exactly when it commits. */
-  sendWithin(tx: Db, change: KeyChange): Promise<void>;
+  sendWithin(tx: Db, change: Change): Promise<void>;
   /** After commit, before the caller answers: this instance applies the change itself. */
-  deliverCommitted(changes: readonly KeyChange[]): Promise<void>;
+  deliverCommitted(changes: readonly Change[]): Promise<void>;
 }
 
 /** Records what a unit of work changed; the unit of work publishes it. */
-export type ChangeRecorder = (change: KeyChange) => void;
+export type ChangeRecorder = (change: Change) => void;
 
 /** Records an event a change caused (a webhook event); the unit of work writes it to the outbox. */
 export type EventEmitter = (event: EventRecord) => void;
@@ -49,7 +57,7 @@ export class UnitOfWork {
   }
 
   async inTransaction<T>(work: Work<T>): Promise<T> {
-    const changes: KeyChange[] = [];
+    const changes: Change[] = [];
     let deliveries = 0;
     const result = await this.db.transaction(async (transaction) => {
       // Drizzle types a transaction apart from its database; every query API we use is shared.

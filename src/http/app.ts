@@ -28,6 +28,7 @@ import { backofficeUsageRoutes } from './routes/backoffice-usage.ts';
 import { backofficeUserRoutes } from './routes/backoffice-users.ts';
 import { backofficeWebhookRoutes } from './routes/backoffice-webhooks.ts';
 import { healthRoutes } from './routes/health.ts';
+import { addJsonBodyParser } from './json-body.ts';
 import { leakedKeyRoutes } from './routes/leaked-keys.ts';
 import { publicApiRoutes } from './routes/public-api.ts';
 import { sessionHook } from './session-auth.ts';
@@ -72,15 +73,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
-  // Many clients send Content-Type: application/json on every request: an empty body (a DELETE)
-  // is no body, not malformed JSON. Anything else goes to Fastify's own (prototype-safe) parser.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    // Fastify's default parser answers through `done`; its return value carries nothing.
-    void parseJson(request, body as string, done);
-  });
+  addJsonBodyParser(app);
   app.setNotFoundHandler(notFoundHandler);
   // Callback-style hooks on every request: an async hook costs a promise and a microtask each.
   app.addHook('onRequest', clientAddressHook(config.trustedProxies));

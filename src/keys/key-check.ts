@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.ts';
 import type { FailureThrottle } from '../throttle/failure-throttle.ts';
 import { decide, type Verdict } from './decide.ts';
-import type { KeyCache } from './key-cache.ts';
+import type { KeyCache } from '../revocation/key-cache.ts';
 import type { KeyRepository } from './key-repository.ts';
 import type { KeyFacts } from './key-facts.ts';
 import { hasValidChecksum } from './checksum.ts';
@@ -22,7 +22,7 @@ export type KeyCheckMetrics = { observe(outcome: string, seconds: number): void 
 
 export type KeyCheckOptions = {
   repository: Pick<KeyRepository, 'findFactsByDigest'>;
-  cache: KeyCache;
+  cache: KeyCache<KeyFacts>;
   usage: UsageRecorder;
   throttle: FailureThrottle;
   /** A small budget of lookups for a blocked client, so its valid keys keep working. */
@@ -36,7 +36,7 @@ export type KeyCheckOptions = {
 /** Verifies a presented key on every API and MCP request. */
 export class KeyCheck {
   private readonly repository: Pick<KeyRepository, 'findFactsByDigest'>;
-  private readonly cache: KeyCache;
+  private readonly cache: KeyCache<KeyFacts>;
   private readonly usage: UsageRecorder;
   private readonly throttle: FailureThrottle;
   private readonly lookupsWhileBlocked: FailureThrottle;

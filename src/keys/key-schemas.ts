@@ -13,10 +13,23 @@ import { principalSchema } from '../shared/principal.ts';
 export const DISABLED_REASONS = ['disabled_by_user', 'creator_deleted', 'leaked', 'unused'] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
+/**
+ * 1–1,000,000,000 whole requests. Past the maximum, that is the one error (its limit written as a
+ * person reads it): zod's own safe-integer check would add a second, "<=9007199254740991".
+ */
+function requestsSchema(description: string) {
+  return z
+    .number()
+    .max(1_000_000_000, { abort: true, message: 'At most 1,000,000,000.' })
+    .min(1, { message: 'At least 1.' })
+    .int({ message: 'A whole number.' })
+    .describe(description);
+}
+
 /** At most `requests` accepted requests per fixed, UTC-aligned `window` (docs/keys.md (Rate limits)). */
 export const rateLimitSchema = z
   .strictObject({
-    requests: z.number().int().min(1).max(1_000_000_000).describe('Accepted requests per window, 1–1,000,000,000'),
+    requests: requestsSchema('Accepted requests per window, 1–1,000,000,000'),
     window: z.enum(RATE_LIMIT_WINDOWS).describe('1s, 1m, 1h or 1d, aligned to the UTC epoch'),
   })
   .describe('A rate limit; null: none');
@@ -24,7 +37,7 @@ export const rateLimitSchema = z
 /** At most `requests` accepted requests per UTC day, UTC month or the key's whole life (docs/keys.md (Quotas)). */
 export const quotaSchema = z
   .strictObject({
-    requests: z.number().int().min(1).max(1_000_000_000).describe('Accepted requests per period, 1–1,000,000,000'),
+    requests: requestsSchema('Accepted requests per period, 1–1,000,000,000'),
     period: z.enum(QUOTA_PERIODS).describe('day or month (UTC calendar), or total: credits that never refill'),
   })
   .describe('A quota; null: none');

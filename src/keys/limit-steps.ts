@@ -1,7 +1,7 @@
 import type { Db } from '../db/handle.ts';
 import { quotaPeriodOf, type Quota } from '../quotas/quota.ts';
 import type { QuotaRepository } from '../quotas/quota-repository.ts';
-import { spentKeyOf } from '../quotas/quota-repository.ts';
+import { usedKeyOf } from '../quotas/quota-repository.ts';
 import { keyEvent, rateLimitChangedEvent } from './key-events.ts';
 import type { RateLimit } from '../ratelimit/rate-limit.ts';
 import type { AllowedIpsStep } from './allowed-ips.ts';
@@ -109,9 +109,9 @@ export async function listWithQuotaUsed<K extends StoredKeyView | KeyListRow>(
     return quota ? [{ counter: quota.counter, period: quota.window }] : [];
   });
   if (metered.length === 0) return [...keys];
-  const spent = await quotas.spentNow(metered, nowMs, db);
+  const used = await quotas.usedNow(metered, nowMs, db);
   return keys.map((key) => {
     const quota = keyQuotaOf(key);
-    return quota ? { ...key, quotaUsed: spent.get(spentKeyOf(quota.counter, quota.window, nowMs)) ?? 0 } : key;
+    return quota ? { ...key, quotaUsed: used.get(usedKeyOf(quota.counter, quota.window, nowMs)) ?? 0 } : key;
   });
 }

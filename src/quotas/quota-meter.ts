@@ -10,6 +10,8 @@ import { QUOTA_TABLE, QuotaRepository, type SpentTally } from './quota-repositor
 export type QuotaMeterOptions = {
   db: Db;
   repository: QuotaRepository;
+  /** Names this instance's holdings (quota_holdings), so a view can tell a live one from a dead one. */
+  instanceId: string;
   now: () => number;
   flushMs: number;
   /** The write-behind of what was accepted (the key's `quota.used`). */
@@ -25,7 +27,8 @@ export type QuotaMeterOptions = {
  * a period's count from the database in one atomic statement and spend them in memory, so the
  * sum never passes the quota and no request writes. Unlike a rate limit's, the count lives in the
  * database in both modes (a month outlives a restart), and slices are at most 1/200 of the quota
- * so a crash strands under 1%. What was accepted is added behind, for the key's view.
+ * so a crash strands under 1%. What was accepted and what is held unspent are written behind, for
+ * the key's view: what a dead instance held is used, as the quota counts it.
  */
 export class QuotaMeter {
   private readonly limiter: RateLimiter;
@@ -35,11 +38,15 @@ export class QuotaMeter {
   private pending = new Map<string, Map<number, number>>();
   private readonly loop: WriteBehindLoop;
   private readonly report: RunReport;
+  private readonly instanceId: string;
+  /** Holdings were written at least once, so an empty set must be written too. */
+  private holdingsWritten = false;
 
   constructor(options: QuotaMeterOptions) {
     this.repository = options.repository;
     this.onLow = options.onLow;
     this.report = options.spentReport;
+    this.instanceId = options.instanceId;
     this.limiter = new RateLimiter({
       store: new PostgresBudgetStore(options.db, options.onStoreError, QUOTA_TABLE),
       now: options.now,
@@ -93,8 +100,10 @@ export class QuotaMeter {
       this.onLow(keyId, allowance as KeyQuota, windowStart);
   }
 
+  /** What was accepted, then what this instance still holds: together they make the key's `used`. */
   private async flushSpent(): Promise<void> {
-    if (this.pending.size === 0) return;
+    const holdings = this.limiter.holdings();
+    if (this.pending.size === 0 && holdings.length === 0 && !this.holdingsWritten) return;
     const taken = this.pending;
     this.pending = new Map();
     const batch: SpentTally[] = [];
@@ -102,6 +111,8 @@ export class QuotaMeter {
       for (const [windowStart, spent] of periods) batch.push({ counter, windowStart, spent });
     try {
       await this.repository.addSpent(batch);
+      await this.repository.writeHoldings(this.instanceId, holdings);
+      this.holdingsWritten = holdings.length > 0;
       this.report.succeeded();
     } catch (error) {
       // Kept for the next flush: a count is never dropped because the database blinked.

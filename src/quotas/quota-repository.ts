@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { arrayLiteral } from '../db/array-literal.ts';
 import type { Db } from '../db/handle.ts';
 import type { BudgetTable } from '../ratelimit/postgres-budget-store.ts';
+import type { Holding } from '../ratelimit/allowance.ts';
 import { quotaPeriodOf, type QuotaPeriod } from './quota.ts';
 
 /** Periods that ended this long ago go; a month is at most 31 days. */
@@ -25,8 +26,11 @@ export type QuotaNotice = 'low' | 'exhausted';
 /** The only place that knows how quota counts are stored (`quota_periods`). */
 export class QuotaRepository {
   private readonly db: Db;
-  constructor(db: Db) {
+  /** This instance (the change feed's id): its own holdings count as live in either mode. */
+  private readonly instanceId: string;
+  constructor(db: Db, instanceId: string) {
     this.db = db;
+    this.instanceId = instanceId;
   }
 
   /**
@@ -45,23 +49,58 @@ export class QuotaRepository {
       where q.key_id = b.key_id and q.window_start = b.window_start`);
   }
 
-  /** What each counter accepted in its current period (0 where nothing was), as of the last flushes. */
-  async spentNow(counters: readonly { counter: string; period: QuotaPeriod }[], nowMs: number, db: Db = this.db) {
-    const spent = new Map<string, number>();
-    if (counters.length === 0) return spent;
+  /**
+   * This instance's unspent leases replace the ones it wrote before, and rows of instances no
+   * longer alive go (what they held is used now). One statement, whatever the number of keys.
+   */
+  async writeHoldings(instanceId: string, holdings: readonly Holding[]): Promise<void> {
+    await this.db.execute(sql`
+      with mine as (
+        select * from unnest(
+          ${arrayLiteral(holdings.map((h) => h.counter))}::uuid[],
+          ${arrayLiteral(holdings.map((h) => new Date(h.windowStart).toISOString()))}::timestamptz[],
+          ${arrayLiteral(holdings.map((h) => h.held))}::int[]
+        ) as b(key_id, window_start, held)
+      ), gone as (
+        delete from quota_holdings h
+        where (h.instance_id = ${instanceId}::uuid
+               and not exists (select 1 from mine m where m.key_id = h.key_id and m.window_start = h.window_start))
+           or (h.instance_id <> ${instanceId}::uuid and not ${aliveSql()})
+      )
+      insert into quota_holdings (instance_id, key_id, window_start, held)
+      select ${instanceId}::uuid, key_id, window_start, held from mine
+      on conflict (instance_id, key_id, window_start) do update set held = excluded.held`);
+  }
+
+  /**
+   * What each counter used in its current period (0 where nothing was): what was leased, less what
+   * live instances hold unspent as of their last flush. Never less than what the quota refuses
+   * on, so a crashed instance's slice counts; never less than what was reported accepted either.
+   */
+  async usedNow(counters: readonly { counter: string; period: QuotaPeriod }[], nowMs: number, db: Db = this.db) {
+    const used = new Map<string, number>();
+    if (counters.length === 0) return used;
     const starts = counters.map((c) => new Date(quotaPeriodOf(c.period, nowMs).start).toISOString());
-    const result = await db.execute<SpentRow>(sql`
-      select q.key_id, (extract(epoch from q.window_start) * 1000)::bigint as start_ms, q.spent
+    const result = await db.execute<UsedRow>(sql`
+      select q.key_id, (extract(epoch from q.window_start) * 1000)::bigint as start_ms,
+        greatest(q.spent, q.used - coalesce((
+          select sum(h.held) from quota_holdings h
+          where h.key_id = q.key_id and h.window_start = q.window_start
+            and (h.instance_id = ${this.instanceId}::uuid or ${aliveSql()})
+        ), 0)) as used
       from unnest(${arrayLiteral(counters.map((c) => c.counter))}::uuid[], ${arrayLiteral(starts)}::timestamptz[])
         as b(key_id, window_start)
       join quota_periods q on q.key_id = b.key_id and q.window_start = b.window_start`);
-    for (const row of (result as { rows: SpentRow[] }).rows)
-      spent.set(`${row.key_id}|${Number(row.start_ms)}`, Number(row.spent));
-    return spent;
+    for (const row of (result as { rows: UsedRow[] }).rows)
+      used.set(`${row.key_id}|${Number(row.start_ms)}`, Number(row.used));
+    return used;
   }
 
-  /** The current period starts over: nothing leased, nothing spent, nothing announced. */
+  /** The current period starts over: nothing leased, spent, held or announced. */
   async reset(tx: Db, counter: string, windowStart: number): Promise<void> {
+    await tx.execute(sql`
+      delete from quota_holdings
+      where key_id = ${counter}::uuid and window_start = ${new Date(windowStart).toISOString()}::timestamptz`);
     await tx.execute(sql`
       update quota_periods set used = 0, spent = 0, low_noticed = false, exhausted_noticed = false
       where key_id = ${counter}::uuid and window_start = ${new Date(windowStart).toISOString()}::timestamptz`);
@@ -79,9 +118,14 @@ export class QuotaRepository {
   }
 }
 
-type SpentRow = { key_id: string; start_ms: string | number; spent: string | number };
+type UsedRow = { key_id: string; start_ms: string | number; used: string | number };
 
-/** How `spentNow` names a counter's period. */
-export function spentKeyOf(counter: string, period: QuotaPeriod, nowMs: number): string {
+/** `h`'s instance still serves: its lease on a shared PostgreSQL holds (docs/keys.md (Revocation)). */
+function aliveSql() {
+  return sql`exists (select 1 from instances i where i.id = h.instance_id and i.lease_until > now())`;
+}
+
+/** How `usedNow` names a counter's period. */
+export function usedKeyOf(counter: string, period: QuotaPeriod, nowMs: number): string {
   return `${counter}|${quotaPeriodOf(period, nowMs).start}`;
 }

@@ -30,6 +30,21 @@ export type RateDecision = {
   firstRefusalInWindow: boolean;
 };
 
+/** Budget an instance leased and has not spent, of one shared count in one window. */
+export type Holding = { counter: string; windowStart: number; held: number };
+
+/** Holdings added up per shared count and window (a rolled key and its successor share one). */
+export function sumHoldings(budgets: Iterable<Holding>): Holding[] {
+  const byCount = new Map<string, Holding>();
+  for (const { counter, windowStart, held } of budgets) {
+    if (held <= 0) continue;
+    const known = byCount.get(`${counter}|${windowStart}`);
+    if (known) known.held += held;
+    else byCount.set(`${counter}|${windowStart}`, { counter, windowStart, held });
+  }
+  return [...byCount.values()];
+}
+
 /** A window's first and first-after instants, epoch milliseconds. */
 export type Period = { start: number; end: number };
 

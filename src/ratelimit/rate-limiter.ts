@@ -1,7 +1,15 @@
-import { fixedWindowOf, type Allowance, type Period, type RateDecision, type RateLimiterOptions } from './allowance.ts';
+import {
+  fixedWindowOf,
+  sumHoldings,
+  type Allowance,
+  type Holding,
+  type Period,
+  type RateDecision,
+  type RateLimiterOptions,
+} from './allowance.ts';
 import type { BudgetStore, Lease } from './lease.ts';
 
-export type { Allowance, RateDecision, RateLimiterOptions } from './allowance.ts';
+export type { Allowance, Holding, RateDecision, RateLimiterOptions } from './allowance.ts';
 
 /** How long a request without budget waits for the store before it is refused. */
 const LEASE_WAIT_MS = 1_000;
@@ -81,6 +89,11 @@ export class RateLimiter {
 
   forgetAll(): void {
     this.budgets.clear();
+  }
+
+  /** What this instance holds, leased and unspent, per shared count and window (keys sharing a count add up). */
+  holdings(): Holding[] {
+    return sumHoldings(this.budgets.values());
   }
 
   /** Waits for leases under way; the store's connection belongs to the caller. */

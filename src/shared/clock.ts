@@ -6,3 +6,8 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date(), nowMs: () => Date.now() };
+
+/** Milliseconds on a clock that never jumps (`performance.now()`): for intervals, never for dates. */
+export type MonotonicClock = () => number;
+
+export const monotonicClock: MonotonicClock = () => performance.now();

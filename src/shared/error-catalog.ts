@@ -175,3 +175,10 @@ export const ERROR_CATALOG = {
 
 /** An entry of the catalog; its wire `code` is the same word except where the entry says otherwise. */
 export type ErrorKind = keyof typeof ERROR_CATALOG;
+
+/** Each names only its own period: a day's refusal says nothing of credits that never refill. */
+export const QUOTA_EXCEEDED_DETAILS = {
+  day: "This key has used its quota for today (UTC). Retry-After says when tomorrow's count starts.",
+  month: "This key has used its quota for this month (UTC). Retry-After says when next month's count starts.",
+  total: "This key has used its quota: a 'total' quota is the key's whole allowance and does not refill.",
+} as const;

@@ -218,30 +218,6 @@ export class TooManyRequestsError extends AirkeyError {
   }
 }
 
-/** A valid key that used up its quota for the period (docs/keys.md (Quotas)); one frozen instance serves every refusal. */
-export class QuotaExceededError extends AirkeyError {
-  constructor() {
-    super(
-      'quota_exceeded',
-      "This key has used its quota for the current period. Retry-After says when the next period starts; a 'total' quota does not refill.",
-    );
-  }
-}
-
-/**
- * A valid key went over its own rate limit (docs/keys.md (Rate limits)); the client waits for the
- * next window, which Retry-After and the RateLimit field name, so the body is the same for every
- * refusal.
- */
-export class RateLimitedError extends AirkeyError {
-  constructor() {
-    super(
-      'rate_limited',
-      'This key has used its rate limit for the current window. Retry-After says when the next window starts.',
-    );
-  }
-}
-
 /** The database could not be reached: never reported as an invalid key. */
 export class UnavailableError extends AirkeyError {
   constructor(options?: { cause?: unknown }) {

@@ -7,7 +7,7 @@ type Created = { api_key: { id: string; expires_at: string | null }; secret: str
 const dayLabel = (date: Date) =>
   `${date.getUTCDate()} ${date.toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' })} ${date.getUTCFullYear()}`;
 
-/** SPEC §12: the Key policy section, keys outside it marked, and a roll that asks for an expiry. */
+/** docs/keys.md (Key policy): the Key policy section, keys outside it marked, and a roll that asks for an expiry. */
 describe('the key policy in Chromium', { timeout: 120_000 }, () => {
   useBackOffice({ signedIn: true, clock: 'real' });
   beforeAll(async () => {

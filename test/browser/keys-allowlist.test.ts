@@ -12,7 +12,7 @@ let browser: Browser;
 let page: Page;
 let problems: string[];
 
-/** SPEC §10: the list edited in the create dialog and the key's view, each line judged as typed; the last refusal shown. */
+/** docs/keys.md (IP allowlists): the list edited in the create dialog and the key's view, each line judged as typed; the last refusal shown. */
 describe('a key’s allowed IP addresses in Chromium', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     ensureWebBuilt();

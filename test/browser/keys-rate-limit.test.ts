@@ -21,7 +21,7 @@ async function whoamiFields(secret: string) {
   return { status: response.status, fields: rateLimitFieldsOf(response.headers) };
 }
 
-/** SPEC §4, §8: the limit set in the create dialog, shown in the row, changed in the key's view. */
+/** docs/keys.md (Rate limits): the limit set in the create dialog, shown in the row, changed in the key's view. */
 describe('a key’s rate limit in Chromium', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     ensureWebBuilt();

@@ -96,7 +96,7 @@ describe('rolling and leaked keys in Chromium', { timeout: 90_000 }, () => {
   });
 
   it('shows a leaked key as disabled, says to roll it, and locks its switch', async () => {
-    // Disabled as leaked as the leak-report endpoint does (SPEC §3); the report itself is tested at the HTTP level.
+    // Disabled as leaked as the leak-report endpoint does (docs/keys.md (Leak reports)); the report itself is tested at the HTTP level.
     await server.services.database.db.execute(
       sql`update api_keys set enabled = false, disabled_reason = 'leaked' where name = ${'Pasted in a gist'}`,
     );

@@ -9,7 +9,7 @@ import { expectProblem } from '../support/problems.ts';
 const MANAGES_KEYS: Role[] = ['system_administrator'];
 const MANAGES_USERS: Role[] = ['system_administrator', 'administrator'];
 
-/** Every role against every key endpoint (docs/roles.md, §4): allowed → 2xx, others → 403, even listing. */
+/** Every role against every key endpoint (docs/roles.md, docs/api.md): allowed → 2xx, others → 403, even listing. */
 describe('roles on the back-office endpoints', () => {
   const h = useHarness();
 

@@ -17,7 +17,7 @@ function loggedUrls(h: Harness): string[] {
     .map((entry) => entry.url!);
 }
 
-/** docs/keys.md, §5: the secret is in the creation response and nowhere else: no log line, no row. */
+/** docs/keys.md: the secret is in the creation response and nowhere else: no log line, no row. */
 describe.each(ENGINES)('a key used in the query string (%s)', (engine) => {
   const h = useHarness({ engine });
 

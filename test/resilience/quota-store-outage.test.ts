@@ -6,7 +6,7 @@ import { stoppablePostgres, type StoppablePostgres } from '../support/stoppable-
 import { waitFor } from '../support/instances.ts';
 
 /**
- * SPEC §11: an instance that cannot reach a quota's count spends what it already holds of it, then
+ * docs/keys.md (Quotas): an instance that cannot reach a quota's count spends what it already holds of it, then
  * answers 503 unavailable, never 429 quota_exceeded (which would be untrue), and serves the key
  * again once the database is back. On a PostgreSQL of the test's own, stopped with `-m immediate`.
  */

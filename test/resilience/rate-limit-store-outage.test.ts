@@ -9,7 +9,7 @@ const WHOAMI = '/api/v1/whoami';
 const START = '2026-11-22T12:00:05Z';
 
 /**
- * SPEC §8: an instance that cannot reach the shared store (here Redis, behind a relay the test
+ * docs/keys.md (Rate limits): an instance that cannot reach the shared store (here Redis, behind a relay the test
  * switches off) spends only the budget it already holds for a key, then answers 429 for that key —
  * never "unlimited" — while keys without a limit go on; once the store is back, the key is served again.
  */

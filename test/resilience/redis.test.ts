@@ -46,7 +46,7 @@ describe('throttling through Redis on two instances', () => {
     expect(statuses).toEqual(Array(count).fill(401));
   }
 
-  /** A's count of failed Redis connection attempts, from /metrics (SPEC: no silent failure). */
+  /** A's count of failed Redis connection attempts, from /metrics (a failure is never silent). */
   async function redisFailures(): Promise<number> {
     const text = (await a.app.inject({ method: 'GET', url: '/metrics' })).body;
     const line = text

@@ -1,10 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { generateSecret } from '../../src/keys/secret.ts';
-import { freePort } from '../support/free-port.ts';
+import { memoryAfterGc, type MemoryFigures } from './heap-probe.ts';
+import { ADMIN, start, type Server } from './soak-server.ts';
 
 /**
  * The soak: two `airkey serve` processes on one PostgreSQL, mixed key traffic (valid, unknown,
@@ -17,8 +13,6 @@ import { freePort } from '../support/free-port.ts';
  * Any other status (429, 5xx, ...) is a wrong answer.
  */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ADMIN = { email: 'admin@soak.test', password: 'a-long-soak-password' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Keys (live and disabled) the churn keeps in the tenant, well under MAX_KEYS_PER_TENANT (1,000). */
 const MAX_ROWS = 200;
@@ -30,10 +24,10 @@ export type SoakFigures = {
   statuses: Record<string, number>;
   fiveXx: number;
   wrong: string[];
-  rss: Array<{ instance: string; warmMb: number; endMb: number; growth: number }>;
+  /** Each instance's heap after a forced full GC, and its RSS then, after warm-up and at the end. */
+  memory: Array<{ instance: string; warm: MemoryFigures; end: MemoryFigures; heapGrowthMb: number }>;
 };
 
-type Server = { name: string; url: string; child: ChildProcess };
 type Revoked = { at: number; on: string };
 type Reply = { status: number; body: { secret: string; api_key: { id: string } } };
 
@@ -53,38 +47,6 @@ function rightAnswer(
   if (known.liveAtSend && settled(secret)) return 200;
   return undefined;
 }
-
-async function start(name: string, databaseUrl: string): Promise<Server> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'airkey-soak-')),
-    AIRKEY_ADMIN_EMAIL: ADMIN.email,
-    AIRKEY_ADMIN_PASSWORD: ADMIN.password,
-    AIRKEY_DEMO: '0',
-    TRUSTED_PROXIES: '127.0.0.1',
-  };
-  delete env.REDIS_URL;
-  const child = spawn(process.execPath, ['bin/airkey', 'serve'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while ((await fetch(`${url}/readyz`).catch(() => undefined))?.status !== 200) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${name} did not become ready`);
-    await sleep(50);
-  }
-  return { name, url, child };
-}
-
-const rssMb = (pid: number) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 export async function runSoak(options: {
   databaseUrl: string;
@@ -116,7 +78,7 @@ export async function runSoak(options: {
       statuses: {},
       fiveXx: 0,
       wrong: [],
-      rss: [],
+      memory: [],
     };
     const count = (status: number) => {
       figures.statuses[status] = (figures.statuses[status] ?? 0) + 1;
@@ -147,7 +109,8 @@ export async function runSoak(options: {
 
     const started = Date.now();
     const endAt = started + options.seconds * 1000;
-    let warm: number[] | undefined;
+    let warm: Promise<MemoryFigures[]> | undefined;
+    const measure = () => Promise.all(servers.map((server) => memoryAfterGc(server.inspectorPort)));
 
     const traffic = async () => {
       while (Date.now() < endAt) {
@@ -216,21 +179,21 @@ export async function runSoak(options: {
       while (Date.now() < endAt) {
         await sleep(200);
         if (!warm && Date.now() - started >= options.warmupSeconds * 1000) {
-          warm = servers.map((s) => rssMb(s.child.pid!));
-          log(`warm: RSS ${warm.map((mb) => mb.toFixed(0)).join(' / ')} MB`);
+          warm = measure();
+          log(`warm: ${describe(await warm)}`);
         }
       }
     })();
     await Promise.all([...Array.from({ length: options.concurrency ?? 4 }, traffic), churn(), sampler]);
-    const end = servers.map((s) => rssMb(s.child.pid!));
-    figures.rss = servers.map((s, i) => ({
-      instance: s.name,
-      warmMb: warm![i]!,
-      endMb: end[i]!,
-      growth: end[i]! / warm![i]! - 1,
+    const [before, end] = [await warm!, await measure()];
+    figures.memory = servers.map((server, i) => ({
+      instance: server.name,
+      warm: before[i]!,
+      end: end[i]!,
+      heapGrowthMb: end[i]!.heapUsedMb - before[i]!.heapUsedMb,
     }));
     log(
-      `soak: ${figures.requests} key checks, ${figures.churn} back-office changes in ${options.seconds} s; statuses ${JSON.stringify(figures.statuses)}; RSS ${figures.rss.map((r) => `${r.instance} ${r.warmMb.toFixed(0)}→${r.endMb.toFixed(0)} MB (${(r.growth * 100).toFixed(1)} %)`).join(', ')}`,
+      `soak: ${figures.requests} key checks, ${figures.churn} back-office changes in ${options.seconds} s; statuses ${JSON.stringify(figures.statuses)}; warm ${describe(before)}; end ${describe(end)}`,
     );
     return figures;
   } finally {
@@ -242,4 +205,9 @@ export async function runSoak(options: {
       }
     }
   }
+}
+
+/** Heap after GC and RSS per instance, in MB. */
+function describe(figures: MemoryFigures[]): string {
+  return figures.map((f) => `heap ${f.heapUsedMb.toFixed(1)} MB, RSS ${f.rssMb.toFixed(0)} MB`).join(' / ');
 }

@@ -6,8 +6,17 @@ import { takeTurn } from '../support/instances.ts';
 /**
  * The short soak (`npm run test:soak` runs the long one, soak-long.ts): two instances on one
  * PostgreSQL, mixed key traffic and back-office churn. Zero 5xx, zero wrong answers (anything but
- * 200 for a live key and 401 for a revoked or unknown one, soak-run.ts), and RSS measured; the
- * bound here is looser (25 %) than the long run's 10 %, a short run still warming.
+ * 200 for a live key and 401 for a revoked or unknown one, soak-run.ts), and the heap each
+ * instance retains after a forced full GC, from warm-up to the end, grows by less than 25 %.
+ *
+ * Retained heap, not RSS: RSS over 20 s measures V8 growing its heap and the allocator keeping
+ * freed pages (it read 175 → 244 MB on unchanged code). After a forced GC, three 20 s runs gave
+ * heap 36.9–40.2 MB at warm-up (5 s) and +2.4 to +4.1 MB (6–11 %) at the end, RSS then within
+ * 2–3 %; a 60 s run +6.1 and +6.3 MB (15 %). That growth is the bounded structures filling: every
+ * unknown-key request comes from a new client address, so the key cache's "no such key" entries
+ * (at most KEY_CACHE_MAX_ENTRIES) and the key-failure throttle's 60 s window of clients grow until
+ * full. 25 % leaves twice the short run's worst; the long soak (warm-up 60 s, when both are full)
+ * holds retained heap to 10 %.
  */
 const SECONDS = Number(process.env.SOAK_TEST_SECONDS ?? 20);
 
@@ -31,10 +40,10 @@ describe('the short soak', () => {
         expect(figures.statuses['401']).toBeGreaterThan(0);
         expect(figures.fiveXx).toBe(0);
         expect(figures.wrong).toEqual([]);
-        for (const rss of figures.rss)
-          expect(rss.growth, `${rss.instance} RSS ${rss.warmMb.toFixed(0)} → ${rss.endMb.toFixed(0)} MB`).toBeLessThan(
-            0.25,
-          );
+        for (const m of figures.memory) {
+          const what = `${m.instance} heap after GC ${m.warm.heapUsedMb.toFixed(1)} → ${m.end.heapUsedMb.toFixed(1)} MB`;
+          expect(m.heapGrowthMb / m.warm.heapUsedMb, what).toBeLessThan(0.25);
+        }
       } finally {
         await release();
       }

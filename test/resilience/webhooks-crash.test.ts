@@ -15,7 +15,7 @@ const ENV = {
 };
 
 /**
- * SPEC §9: an event is never lost when instances crash after answering. Two real servers on one
+ * docs/webhooks.md (Guarantees): an event is never lost when instances crash after answering. Two real servers on one
  * PostgreSQL are killed with SIGKILL right after a change's response, while the receiver is down;
  * once they are back and the receiver is up, the event arrives, signed.
  */

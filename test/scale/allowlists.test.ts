@@ -4,7 +4,7 @@ import { clientAddress, createKey, type Instance } from '../support/instances.ts
 import { expectEachAnswered, threeInstances, TRIALS, WHOAMI, type Answer } from './three-instances.ts';
 
 /**
- * SPEC §10 and §7: narrowing a key's allowed_ips is a revocation. On three real processes sharing
+ * docs/keys.md (IP allowlists, Revocation): narrowing a key's allowed_ips is a revocation. On three real processes sharing
  * one PostgreSQL, from the moment A's PATCH response arrives, B and C accept nothing more from the
  * removed range. The kit's clients are 10.x.y.z (named in X-Forwarded-For from a trusted
  * loopback peer), so the removed range is 10.0.0.0/8 and the range kept is 192.0.2.0/24.

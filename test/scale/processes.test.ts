@@ -122,7 +122,7 @@ describe('an airkey process', () => {
       if (trial > 0) {
         const enable = await admin.request(cluster, 'PATCH', `/backoffice/api/api-keys/${id}`, { enabled: true });
         expect(enable.status).toBe(200);
-        // Widening is not held to the response (SPEC §7 covers what narrows): wait until both accept, and cache, it again.
+        // Widening is not held to the response (the revocation guarantee, docs/keys.md (Revocation), covers what narrows): wait until both accept, and cache, it again.
         const everyWorkerAccepts = async () =>
           (await askEveryWorker(cluster, connections, secret, WHOAMI)).every((answer) => answer.status === 200);
         await waitFor(everyWorkerAccepts, { timeoutMs: 5_000, what: 'both workers to accept the key again' });

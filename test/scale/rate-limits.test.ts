@@ -14,7 +14,7 @@ import {
 } from '../support/instances.ts';
 
 /**
- * SPEC §8's exactness with real server processes on one PostgreSQL (the counts shared through
+ * A rate limit's exactness (docs/keys.md (Rate limits)) with real server processes on one PostgreSQL (the counts shared through
  * rate_limit_windows): never more than the limit per window summed over the instances, at least
  * 90% of it under demand above it, and an instance killed mid-window adds nothing.
  */

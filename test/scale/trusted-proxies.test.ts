@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, signIn, startInstance, type Instance, type Session } from '../support/instances.ts';
 
 /**
- * SPEC §10 with real sockets: one `airkey serve` process listening on every address (dual-stack,
+ * docs/keys.md (Who the client is) with real sockets: one `airkey serve` process listening on every address (dual-stack,
  * so IPv4 peers reach it as IPv4-mapped IPv6, as behind many balancers), and requests sent from
  * different loopback source addresses, so the peer the server sees really differs. 127.0.0.2 and
  * 127.0.0.3 are the trusted proxies; 127.0.0.4 and ::1 are not.

@@ -16,7 +16,7 @@ import {
 const START = '2026-11-22T12:00:00Z';
 const DAY = 86_400_000;
 
-/** SPEC §9 with two instances on one PostgreSQL: each event is emitted once and each attempt made by one. */
+/** docs/webhooks.md (Guarantees) with two instances on one PostgreSQL: each event is emitted once and each attempt made by one. */
 describe('webhooks across two instances (postgres)', () => {
   let a: Harness;
   let b: Services;

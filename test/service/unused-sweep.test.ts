@@ -7,7 +7,7 @@ import { useHarness } from '../support/use.ts';
 const START = '2026-11-22T12:00:00Z';
 const at = (days: number, ms = 0) => new Date(Date.parse(START) + days * DAY + ms);
 
-/** SPEC §12 `disable_unused_after_days`, under a clock the test moves (docs/keys.md (Key policy)). */
+/** `disable_unused_after_days`, under a clock the test moves (docs/keys.md (Key policy)). */
 describe('the unused-key sweep', () => {
   const h = useHarness({ now: START, rewindClock: true });
   const sweep = () => unusedSweep(h.services, h.clock).run();

@@ -1,4 +1,4 @@
-import { KeyCache } from '../../src/keys/key-cache.ts';
+import { KeyCache } from '../../src/revocation/key-cache.ts';
 import { KeyCheck } from '../../src/keys/key-check.ts';
 import type { KeyRepository } from '../../src/keys/key-repository.ts';
 import type { KeyFacts } from '../../src/keys/key-facts.ts';
@@ -57,7 +57,7 @@ export type KeyCheckLimits = { failures: number; lookupsWhileBlocked: number; ca
 /** A KeyCheck with the real cache, usage recorder and throttles around a fake repository. */
 export function keyCheckKit(limits: KeyCheckLimits = { failures: 20, lookupsWhileBlocked: 60 }) {
   const repository = new FakeKeyRepository();
-  const cache = new KeyCache({ maxEntries: 1_000, maxAgeMs: limits.cacheMaxAgeMs ?? 60_000 });
+  const cache = new KeyCache<KeyFacts>({ maxEntries: 1_000, maxAgeMs: limits.cacheMaxAgeMs ?? 60_000 });
   const usage = new UsageRecorder(repository.asRepository(), NO_COUNTS, 60_000, FAIL_ON_ERROR);
   const failures = new FailureThrottle({
     points: limits.failures,

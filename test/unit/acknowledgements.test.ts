@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Acknowledgements } from '../../src/bus/acknowledgements.ts';
-import { leaseTerms, leaseValidUntil } from '../../src/bus/lease.ts';
+import { Acknowledgements } from '../../src/revocation/acknowledgements.ts';
+import { leaseTerms, leaseValidUntil } from '../../src/revocation/lease.ts';
 
 describe('Acknowledgements', () => {
   it('returns as soon as every live instance has applied every change, counting acknowledgements heard before the wait began', async () => {

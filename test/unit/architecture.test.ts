@@ -17,7 +17,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * The layers, bottom up. A file at the top of src/ is its own "folder" (`config.ts`).
- * - foundation: the vocabulary, storage, the change feed, metrics and config; imports no feature.
+ * - foundation: the vocabulary, storage, revocation (the change feed, acknowledgements, the lease
+ *   and the key cache), metrics and config; imports no feature. Inside it, storage (`db/`) sits
+ *   under everything but the vocabulary.
  * - features: what the product does; they import the foundation and each other, arrows one way.
  * - composition: `app/` builds the services from the features; it imports no transport.
  * - transports: thin adapters over the services (Fastify, MCP, the admin socket).
@@ -25,7 +27,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * - entries: the types handed to the back office (`contracts.ts`); nothing in src/ imports it.
  */
 const LAYERS = {
-  foundation: ['shared', 'db', 'bus', 'metrics', 'config.ts'],
+  foundation: ['shared', 'db', 'revocation', 'metrics', 'config.ts'],
   features: [
     'keys',
     'users',
@@ -38,6 +40,7 @@ const LAYERS = {
     'webhooks',
     'ratelimit',
     'quotas',
+    'limits',
     'throttle',
     'telemetry',
     'scan',
@@ -109,6 +112,19 @@ describe('architecture', () => {
       deps.filter((dep) => folderOf(dep) !== 'shared').map((dep) => `${file} -> ${dep}`),
     );
     expect(offenders).toEqual([]);
+  });
+
+  it('keeps storage under the rest of the foundation: src/db imports only src/db and src/shared', () => {
+    const offenders = importsOf(['db']).flatMap(([file, deps]) =>
+      deps.filter((dep) => !['db', 'shared'].includes(folderOf(dep))).map((dep) => `${file} -> ${dep}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('gives revocation one room: the change feed, acknowledgements, the lease, the key cache and KeyChange', () => {
+    for (const file of ['change.ts', 'change-feed.ts', 'acknowledgements.ts', 'lease.ts', 'key-cache.ts'])
+      expect(Object.keys(graph)).toContain(`revocation/${file}`);
+    expect(graph['revocation/change-feed.ts']).toContain('db/unit-of-work.ts');
   });
 
   it('keeps fastify, MCP and commander out of every feature', () => {

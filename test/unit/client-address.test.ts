@@ -6,7 +6,7 @@ const PROXIES = new IpRanges(['10.0.0.0/8', '2001:db8:cafe::/48']);
 const walk = (peer: string | undefined, xff?: string | string[], trusted: IpRanges | null = PROXIES) =>
   clientAddressOf(peer, xff, trusted);
 
-/** Who the client is (SPEC §10): the peer, or the right-to-left walk of X-Forwarded-For from trusted peers. */
+/** Who the client is (docs/keys.md (IP allowlists)): the peer, or the right-to-left walk of X-Forwarded-For from trusted peers. */
 describe('the client address', () => {
   it('is the peer when no proxy is trusted, whatever X-Forwarded-For says', () => {
     expect(walk('203.0.113.7', '198.51.100.1', null)).toBe('203.0.113.7');

@@ -6,7 +6,7 @@ const entry = (raw: string) => {
   return result.ok ? result.entry : `refused: ${result.problem}`;
 };
 
-/** How allowlist entries and TRUSTED_PROXIES are read and written back (SPEC §10). */
+/** How allowlist entries and TRUSTED_PROXIES are read and written back (docs/keys.md (IP allowlists)). */
 describe('allowlist entries', () => {
   it('writes IPv4 addresses and ranges back unchanged, and drops /32 from a single address', () => {
     expect(['203.0.113.7', '198.51.100.0/24', '0.0.0.0/0', '10.0.0.0/8', '192.0.2.1/32'].map(entry)).toEqual([

@@ -3,7 +3,7 @@ import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { IpRanges } from '../../src/shared/ip-ranges.ts';
 
-/** The compiled allowlist the key check matches every request against (SPEC §10). */
+/** The compiled allowlist the key check matches every request against (docs/keys.md (IP allowlists)). */
 describe('compiled ranges', () => {
   const ranges = new IpRanges(['203.0.113.7', '198.51.100.0/24', '2001:db8::/32', '::1', '10.0.0.0/8']);
 

@@ -1,9 +1,10 @@
+import type { KeyFacts } from '../../src/keys/key-facts.ts';
 import { describe, expect, it } from 'vitest';
-import { KeyCache } from '../../src/keys/key-cache.ts';
+import { KeyCache } from '../../src/revocation/key-cache.ts';
 import { factsOf } from '../support/facts.ts';
 
 // maxAgeMs 0: every entry has aged out as soon as it is filled.
-const aged = () => new KeyCache({ maxEntries: 100, maxAgeMs: 0 });
+const aged = () => new KeyCache<KeyFacts>({ maxEntries: 100, maxAgeMs: 0 });
 
 describe('KeyCache entries that aged out', () => {
   it('are no longer served but still vouch that the key was real', () => {

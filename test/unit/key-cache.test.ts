@@ -1,8 +1,9 @@
+import type { KeyFacts } from '../../src/keys/key-facts.ts';
 import { describe, expect, it } from 'vitest';
-import { KeyCache } from '../../src/keys/key-cache.ts';
+import { KeyCache } from '../../src/revocation/key-cache.ts';
 import { factsOf } from '../support/facts.ts';
 
-const cache = (maxEntries = 100) => new KeyCache({ maxEntries, maxAgeMs: 60_000 });
+const cache = (maxEntries = 100) => new KeyCache<KeyFacts>({ maxEntries, maxAgeMs: 60_000 });
 
 describe('KeyCache', () => {
   it('returns undefined for a miss, the facts for a hit and null for a cached unknown key', () => {
@@ -13,6 +14,22 @@ describe('KeyCache', () => {
     c.fill('d2', null, c.currentEpoch());
     expect(c.get('d1')).toBe(facts);
     expect(c.get('d2')).toBeNull();
+  });
+
+  it('measures age and the lease on its injected monotonic clock', () => {
+    let now = 1_000;
+    const c = new KeyCache<KeyFacts>({ maxEntries: 10, maxAgeMs: 500, monotonic: () => now });
+    c.fill('d1', factsOf(), c.currentEpoch());
+    c.serveUntil(1_300);
+    now = 1_299;
+    expect(c.get('d1')).toBeDefined();
+    now = 1_300; // the lease ran out, the entry is still young
+    expect(c.get('d1')).toBeUndefined();
+    c.serveUntil(Number.POSITIVE_INFINITY);
+    now = 1_499;
+    expect(c.get('d1')).toBeDefined();
+    now = 1_500; // aged out
+    expect(c.get('d1')).toBeUndefined();
   });
 
   it('discards a fill that started before an invalidation (a slow read cannot resurrect stale facts)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
-/** SPEC §1: the webhook settings, read once at start; a bad value stops the start with its reason. */
+/** docs/configuration.md: the webhook settings, read once at start; a bad value stops the start with its reason. */
 describe('webhook configuration', () => {
   it('defaults to the documented schedule, timeout and sweep interval', () => {
     const config = loadConfig({});

@@ -4,7 +4,7 @@ import { checkWebhookUrl, forbiddenHost } from '../../src/webhooks/url-rules.ts'
 
 const strict = { allowPrivate: false };
 
-/** Save-time URL rules (§9): literal addresses judged now, names left to the connect-time check. */
+/** Save-time URL rules (docs/webhooks.md): literal addresses judged now, names left to the connect-time check. */
 describe('webhook URL rules at save time', () => {
   it('accepts a public https: URL and a host name, normalised', () => {
     expect(checkWebhookUrl('https://Hooks.Example.com/in?x=1', strict)).toBe('https://hooks.example.com/in?x=1');

@@ -8,7 +8,7 @@ import { createHarness, type Harness } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';
 import { insertWebhook, startReceiver, WEBHOOK_TEST_CONFIG, type Receiver } from '../../support/webhook-kit.ts';
 
-/** The `allowed_ips` field of a key (SPEC §4, §10): set, canonical, listed, changed, audited, announced, rolled. */
+/** The `allowed_ips` field of a key (docs/api.md, docs/keys.md (IP allowlists)): set, canonical, listed, changed, audited, announced, rolled. */
 describe('a key’s allowed_ips in the back office API', () => {
   let h: Harness;
   let receiver: Receiver;

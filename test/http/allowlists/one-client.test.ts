@@ -7,7 +7,7 @@ import { expectProblem } from '../../support/problems.ts';
 const PROXY = '10.0.0.1';
 
 /**
- * SPEC §10: every part of airkey agrees on who the client is. Behind a trusted proxy, the back
+ * docs/keys.md (IP allowlists): every part of airkey agrees on who the client is. Behind a trusted proxy, the back
  * office's own address endpoint, the sign-in audit, the leak report's audit and the session
  * cookie's Secure flag all follow the same walk; an untrusted peer's headers change none of them.
  */

@@ -9,7 +9,7 @@ import { rateLimitFieldsOf } from '../../support/rate-limit-kit.ts';
 
 const START = '2026-11-22T12:00:30Z';
 
-/** SPEC §10: a valid key outside its list is 403 api_key_ip_not_allowed, before any rate limit, on /api/v1 and /mcp. */
+/** docs/keys.md (IP allowlists): a valid key outside its list is 403 api_key_ip_not_allowed, before any rate limit, on /api/v1 and /mcp. */
 describe('requests from outside a key’s allowed_ips', () => {
   let h: Harness;
   beforeAll(async () => {

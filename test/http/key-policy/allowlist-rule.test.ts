@@ -8,7 +8,7 @@ const create = (s: Session, body: Record<string, unknown>) =>
 const setPolicy = async (s: Session, policy: Record<string, unknown>) =>
   expect((await s.request('PATCH', '/backoffice/api/key-policy', policy)).statusCode).toBe(200);
 
-/** SPEC §12 `require_allowed_ips` with allowlists in place (§10): create, roll and PATCH. */
+/** docs/keys.md (Key policy): `require_allowed_ips` with allowlists in place: create, roll and PATCH. */
 describe('the key policy requiring allowed_ips', () => {
   const h = useHarness();
 

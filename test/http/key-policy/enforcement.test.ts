@@ -12,7 +12,7 @@ const roll = (s: Session, id: string, body: Record<string, unknown>) =>
 const setPolicy = async (s: Session, policy: Record<string, unknown>) =>
   expect((await s.request('PATCH', '/backoffice/api/key-policy', policy)).statusCode).toBe(200);
 
-/** SPEC §12: each rule, on and off, for a create and a roll over HTTP. */
+/** docs/keys.md (Key policy): each rule, on and off, for a create and a roll over HTTP. */
 describe('the key policy, enforced on create and roll', () => {
   const h = useHarness();
 

@@ -63,7 +63,36 @@ describe('problem responses (docs/api.md (errors))', () => {
         headers,
         payload: '{"name":"k","__proto__":{"admin":true}}',
       });
-      expectProblem(poisoned, 400, 'invalid_request');
+      const named = expectProblem(poisoned, 400, 'invalid_request');
+      expect(named.detail).toMatch(/"__proto__" is not allowed/);
+      expect(named.detail).not.toMatch(/not valid JSON/);
+      expect(named.errors).toEqual([{ path: '__proto__', message: named.detail }]);
+      const nested = await h.app.inject({
+        method: 'POST',
+        url: '/backoffice/api/api-keys',
+        headers,
+        payload: '{"name":"k","quota":{"constructor":{"prototype":{"admin":true}}}}',
+      });
+      const [property] = expectProblem(nested, 400, 'invalid_request').errors ?? [];
+      expect(property?.path).toBe('quota.constructor');
+      expect(property?.message).toMatch(/"constructor" is not allowed/);
+      expect(json<KeyList>(await admin.request('GET', '/backoffice/api/api-keys')).data).toEqual([]);
+    });
+
+    it('gives one error, with its limit as a person writes it, for a quota or rate limit far too large', async () => {
+      const admin = await h.signedIn();
+      for (const rule of [
+        { quota: { requests: 1e20, period: 'day' } },
+        { rate_limit: { requests: 1e20, window: '1m' } },
+      ]) {
+        const body = expectProblem(
+          await admin.request('POST', '/backoffice/api/api-keys', { name: 'k', ...rule }),
+          400,
+          'invalid_request',
+        );
+        const path = `${Object.keys(rule)[0]}.requests`;
+        expect(body.errors).toEqual([{ path, message: 'At most 1,000,000,000.' }]);
+      }
     });
 
     it('answers a body that is not JSON with invalid_request', async () => {

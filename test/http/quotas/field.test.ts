@@ -7,7 +7,7 @@ import { whoamiStatuses } from '../../support/rate-limit-kit.ts';
 const START = '2026-11-22T12:00:15Z';
 const WHOAMI = '/api/v1/whoami';
 
-/** SPEC §4 and §11: `quota` on create, PATCH, roll and reset, what each refuses and what it records. */
+/** docs/keys.md (Quotas): `quota` on create, PATCH, roll and reset, what each refuses and what it records. */
 describe('a key quota through the back office', () => {
   let h: Harness;
   beforeAll(async () => {

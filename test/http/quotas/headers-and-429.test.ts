@@ -8,7 +8,7 @@ import { whoamiStatuses } from '../../support/rate-limit-kit.ts';
 const START = '2026-11-22T12:00:15Z';
 const WHOAMI = '/api/v1/whoami';
 
-/** SPEC §11 on /api/v1: the quota's RateLimit members, the 429 quota_exceeded, and whoami's `limits`. */
+/** docs/keys.md (Quotas) on /api/v1: the quota's RateLimit members, the 429 quota_exceeded, and whoami's `limits`. */
 describe('quotas on the public API', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -30,7 +30,9 @@ describe('quotas on the public API', () => {
       });
     }
     const refused = await h.api(secret, '/api/v1/flights');
-    expectProblem(refused, 429, 'quota_exceeded');
+    const dayRefusal = expectProblem(refused, 429, 'quota_exceeded');
+    expect(dayRefusal.detail).toMatch(/today/);
+    expect(dayRefusal.detail).not.toMatch(/total|refill|month/);
     expect(refused.headers['retry-after']).toBe(String(toMidnight));
     expect(limitMembersOf(refused.headers)?.current).toEqual({ quota: { r: 0, t: toMidnight } });
     h.clock.set('2026-11-23T00:00:00Z');
@@ -52,8 +54,12 @@ describe('quotas on the public API', () => {
       current: { quota: { r: 0 } },
     });
     const refused = await h.api(total.secret, WHOAMI);
-    expectProblem(refused, 429, 'quota_exceeded');
+    expect(expectProblem(refused, 429, 'quota_exceeded').detail).toMatch(/'total' quota .*does not refill/);
     expect(refused.headers['retry-after']).toBeUndefined();
+    for (let i = 0; i < 4; i++) await h.api(month.secret, WHOAMI);
+    const monthRefusal = expectProblem(await h.api(month.secret, WHOAMI), 429, 'quota_exceeded');
+    expect(monthRefusal.detail).toMatch(/this month/);
+    expect(monthRefusal.detail).not.toMatch(/total|refill|today/);
     // Credits never refill: not the next day, not the next year.
     h.clock.set('2027-03-01T00:00:00Z');
     expectProblem(await h.api(total.secret, WHOAMI), 429, 'quota_exceeded');

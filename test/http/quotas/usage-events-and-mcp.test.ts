@@ -12,7 +12,7 @@ import { insertWebhook, startReceiver, WEBHOOK_TEST_CONFIG, type Receiver } from
 
 const START = '2026-11-22T12:00:30Z';
 
-/** SPEC §11 and §9: quota_exceeded usage, the quota_low and quota_exhausted events, and /mcp on the same count. */
+/** docs/keys.md (Quotas) and docs/webhooks.md: quota_exceeded usage, the quota_low and quota_exhausted events, and /mcp on the same count. */
 describe('quota usage, events and MCP', () => {
   let h: Harness;
   let receiver: Receiver;

@@ -5,7 +5,7 @@ import { createHarness, type Harness } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';
 import { createKeyWithLimit, whoamiStatuses } from '../../support/rate-limit-kit.ts';
 
-/** The `rate_limit` field of a key (SPEC §4, §8): set, listed, changed, removed, audited, rolled. */
+/** The `rate_limit` field of a key (docs/keys.md (Rate limits)): set, listed, changed, removed, audited, rolled. */
 describe('a key’s rate limit in the back office API', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { createKeyWithLimit, rateLimitFieldsOf, whoamiStatuses } from '../../sup
 
 const START = '2026-11-22T12:00:15Z';
 
-/** SPEC §8 on /api/v1: the RateLimit fields on every response of a limited key, and the 429. */
+/** docs/keys.md (Rate limits) on /api/v1: the RateLimit fields on every response of a limited key, and the 429. */
 describe('rate limits on the public API', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -10,7 +10,7 @@ const START = '2026-11-22T12:00:10Z';
 
 /**
  * Two instances on one PostgreSQL, sharing the count in rate_limit_windows: a limit lowered on A
- * holds on B from A's response on (the change feed's acknowledgements, SPEC §7), without waiting.
+ * holds on B from A's response on (the change feed's acknowledgements, docs/keys.md (Revocation)), without waiting.
  */
 describe('a changed rate limit, seen from a second instance (postgres)', () => {
   let a: Harness;

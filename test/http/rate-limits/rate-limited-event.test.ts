@@ -13,7 +13,7 @@ import {
 
 const START = '2026-11-22T12:00:15Z';
 
-/** SPEC §9: `api_key.rate_limited`, at most once per key per window, the first time it is refused. */
+/** docs/webhooks.md: `api_key.rate_limited`, at most once per key per window, the first time it is refused. */
 describe('the api_key.rate_limited event', () => {
   let h: Harness;
   let receiver: Receiver;

@@ -3,7 +3,7 @@ import { createHarness, type Harness } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';
 import { addWebhook, fieldsOf, HOOKS, PUBLIC_URL } from '../../support/webhook-kit.ts';
 
-/** §9 and the "Bad input": 400 invalid_request naming the field, 400 webhook_url_rejected, 409 for the 11th. */
+/** docs/webhooks.md, bad input: 400 invalid_request naming the field, 400 webhook_url_rejected, 409 for the 11th. */
 describe('bad webhook input', () => {
   let h: Harness;
   beforeAll(async () => {

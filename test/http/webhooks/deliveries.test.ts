@@ -5,7 +5,7 @@ import { useHarness } from '../../support/use.ts';
 import { expectProblem } from '../../support/problems.ts';
 import { WEBHOOK_TEST_CONFIG, addWebhook, HOOKS, sendTest, type DeliveryPage } from '../../support/webhook-kit.ts';
 
-/** POST /test and the delivery log (§4, §9): what is recorded, and how the log pages. */
+/** POST /test and the delivery log (docs/api.md, docs/webhooks.md): what is recorded, and how the log pages. */
 describe('test events and the delivery log', () => {
   const h = useHarness({ config: WEBHOOK_TEST_CONFIG });
 

@@ -14,7 +14,7 @@ import {
   type DeliveryPage,
 } from '../../support/webhook-kit.ts';
 
-/** Test events reaching real receivers on 127.0.0.1 through the delivery worker, and retry (§4, §9). */
+/** Test events reaching real receivers on 127.0.0.1 through the delivery worker, and retry (docs/webhooks.md (Retries)). */
 describe('test events at a receiver, and retry', () => {
   const h = useHarness({ config: WEBHOOK_TEST_CONFIG });
 

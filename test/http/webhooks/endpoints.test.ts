@@ -7,7 +7,7 @@ import { createHarness, type Harness } from '../../support/harness.ts';
 import { expectProblem } from '../../support/problems.ts';
 import { addWebhook, HOOKS, PUBLIC_URL } from '../../support/webhook-kit.ts';
 
-/** The webhook endpoints of §4 for a System Administrator: each answers as the contract says. */
+/** The webhook endpoints (docs/api.md) for a System Administrator: each answers as the contract says. */
 describe('webhook endpoints', () => {
   let h: Harness;
   beforeAll(async () => {

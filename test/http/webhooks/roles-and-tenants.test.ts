@@ -18,7 +18,7 @@ function everyEndpoint(id: string, deliveryId: string): Array<['GET' | 'POST' | 
   ];
 }
 
-/** §9: permission api_keys:manage (System Administrator) only; another tenant's webhook or delivery is 404. */
+/** docs/webhooks.md: permission api_keys:manage (System Administrator) only; another tenant's webhook or delivery is 404. */
 describe('who may use the webhook endpoints', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -16,7 +16,7 @@ import {
   type DeliveryAttempt,
 } from '../../support/webhook-kit.ts';
 
-/** SPEC §9 delivery guarantees against real receivers on 127.0.0.1 (WEBHOOK_RETRY_SCHEDULE=50ms,100ms). */
+/** Delivery guarantees (docs/webhooks.md (Guarantees)) against real receivers on 127.0.0.1 (WEBHOOK_RETRY_SCHEDULE=50ms,100ms). */
 describe('webhook delivery', () => {
   let h: Harness;
   const receivers: Receiver[] = [];

@@ -12,7 +12,7 @@ import {
   type WebhookBody,
 } from '../../support/webhook-kit.ts';
 
-/** SPEC §9: every key change emits its event, signed, with the tenant, the ApiKey and the actor. */
+/** docs/webhooks.md (Event types): every key change emits its event, signed, with the tenant, the ApiKey and the actor. */
 describe('webhook events from key changes', () => {
   let h: Harness;
   const receivers: Receiver[] = [];

@@ -11,7 +11,7 @@ import {
 } from '../../support/webhook-kit.ts';
 
 /**
- * SPEC §9: without WEBHOOK_ALLOW_PRIVATE the address actually connected to is checked at every
+ * docs/webhooks.md: without WEBHOOK_ALLOW_PRIVATE the address actually connected to is checked at every
  * attempt. Names are answered by an injected resolver, so a test decides what DNS says and when.
  */
 describe('webhook deliveries refuse private addresses at connect', () => {

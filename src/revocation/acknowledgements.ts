@@ -1,3 +1,5 @@
+import { monotonicClock, type MonotonicClock } from '../shared/clock.ts';
+
 /** Another instance whose lease was live after a change committed, and how long it may still hold. */
 export type LiveInstance = { id: string; remainingMs: number };
 
@@ -17,6 +19,11 @@ const MAX_TRACKED = 1_024;
 export class Acknowledgements {
   private readonly heard = new Map<string, Set<string>>();
   private readonly waiters = new Set<() => void>();
+  /** Deadlines and waits are intervals: measured on a clock that never jumps. */
+  private readonly monotonic: MonotonicClock;
+  constructor(monotonic: MonotonicClock = monotonicClock) {
+    this.monotonic = monotonic;
+  }
 
   /** Before the change is sent (inside its transaction). */
   track(changeId: string): void {
@@ -37,7 +44,7 @@ export class Acknowledgements {
    * have passed, and in any case after `capMs`. Stops tracking the changes.
    */
   async confirm(changeIds: readonly string[], live: readonly LiveInstance[], capMs: number): Promise<Confirmation> {
-    const started = performance.now();
+    const started = this.monotonic();
     const pending = new Map(live.map((instance) => [instance.id, started + Math.min(instance.remainingMs, capMs)]));
     const lapsed: string[] = [];
     const appliedAll = (instanceId: string) => changeIds.every((id) => this.heard.get(id)?.has(instanceId) ?? false);
@@ -45,7 +52,7 @@ export class Acknowledgements {
     await new Promise<void>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       const settle = () => {
-        const now = performance.now();
+        const now = this.monotonic();
         for (const [instanceId, deadline] of pending) {
           if (appliedAll(instanceId)) pending.delete(instanceId);
           else if (now >= deadline) {
@@ -68,7 +75,7 @@ export class Acknowledgements {
     for (const id of changeIds) this.heard.delete(id);
     if (lapsed.length > 0 && live.some((instance) => instance.remainingMs > capMs)) cappedAt = capMs;
     return {
-      waitedMs: performance.now() - started,
+      waitedMs: this.monotonic() - started,
       confirmed: live.length - lapsed.length,
       lapsed,
       ...(cappedAt === undefined ? {} : { cappedAt }),

@@ -4,3 +4,11 @@
  */
 export type KeyChange =
   { type: 'key'; id: string } | { type: 'user'; id: string } | { type: 'tenant'; id: string } | { type: 'all' };
+
+// The unit of work (src/db/unit-of-work.ts) publishes changes it does not name: storage imports
+// nothing above it. This room tells it what a change is.
+declare module '../db/unit-of-work.ts' {
+  interface Changes {
+    key: KeyChange;
+  }
+}

@@ -5,9 +5,9 @@ import { lowMarkOf, type KeyQuota } from '../quotas/quota.ts';
 import type { QuotaNotice, QuotaRepository } from '../quotas/quota-repository.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
-import { withCreatorEmails } from './key-event-queries.ts';
-import { keyEvent } from './key-events.ts';
-import { toApiKeyView } from './key-view.ts';
+import { withCreatorEmails } from '../keys/key-event-queries.ts';
+import { keyEvent } from '../keys/key-events.ts';
+import { toApiKeyView } from '../keys/key-view.ts';
 
 /**
  * `api_key.quota_low` (80% used) and `api_key.quota_exhausted` (the first refusal), each once per

@@ -1,13 +1,21 @@
 import { LRUCache } from 'lru-cache';
-import type { KeyChange } from '../bus/change.ts';
-import type { KeyFacts } from './key-facts.ts';
+import { monotonicClock, type MonotonicClock } from '../shared/clock.ts';
+import type { KeyChange } from './change.ts';
 
-export type KeyCacheOptions = { maxEntries: number; maxAgeMs: number };
+export type KeyCacheOptions = {
+  maxEntries: number;
+  maxAgeMs: number;
+  /** Measures entries' age and the lease; the lease's instants are on this clock too. */
+  monotonic?: MonotonicClock;
+};
+
+/** What a change is matched against: the key check's facts carry more, the cache needs these. */
+export type CachedFacts = { keyId: string; tenantId: string; creatorId: string | null };
 
 // A stored null means "no such key": repeated unknown keys cost no query. `freshUntil` is when
 // `maxAgeMs` runs out: an older entry is no longer served, but is kept (bounded by the LRU) as
 // proof that this instance knew the key (see `knewValid`).
-type Entry = { facts: KeyFacts | null; freshUntil: number };
+type Entry<F> = { facts: F | null; freshUntil: number };
 
 export type KeyCacheStats = { hits: number; misses: number; evictions: number };
 
@@ -17,23 +25,25 @@ export type KeyCacheStats = { hits: number; misses: number; evictions: number };
  * invalidation is discarded (the epoch moved), so a slow read cannot resurrect stale facts.
  * Nothing is answered from it outside the instance's lease (`serveUntil`, docs/keys.md (Revocation)).
  */
-export class KeyCache {
-  private readonly entries: LRUCache<string, Entry>;
+export class KeyCache<F extends CachedFacts> {
+  private readonly entries: LRUCache<string, Entry<F>>;
   private epoch = 0;
-  /** performance.now() until which entries may be answered: the lease (src/bus/lease.ts). */
+  /** Monotonic instant until which entries may be answered: the lease (src/revocation/lease.ts). */
   private servingUntil = Number.POSITIVE_INFINITY;
   private readonly maxAgeMs: number;
+  private readonly monotonic: MonotonicClock;
   readonly stats: KeyCacheStats = { hits: 0, misses: 0, evictions: 0 };
 
   constructor(options: KeyCacheOptions) {
-    this.entries = new LRUCache<string, Entry>({ max: options.maxEntries });
+    this.entries = new LRUCache<string, Entry<F>>({ max: options.maxEntries });
     this.maxAgeMs = options.maxAgeMs;
+    this.monotonic = options.monotonic ?? monotonicClock;
   }
 
   /** `undefined` is a miss; `null` is a cached "no such key". */
-  get(digest: string): KeyFacts | null | undefined {
+  get(digest: string): F | null | undefined {
     // Comparisons against numbers: the lease and age checks cost nothing on the hot path.
-    const now = performance.now();
+    const now = this.monotonic();
     const entry = now < this.servingUntil ? this.entries.get(digest) : undefined;
     if (entry === undefined || entry.freshUntil <= now) {
       this.stats.misses++;
@@ -48,9 +58,9 @@ export class KeyCache {
     return this.epoch;
   }
 
-  fill(digest: string, facts: KeyFacts | null, epochAtRead: number): void {
+  fill(digest: string, facts: F | null, epochAtRead: number): void {
     // Kept outside the lease too, though not served until the lease is renewed.
-    if (epochAtRead === this.epoch) this.entries.set(digest, { facts, freshUntil: performance.now() + this.maxAgeMs });
+    if (epochAtRead === this.epoch) this.entries.set(digest, { facts, freshUntil: this.monotonic() + this.maxAgeMs });
   }
 
   invalidate(change: KeyChange): void {
@@ -76,8 +86,8 @@ export class KeyCache {
    * Revocation). Past the lease nothing here can be vouched for: a partitioned instance cannot tell a
    * database outage from a revocation it did not hear.
    */
-  lastKnown(digest: string): KeyFacts | null | undefined {
-    const now = performance.now();
+  lastKnown(digest: string): F | null | undefined {
+    const now = this.monotonic();
     const entry = now < this.servingUntil ? this.entries.get(digest) : undefined;
     return entry !== undefined && entry.freshUntil > now ? entry.facts : undefined;
   }
@@ -92,7 +102,7 @@ export class KeyCache {
     return (this.entries.peek(digest)?.facts ?? null) !== null;
   }
 
-  /** The lease: entries are answered until `validUntil` (performance.now() units). */
+  /** The lease: entries are answered until `validUntil` (on the monotonic clock). */
   serveUntil(validUntil: number): void {
     this.servingUntil = validUntil;
   }
@@ -110,7 +120,7 @@ export class KeyCache {
   }
 }
 
-function matches(facts: KeyFacts, change: Exclude<KeyChange, { type: 'all' }>): boolean {
+function matches(facts: CachedFacts, change: Exclude<KeyChange, { type: 'all' }>): boolean {
   switch (change.type) {
     case 'key':
       return facts.keyId === change.id;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, Db } from '../db/handle.ts';
 import type { ChangeCarrier } from '../db/unit-of-work.ts';
+import { monotonicClock, type MonotonicClock } from '../shared/clock.ts';
 import { Acknowledgements, type Confirmation, type LiveInstance } from './acknowledgements.ts';
 import type { KeyChange } from './change.ts';
 import { leaseTerms, leaseValidUntil, renewalQuery, type LeaseTerms } from './lease.ts';
@@ -20,7 +21,10 @@ export type ChangeFeedOptions = {
   database: Database;
   /** docs/keys.md (Revocation): the longest a write waits for the other instances. */
   revocationWaitMs: number;
+  /** Wall clock (epoch ms), only for the lag between a commit elsewhere and its arrival here. */
   now?: () => number;
+  /** A write's wait for the other instances is an interval: measured on this (default performance.now()). */
+  monotonic?: MonotonicClock;
   /** Told when a write stopped waiting for an instance whose lease ran out instead. */
   onLapsed?: (confirmation: Confirmation) => void;
   /**
@@ -43,7 +47,8 @@ export class ChangeFeed implements ChangeCarrier {
   private readonly listeners = new Set<ChangeListener>();
   private readonly stateListeners = new Set<FeedStateListener>();
   private readonly leaseListeners = new Set<LeaseListener>();
-  private readonly acks = new Acknowledgements();
+  private readonly acks: Acknowledgements;
+  private readonly monotonic: MonotonicClock;
   private readonly database: Database;
   private readonly terms: LeaseTerms;
   private readonly ids = new WeakMap<KeyChange, string>();
@@ -62,6 +67,8 @@ export class ChangeFeed implements ChangeCarrier {
   constructor(options: ChangeFeedOptions) {
     this.options = options;
     this.database = options.database;
+    this.monotonic = options.monotonic ?? monotonicClock;
+    this.acks = new Acknowledgements(this.monotonic);
     this.terms = leaseTerms(options.revocationWaitMs);
     this.leaseValidUntil = this.shared ? 0 : Number.POSITIVE_INFINITY;
   }
@@ -107,7 +114,7 @@ export class ChangeFeed implements ChangeCarrier {
   async deliverCommitted(changes: readonly KeyChange[]): Promise<void> {
     for (const change of changes) this.emit(change);
     if (!this.shared) return;
-    const started = performance.now();
+    const started = this.monotonic();
     const ids = changes.map((change) => this.ids.get(change)).filter((id): id is string => id !== undefined);
     let live: LiveInstance[];
     try {
@@ -116,9 +123,9 @@ export class ChangeFeed implements ChangeCarrier {
       // Who is live cannot be read: assume anyone might be, and wait as long as a lease can last.
       live = [{ id: 'unknown', remainingMs: this.terms.lengthMs + this.terms.marginMs }];
     }
-    const capMs = Math.max(0, this.options.revocationWaitMs - (performance.now() - started));
+    const capMs = Math.max(0, this.options.revocationWaitMs - (this.monotonic() - started));
     // Measured from commit: what this write's answer waited for the other instances.
-    const confirmation = { ...(await this.acks.confirm(ids, live, capMs)), waitedMs: performance.now() - started };
+    const confirmation = { ...(await this.acks.confirm(ids, live, capMs)), waitedMs: this.monotonic() - started };
     this.lastConfirmation = confirmation;
     if (confirmation.lapsed.length > 0) this.options.onLapsed?.(confirmation);
   }

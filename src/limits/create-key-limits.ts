@@ -1,10 +1,10 @@
 import type { Redis } from 'ioredis';
-import type { ChangeFeed } from '../bus/change-feed.ts';
+import type { ChangeFeed } from '../revocation/change-feed.ts';
 import type { Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { KeyAllowance, type KeyLimits } from '../keys/key-allowance.ts';
-import { QuotaNotices } from '../keys/quota-notices.ts';
-import { RateLimitNotices } from '../keys/rate-limit-notices.ts';
+import { KeyAllowance, type KeyLimits } from './key-allowance.ts';
+import { QuotaNotices } from './quota-notices.ts';
+import { RateLimitNotices } from './rate-limit-notices.ts';
 import { QuotaMeter } from '../quotas/quota-meter.ts';
 import { QuotaRepository } from '../quotas/quota-repository.ts';
 import { createRateLimiter } from '../ratelimit/create-limiter.ts';
@@ -44,13 +44,14 @@ export function createKeyLimits(deps: KeyLimitsDeps) {
     onError: (error) => rateLimitStore.failed(error),
   });
   const rateLimitNotices = new RateLimitNotices(deps.uow, clock);
-  const quotas = new QuotaRepository(deps.db);
+  const quotas = new QuotaRepository(deps.db, deps.changes.instanceId);
   const quotaNotices = new QuotaNotices(deps.uow, quotas, clock);
   const quotaStore = deps.streakOf('quota_store');
   // Per-key quotas: budget leased from the database (PGlite or PostgreSQL), spent in memory.
   const quotaMeter = new QuotaMeter({
     db: deps.db,
     repository: quotas,
+    instanceId: deps.changes.instanceId,
     now,
     flushMs: deps.usageFlushMs,
     spentReport: deps.streakOf('quota_used'),

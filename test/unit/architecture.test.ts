@@ -35,6 +35,7 @@ const LAYERS = {
     'flights',
     'audit',
     'usage',
+    'request-log',
     'webhooks',
     'ratelimit',
     'quotas',

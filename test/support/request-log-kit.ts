@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestRecord } from '../../src/request-log/request-record.ts';
 import type { Harness, Session } from './harness.ts';
 import type { RequestLogEntry, RequestLogPage } from '../../src/request-log/request-log-schemas.ts';
 
@@ -23,4 +25,27 @@ export function mcpOver(base: string, key: string, method: string, params: Recor
     headers: { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
+}
+
+/** A record as the hook makes it for a whoami, at `atMs`, of `keyId` in `tenantId`. */
+export function recordFor(tenantId: string, atMs: number, keyId = randomUUID()): RequestRecord {
+  return {
+    id: randomUUID(),
+    atMs,
+    tenantId,
+    keyId,
+    keyName: 'k',
+    keyHint: 'ask_…0000',
+    method: 'GET',
+    path: '/api/v1/whoami',
+    route: '/api/v1/whoami',
+    status: 200,
+    outcome: 'ok',
+    address: '192.0.2.1',
+    userAgent: null,
+    durationMs: 0.5,
+    traceId: null,
+    mcpMethod: null,
+    mcpTool: null,
+  };
 }

@@ -28,7 +28,7 @@ export function mcpOver(base: string, key: string, method: string, params: Recor
 }
 
 /** A record as the hook makes it for a whoami, at `atMs`, of `keyId` in `tenantId`. */
-export function recordFor(tenantId: string, atMs: number, keyId = randomUUID()): RequestRecord {
+export function recordFor(tenantId: string, atMs: number, keyId: string = randomUUID()): RequestRecord {
   return {
     id: randomUUID(),
     atMs,

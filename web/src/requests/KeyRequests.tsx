@@ -25,7 +25,7 @@ export function KeyRequests({ keyId }: { keyId: string }) {
           No requests yet.
         </Text>
       ) : (
-        <RequestTable rows={requests.data.data} narrow={narrow} onOpen={setOpen} />
+        <RequestTable rows={requests.data.data} narrow={narrow} onOpen={setOpen} withKey={false} />
       )}
       <RequestDetail entry={open} onClose={() => setOpen(null)} />
     </Stack>

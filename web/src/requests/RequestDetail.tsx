@@ -7,7 +7,7 @@ import type { RequestLogEntry } from './request-log-api.ts';
 export function OutcomeBadge({ entry }: { entry: RequestLogEntry }) {
   const { label, color } = OUTCOMES[entry.outcome];
   return (
-    <Badge color={color} variant="light" radius="sm" data-testid="request-outcome">
+    <Badge color={color} variant="light" radius="sm" tt="none" data-testid="request-outcome">
       {entry.status} · {label}
     </Badge>
   );

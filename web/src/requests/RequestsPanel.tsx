@@ -122,17 +122,41 @@ export function RequestsPanel() {
   );
 }
 
-type TableProps = { rows: RequestLogEntry[]; narrow: boolean; onOpen: (entry: RequestLogEntry) => void };
+type TableProps = {
+  rows: RequestLogEntry[];
+  narrow: boolean;
+  onOpen: (entry: RequestLogEntry) => void;
+  /** Off in a key's own view, where every row is that key. */
+  withKey?: boolean;
+};
 
 /** The rows of a log; each opens its detail. Shared by the tab and a key's view. */
-export function RequestTable({ rows, narrow, onOpen }: TableProps) {
+export function RequestTable({ rows, narrow, onOpen, withKey = true }: TableProps) {
   return (
     <ResponsiveTable
       label="Requests"
       dense
-      minWidth={narrow ? 640 : 0}
+      narrow={narrow}
       rows={rows}
       rowKey={(entry) => entry.id}
+      card={(entry) => (
+        <Stack gap={4}>
+          <Group justify="space-between" wrap="nowrap">
+            <OutcomeBadge entry={entry} />
+            <UnstyledButton onClick={() => onOpen(entry)} aria-label={`Request at ${formatInstant(entry.at)}`}>
+              <Text size="sm" component="time" dateTime={entry.at} td="underline">
+                {formatInstant(entry.at)}
+              </Text>
+            </UnstyledButton>
+          </Group>
+          <Text size="sm" style={{ wordBreak: 'break-all' }}>
+            {requestText(entry)}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {entry.key.name} · from {entry.address ?? 'an unknown address'}
+          </Text>
+        </Stack>
+      )}
       columns={[
         {
           header: 'When',
@@ -145,13 +169,15 @@ export function RequestTable({ rows, narrow, onOpen }: TableProps) {
             </UnstyledButton>
           ),
         },
-        { header: 'Key', cell: (entry) => <Text size="sm">{entry.key.name}</Text> },
+        ...(withKey
+          ? [{ header: 'Key', cell: (entry: RequestLogEntry) => <Text size="sm">{entry.key.name}</Text> }]
+          : []),
         {
           header: 'Request',
           td: { style: { wordBreak: 'break-all' } },
           cell: (entry) => <Text size="sm">{requestText(entry)}</Text>,
         },
-        { header: 'Outcome', cell: (entry) => <OutcomeBadge entry={entry} /> },
+        { header: 'Outcome', td: { style: { whiteSpace: 'nowrap' } }, cell: (entry) => <OutcomeBadge entry={entry} /> },
         { header: 'From', cell: (entry) => <Text size="sm">{entry.address ?? '—'}</Text> },
       ]}
     />

@@ -2,7 +2,7 @@ import type { RequestOutcome } from './request-log-api.ts';
 
 /** How each outcome reads, and its colour: every outcome the server may send has one (a Record). */
 export const OUTCOMES: Record<RequestOutcome, { label: string; color: string }> = {
-  ok: { label: 'OK', color: 'green' },
+  ok: { label: 'OK', color: 'teal' },
   not_found: { label: 'Not found', color: 'gray' },
   invalid_request: { label: 'Invalid request', color: 'gray' },
   permission_denied: { label: 'Permission denied', color: 'orange' },

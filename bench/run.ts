@@ -30,6 +30,8 @@ import { quotas } from './quotas.ts';
 import { signInScenario } from './sign-in.ts';
 import { startupScenario } from './startup.ts';
 import { tracing } from './tracing.ts';
+import { requestLog } from './request-log.ts';
+import { requestLogWriter } from './request-log-writer.ts';
 import { webhooksScenario } from './webhooks.ts';
 import { backOfficeScenario, flights, flightsUncached, pipeline } from './scenarios.ts';
 
@@ -44,6 +46,8 @@ const SCENARIOS: Scenario[] = [
   quotas,
   signInScenario,
   tracing,
+  requestLog,
+  requestLogWriter,
   webhooksScenario,
   startupScenario,
   floodScenario,

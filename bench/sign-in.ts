@@ -35,7 +35,10 @@ async function post(url: string, body: unknown, client?: Client): Promise<Respon
 async function signedIn(url: string, email: string, password: string): Promise<Client> {
   const response = await post(`${url}/backoffice/api/session`, { email, password });
   if (response.status !== 200) throw new Error(`bench sign-in: ${response.status} ${await response.text()}`);
-  const cookie = response.headers.getSetCookie().find((c) => c.startsWith('airkey_session='))!.split(';')[0]!;
+  const cookie = response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('airkey_session='))!
+    .split(';')[0]!;
   return { cookie, csrf: ((await response.json()) as { csrf_token: string }).csrf_token };
 }
 
@@ -63,7 +66,10 @@ async function timeSignIns(airkey: AirkeyReady, s: Settings): Promise<{ totals: 
   for (let i = 0; i < SAMPLES; i++) {
     const user = await enrolledUser(airkey, admin, i);
     const password = await post(`${airkey.url}/backoffice/api/session`, { email: user.email, password: PASSWORD });
-    const pending = password.headers.getSetCookie().find((c) => c.startsWith('airkey_pending='))?.split(';')[0];
+    const pending = password.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('airkey_pending='))
+      ?.split(';')[0];
     await password.arrayBuffer();
     const step = await fetch(`${airkey.url}/backoffice/api/session/second-factor`, {
       method: 'POST',
@@ -74,7 +80,9 @@ async function timeSignIns(airkey: AirkeyReady, s: Settings): Promise<{ totals: 
     if (password.status !== 200 || step.status !== 200) bad++;
     totals.push(serverMs(password) + serverMs(step));
   }
-  s.log(`    sign-in with TOTP: server p50 ${fmt(percentile(totals, 50), 1)}, p95 ${fmt(percentile(totals, 95), 1)} ms`);
+  s.log(
+    `    sign-in with TOTP: server p50 ${fmt(percentile(totals, 50), 1)}, p95 ${fmt(percentile(totals, 95), 1)} ms`,
+  );
   return { totals, bad };
 }
 

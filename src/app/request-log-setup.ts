@@ -25,6 +25,8 @@ export function buildRequestLog(config: Config, clock: Clock, base: Foundation) 
         store: repository,
         capacity: config.requestLogBuffer,
         intervalMs: config.usageFlushMs,
+        // PostgreSQL has a pool: two statements at once keep up with a busy instance. PGlite has one connection.
+        parallel: base.database.kind === 'postgres' ? 2 : 1,
         report: base.streakOf('request_log'),
       })
     : null;

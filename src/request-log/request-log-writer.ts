@@ -15,6 +15,8 @@ export type RequestLogWriterOptions = {
   intervalMs: number;
   /** Records per statement; a full batch is written without waiting for the interval. */
   batchSize?: number;
+  /** Statements at once: more than one only where the database has connections to spare (PostgreSQL). */
+  parallel?: number;
   /** Every flush that wrote or failed: a failure is kept for the next flush and must be seen. */
   report: RunReport;
 };
@@ -41,12 +43,14 @@ export class RequestLogWriter {
   private readonly store: RequestLogStore;
   private readonly capacity: number;
   private readonly batchSize: number;
+  private readonly parallel: number;
   private readonly report: RunReport;
 
   constructor(options: RequestLogWriterOptions) {
     this.store = options.store;
     this.capacity = options.capacity;
     this.batchSize = options.batchSize ?? 1_000;
+    this.parallel = options.parallel ?? 1;
     this.report = options.report;
     this.loop = new WriteBehindLoop(options.intervalMs, () => this.writePending());
   }
@@ -79,26 +83,31 @@ export class RequestLogWriter {
     return this.loop.flush();
   }
 
-  /** Batch after batch until the buffer is empty or a write fails; never two at once (the loop). */
+  /**
+   * Up to `parallel` batches at a time until the buffer is empty or a write fails; never two
+   * flushes at once (the loop). A failed batch goes back, in order, ahead of what arrived meanwhile;
+   * a batch written beside it stays written (its ids keep a retry from writing it twice).
+   */
   private async writePending(): Promise<void> {
     this.writing = true;
     try {
       while (this.buffer.length > 0) {
-        const batch = this.buffer.length <= this.batchSize ? this.buffer : this.buffer.slice(0, this.batchSize);
-        this.buffer = batch === this.buffer ? [] : this.buffer.slice(batch.length);
-        this.inFlight = batch.length;
-        try {
-          await this.store.insert(batch);
-        } catch (error) {
-          // First in, first written: the failed batch goes back ahead of what arrived meanwhile.
-          this.buffer = batch.concat(this.buffer);
+        const taken = Math.min(this.buffer.length, this.batchSize * this.parallel);
+        const batches: RequestRecord[][] = [];
+        for (let at = 0; at < taken; at += this.batchSize) batches.push(this.buffer.slice(at, at + this.batchSize));
+        this.buffer = this.buffer.slice(taken);
+        this.inFlight = taken;
+        const results = await Promise.allSettled(batches.map((batch) => this.store.insert(batch)));
+        this.inFlight = 0;
+        const failed = batches.filter((_, i) => results[i]!.status === 'rejected');
+        this.written += taken - failed.reduce((n, batch) => n + batch.length, 0);
+        const error = results.find((result) => result.status === 'rejected');
+        if (error) {
+          this.buffer = failed.flat().concat(this.buffer);
           this.healthy = false;
-          this.report.failed(error);
+          this.report.failed(error.reason);
           return;
-        } finally {
-          this.inFlight = 0;
         }
-        this.written += batch.length;
         this.healthy = true;
         this.report.succeeded();
       }

@@ -70,6 +70,32 @@ describe('request log writer', () => {
     expect(await countOf(h, keyId)).toBe(9);
   });
 
+  it('retries only the failed one of batches written side by side, and writes each record once', async () => {
+    const repository = new RequestLogRepository(h.services.database.db);
+    let calls = 0;
+    const secondFailsOnce = {
+      insert: async (batch: readonly RequestRecord[]) => {
+        if (++calls === 2) throw new Error('one connection lost');
+        await repository.insert(batch);
+      },
+    };
+    const writer = new RequestLogWriter({
+      store: secondFailsOnce,
+      capacity: 100,
+      intervalMs: 60_000,
+      batchSize: 3,
+      parallel: 2,
+      report: quiet,
+    });
+    const keyId = randomUUID();
+    for (let i = 0; i < 6; i++) writer.record(recordFor(randomUUID(), h.clock.nowMs() + i, keyId));
+    await writer.flush();
+    expect({ pending: writer.pending, written: writer.written }).toEqual({ pending: 3, written: 3 });
+    await writer.flush();
+    expect({ pending: writer.pending, written: writer.written }).toEqual({ pending: 0, written: 6 });
+    expect(await countOf(h, keyId)).toBe(6);
+  });
+
   it('holds at most its capacity and counts what it drops, the newest first', async () => {
     let down = true;
     const repository = new RequestLogRepository(h.services.database.db);

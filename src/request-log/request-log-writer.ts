@@ -67,7 +67,8 @@ export class RequestLogWriter {
       return;
     }
     this.buffer.push(entry);
-    if (this.buffer.length >= this.batchSize && this.healthy && !this.writing) void this.loop.flush();
+    // A whole round of batches waiting: written now rather than at the next tick.
+    if (this.buffer.length >= this.batchSize * this.parallel && this.healthy && !this.writing) void this.loop.flush();
   }
 
   start(): void {

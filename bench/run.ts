@@ -32,6 +32,7 @@ import { startupScenario } from './startup.ts';
 import { tracing } from './tracing.ts';
 import { requestLog } from './request-log.ts';
 import { requestLogWriter } from './request-log-writer.ts';
+import { requestLogQueries } from './request-log-queries.ts';
 import { webhooksScenario } from './webhooks.ts';
 import { backOfficeScenario, flights, flightsUncached, pipeline } from './scenarios.ts';
 
@@ -48,6 +49,7 @@ const SCENARIOS: Scenario[] = [
   tracing,
   requestLog,
   requestLogWriter,
+  requestLogQueries,
   webhooksScenario,
   startupScenario,
   floodScenario,

@@ -40,10 +40,24 @@ export const requestLogEntrySchema = z.object({
 });
 export type RequestLogEntry = z.infer<typeof requestLogEntrySchema>;
 
-const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-const instant = z.string().refine((value) => INSTANT.test(value) && !Number.isNaN(Date.parse(value)), {
-  message: 'Use an ISO 8601 date (2026-11-22) or date-time with offset (2026-11-22T06:00:00Z).',
-});
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/** A real calendar day (no 30 February rolled into March) from 1970 on, as PostgreSQL takes it. */
+function isInstant(value: string): boolean {
+  const match = INSTANT.exec(value);
+  if (!match || Number.isNaN(Date.parse(value))) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1970 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Sent to the database as the instant it names, in UTC. */
+const instant = z
+  .string()
+  .refine(isInstant, {
+    message: 'Use an ISO 8601 date (2026-11-22) or date-time with offset (2026-11-22T06:00:00Z).',
+  })
+  .transform((value) => new Date(value).toISOString());
 
 /** An address or a CIDR range, canonical; `address <<= range` in the query. */
 const addressOrRange = z.string().transform((value, ctx) => {

@@ -82,6 +82,8 @@ describe.each(ENGINES)('request log query and export (%s)', (engine) => {
     const admin = await h.signedIn();
     expectProblem(await admin.request('GET', '/backoffice/api/request-log?address=10.0.0.1/8'), 400, 'invalid_request');
     expectProblem(await admin.request('GET', '/backoffice/api/request-log?status=abc'), 400, 'invalid_request');
+    for (const from of ['2026-02-30', '0000-01-01', '2026-11-22T25:00Z'])
+      expectProblem(await admin.request('GET', `/backoffice/api/request-log?from=${from}`), 400, 'invalid_request');
     const crew = await h.signIn((await h.user(admin.tenantId, ['crew'])).email);
     expectProblem(await crew.request('GET', '/backoffice/api/request-log'), 403, 'permission_denied');
     expectProblem(await crew.request('GET', '/backoffice/api/request-log/export'), 403, 'permission_denied');

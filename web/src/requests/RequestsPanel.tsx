@@ -73,13 +73,13 @@ export function RequestsPanel() {
           onChange={(event) => set('address')(event.currentTarget.value)}
         />
         <TextInput
-          label="From"
+          label="From (UTC)"
           type="datetime-local"
           value={filters.from}
           onChange={(event) => set('from')(event.currentTarget.value)}
         />
         <TextInput
-          label="To"
+          label="To (UTC)"
           type="datetime-local"
           value={filters.to}
           onChange={(event) => set('to')(event.currentTarget.value)}

@@ -18,13 +18,13 @@ export const NO_FILTERS: RequestFilters = { key: '', outcome: '', status: '', ad
 
 const PAGE_SIZE = 50;
 
-/** The query string of the filters in use; `from`/`to` are the browser's local date-times, sent as UTC instants. */
+/** The query string of the filters in use; `from`/`to` are date-times in UTC, as the table shows every time. */
 export function filterQuery(filters: RequestFilters): URLSearchParams {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(filters) as Array<[keyof RequestFilters, string]>) {
     const text = value.trim();
     if (text === '') continue;
-    query.set(name, name === 'from' || name === 'to' ? new Date(text).toISOString() : text);
+    query.set(name, name === 'from' || name === 'to' ? `${text}Z` : text);
   }
   return query;
 }

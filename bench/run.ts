@@ -30,6 +30,9 @@ import { quotas } from './quotas.ts';
 import { signInScenario } from './sign-in.ts';
 import { startupScenario } from './startup.ts';
 import { tracing } from './tracing.ts';
+import { requestLog } from './request-log.ts';
+import { requestLogWriter } from './request-log-writer.ts';
+import { requestLogQueries } from './request-log-queries.ts';
 import { webhooksScenario } from './webhooks.ts';
 import { backOfficeScenario, flights, flightsUncached, pipeline } from './scenarios.ts';
 
@@ -44,6 +47,9 @@ const SCENARIOS: Scenario[] = [
   quotas,
   signInScenario,
   tracing,
+  requestLog,
+  requestLogWriter,
+  requestLogQueries,
   webhooksScenario,
   startupScenario,
   floodScenario,

@@ -22,6 +22,10 @@ export type Config = {
   keyCacheMaxEntries: number;
   keyCacheMaxAgeMs: number;
   usageFlushMs: number;
+  /** Days the request log keeps (REQUEST_LOG_DAYS); 0 turns the log off (docs/request-log.md). */
+  requestLogDays: number;
+  /** Records the request log holds while the database is slow or down (REQUEST_LOG_BUFFER); past it, dropped and counted. */
+  requestLogBuffer: number;
   /** Pages of flights kept in memory on PGlite (FLIGHT_PAGE_CACHE_PAGES; 0 turns the cache off). */
   flightPageCachePages: number;
   /** Where clients reach this server (PUBLIC_URL): the OpenAPI `servers` entry and an allowed MCP origin. */
@@ -84,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyCacheMaxEntries: integer(env, 'KEY_CACHE_MAX_ENTRIES', 10_000, 1, 10_000_000),
     keyCacheMaxAgeMs: integer(env, 'KEY_CACHE_MAX_AGE_MS', 60_000, 0, 3_600_000),
     usageFlushMs: integer(env, 'USAGE_FLUSH_MS', 5_000, 10, 600_000),
+    requestLogDays: integer(env, 'REQUEST_LOG_DAYS', 30, 0, 3_650),
+    requestLogBuffer: integer(env, 'REQUEST_LOG_BUFFER', 100_000, 1, 10_000_000),
     flightPageCachePages: integer(env, 'FLIGHT_PAGE_CACHE_PAGES', 1_000, 0, 100_000),
     publicUrl: publicUrl(env.PUBLIC_URL, host, port),
     publicOrigin: env.PUBLIC_URL ? new URL(publicUrl(env.PUBLIC_URL, host, port)).origin : undefined,

@@ -45,6 +45,12 @@ export type { WebhookEventType } from './shared/event-types.ts';
 // The event types an endpoint may choose, for the page's checkboxes: a pure list without imports.
 export { WEBHOOK_EVENT_TYPES } from './shared/event-types.ts';
 export type { TenantUsage, TopKey, Usage, UsageBucket, UsageQuery, UsageWindow } from './usage/usage-schemas.ts';
+export type {
+  RequestLogEntry,
+  RequestLogFilter,
+  RequestLogPage,
+  RequestOutcome,
+} from './request-log/request-log-schemas.ts';
 export type { FieldError, Problem } from './http/problem-types.ts';
 export type { problemSchema } from './http/schemas.ts';
 export type { KeyAuthority } from './shared/actor.ts';

@@ -20,6 +20,8 @@ import type { QuotaNotices } from '../limits/quota-notices.ts';
 import type { QuotaMeter } from '../quotas/quota-meter.ts';
 import type { RollService } from '../keys/roll-service.ts';
 import type { UsageRecorder } from '../keys/usage-recorder.ts';
+import type { RequestLogService } from '../request-log/request-log-service.ts';
+import type { RequestLogWriter } from '../request-log/request-log-writer.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { SecondFactorService } from '../second-factors/second-factor-service.ts';
 import type { SessionService } from '../sessions/session-service.ts';
@@ -44,7 +46,8 @@ export type Services = FoundationServices &
   KeyServices &
   AccountServices &
   FlightServices &
-  WebhookServices & {
+  WebhookServices &
+  RequestLogServices & {
     /** Starts the background jobs (the change feed first). */
     start(): Promise<void>;
     /** Stops them in reverse order, flushing what they hold, then closes Redis and the database. */
@@ -95,6 +98,13 @@ export type AccountServices = {
 
 /** The data a key opens: a tenant's flights. */
 export type FlightServices = { flights: FlightService };
+
+/** The request log (docs/request-log.md): the writer behind every API and MCP request, and its reader. */
+export type RequestLogServices = {
+  requestLog: RequestLogService;
+  /** Null when REQUEST_LOG_DAYS is 0: nothing is recorded. */
+  requestLogWriter: RequestLogWriter | null;
+};
 
 /** Webhook endpoints, the box that seals their secrets, and what the sealing key said at start. */
 export type WebhookServices = {

@@ -11,6 +11,7 @@ import { buildAccountServices } from './account-services.ts';
 import { BackgroundJobs, everyInterval } from './background-jobs.ts';
 import { openFoundation } from './foundation.ts';
 import { buildKeyServices } from './key-services.ts';
+import { buildRequestLog } from './request-log-setup.ts';
 import type { AccountServices, ServiceOverrides, Services, WebhookServices } from './service-types.ts';
 
 export type { ServiceOverrides, Services } from './service-types.ts';
@@ -62,6 +63,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     startupWarnings: base.webhooks.startupWarnings,
   };
 
+  const requestLog = buildRequestLog(config, clock, base);
+
   // Everything that runs beside the server: started in this order, stopped in the reverse one (the
   // change feed last, so the flushes before it still publish). A new job is one more entry here.
   const jobs = new BackgroundJobs([
@@ -69,6 +72,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     { name: 'legacy keys', start: () => legacyKeys.refresh() },
     { name: 'usage counts', start: () => usageCounter.start(), stop: () => usageCounter.stop() },
     { name: 'key last use', start: () => usage.start(), stop: () => usage.stop() },
+    // Written on stop, before the database closes: a clean stop loses no request's entry.
+    requestLog.job,
     // Also waits for the rate limits' leases under way.
     { name: 'quota use', start: () => key.limits.start(), stop: () => key.limits.close() },
     { name: 'webhook deliveries', start: () => deliveries.start(), stop: () => deliveries.stop() },
@@ -85,6 +90,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         abandoned_sign_ins: () => accounts.signIns.deleteExpired(),
         usage_prune: () => usageReports.prune(),
         planner_statistics: () => database.refreshStatistics(),
+        request_log_partitions: () => requestLog.maintain(),
       },
       (task, error) => log.warn({ err: error, task }, 'housekeeping failed'),
     ),
@@ -101,6 +107,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ...accounts,
     flights,
     ...webhooks,
+    ...requestLog.services,
     start: () => jobs.start(),
     async close() {
       await jobs.stop();

@@ -1,6 +1,7 @@
 import * as core from './schema.ts';
 import { quotaHoldings, quotaPeriods, rateLimitWindows } from './rate-limit-tables.ts';
 import { passkeys, pendingSignIns, recoveryCodes, totpFactors, webauthnChallenges } from './sign-in-tables.ts';
+import { requestLog } from './request-log-tables.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from './webhook-tables.ts';
 
 /** Every table, as Drizzle's relational query API and the migrations see them. */
@@ -17,5 +18,6 @@ export const schema = {
   passkeys,
   recoveryCodes,
   webauthnChallenges,
+  requestLog,
 };
 export type Schema = typeof schema;

@@ -56,5 +56,7 @@ export function authenticateRequest(
       queryKey: queryKeysOf(request.raw),
     },
     request.client,
+    // A refused key of a tenant lands on `request.refusedKey`, for the request log.
+    request,
   );
 }

@@ -31,6 +31,8 @@ import { healthRoutes } from './routes/health.ts';
 import { addJsonBodyParser } from './json-body.ts';
 import { leakedKeyRoutes } from './routes/leaked-keys.ts';
 import { publicApiRoutes } from './routes/public-api.ts';
+import { backofficeRequestLogRoutes } from './routes/backoffice-request-log.ts';
+import { requestLogRecorder } from './request-log-hook.ts';
 import { sessionHook } from './session-auth.ts';
 import { activeTracing } from '../telemetry/tracing.ts';
 import './types.ts';
@@ -64,6 +66,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.decorateRequest('client', '');
   app.decorateRequest('https', false);
   app.decorateRequest('principal', undefined);
+  app.decorateRequest('refusedKey', undefined);
   app.decorateRequest('problemCode', undefined);
   app.decorateRequest('backofficeSession', undefined);
   app.decorateRequest('traceSpan', undefined);
@@ -79,8 +82,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.addHook('onRequest', clientAddressHook(config.trustedProxies));
   app.addHook('onRequest', requireHost);
   const requestLines = requestLineLogger({ level: config.logLevel, stream: options.logStream });
+  const recordRequest = services.requestLogWriter && requestLogRecorder(services.requestLogWriter, services.clock);
   app.addHook('onResponse', (request, reply, done) => {
     logRequestDone(requestLines, request, reply);
+    recordRequest?.(request, reply);
     countRequest(services.metrics, request, reply);
     done();
   });
@@ -150,10 +155,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 function backofficeRoutes(guarded: FastifyInstance, services: Services): void {
   const { sessions, keys, keyRolls, keyPolicies, usageReports, audit, users, webhooks, secondFactors, signInSettings } =
     services;
+  const { requestLog } = services;
   guarded.addHook('onRequest', sessionHook(sessions));
   backofficeKeyRoutes(guarded, { keys, keyRolls });
   backofficeKeyPolicyRoutes(guarded, { keyPolicies });
   backofficeUsageRoutes(guarded, { usageReports });
+  backofficeRequestLogRoutes(guarded, { requestLog });
   backofficeAuditRoutes(guarded, { audit });
   backofficeUserRoutes(guarded, { users });
   backofficeAccessRoutes(guarded, { sessions, secondFactors, signInSettings });

@@ -11,6 +11,8 @@ declare module 'fastify' {
     https: boolean;
     /** Set by the key check on /api/v1 and /mcp. */
     principal?: Principal;
+    /** A key of a tenant the key check refused (disabled, expired, retired, address): for the request log. */
+    refusedKey?: Principal | undefined;
     /** Set by the session check on the back office. */
     backofficeSession?: ResolvedSession & { token: string };
     /** The problem code of a refused request, for its one log line. */

@@ -7,7 +7,7 @@ import {
   type KeyRejection,
 } from '../shared/errors.ts';
 import { extractPresentedKey, type PresentedKeySources } from './extract.ts';
-import type { CheckOutcome, KeyCheck } from './key-check.ts';
+import type { CheckOutcome, KeyCheck, RefusedKeyHolder } from './key-check.ts';
 import type { Accepted } from './decide.ts';
 
 /** Why a request's key was not accepted: the catalogued error its problem details come from. */
@@ -25,11 +25,12 @@ export function authenticate(
   keyCheck: KeyCheck,
   sources: PresentedKeySources,
   client: string,
+  seen?: RefusedKeyHolder,
 ): Accepted | KeyRefusal | Promise<Accepted | KeyRefusal> {
   const presented = extractPresentedKey(sources);
   if (presented.kind === 'none') return rejection('api_key_missing');
   if (presented.kind === 'ambiguous') return rejection('api_key_ambiguous');
-  const outcome = keyCheck.check(presented.secret, client);
+  const outcome = keyCheck.check(presented.secret, client, seen);
   if (!(outcome instanceof Promise)) return principalOrRefusal(outcome);
   return outcome.then(principalOrRefusal, (error: unknown) => new UnavailableError({ cause: error }));
 }

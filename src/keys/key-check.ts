@@ -9,6 +9,7 @@ import type { LegacyKeys } from './legacy-keys.ts';
 import { digestSecret, hasKeyFormat } from './secret.ts';
 import type { UsageRecorder } from './usage-recorder.ts';
 import { answeredWithin } from '../shared/answered-within.ts';
+import type { Principal } from '../shared/principal.ts';
 
 // A read that hangs (a partition: no reset, no answer) is answered 503 rather than held open.
 const READ_THROUGH_TIMEOUT_MS = 2_000;
@@ -17,6 +18,13 @@ const READ_THROUGH_TIMEOUT_MS = 2_000;
 export type AddressRefused = { ok: false; reason: 'api_key_ip_not_allowed'; client: string };
 
 export type CheckOutcome = Verdict | AddressRefused | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
+
+/**
+ * Where the check leaves the principal of a key of a tenant that it refused (disabled, expired,
+ * retired, or used from outside its allowlist), for the request log; the request itself in HTTP.
+ * Only a refusal of a real key sets it: a string that is no key of any tenant names no one.
+ */
+export type RefusedKeyHolder = { refusedKey?: Principal | undefined };
 
 export type KeyCheckMetrics = { observe(outcome: string, seconds: number): void };
 
@@ -63,7 +71,7 @@ export class KeyCheck {
    * A known, valid key is answered synchronously (no promise, no await): that is every request
    * but the first of a key on this instance. Everything else continues in `checkSlowly`.
    */
-  check(secret: string, client: string): CheckOutcome | Promise<CheckOutcome> {
+  check(secret: string, client: string, seen?: RefusedKeyHolder): CheckOutcome | Promise<CheckOutcome> {
     const started = performance.now();
     const nowMs = this.clock.nowMs();
     // 1. Parse: a malformed value is rejected without hashing or a lookup; so is, once no key
@@ -73,7 +81,7 @@ export class KeyCheck {
     const facts: KeyFacts | null | undefined = digest === null ? null : this.cache.get(digest);
     // 3. Decide from the cached facts and the clock, now.
     const verdict = facts === undefined ? undefined : decide(facts, nowMs);
-    if (verdict?.ok) return this.accept(verdict, facts!, client, nowMs, started);
+    if (verdict?.ok) return this.accept(verdict, facts!, client, nowMs, started, seen);
     // 4. A client this instance already knows to be blocked is refused here, without a promise
     //    or a call to the throttle's store, unless its key is one it may still look up: the bulk
     //    of a flood of guesses is answered this way.
@@ -81,7 +89,7 @@ export class KeyCheck {
     if (blockedFor > 0 && !this.mayStillLookUp(digest, facts, client)) {
       return this.finish({ ok: false, reason: 'throttled', retryAfterSeconds: blockedFor }, started);
     }
-    return this.checkSlowly(digest, facts, verdict, nowMs, client, started);
+    return this.checkSlowly(digest, facts, verdict, nowMs, client, started, seen);
   }
 
   /**
@@ -97,6 +105,7 @@ export class KeyCheck {
     nowMs: number,
     client: string,
     started: number,
+    seen: RefusedKeyHolder | undefined,
   ): Promise<CheckOutcome> {
     const retryAfterSeconds = await this.throttle.retryAfter(client);
     const blocked = retryAfterSeconds > 0;
@@ -122,12 +131,15 @@ export class KeyCheck {
       }
       verdict = decide(facts, nowMs);
       known = facts;
-      if (verdict.ok) return this.accept(verdict, facts!, client, nowMs, started);
+      if (verdict.ok) return this.accept(verdict, facts!, client, nowMs, started, seen);
     }
     if (blocked) return this.finish(throttled, started);
     // Count the failure against the client.
     await this.throttle.recordFailure(client);
-    if (known) this.usage.refused(known.keyId, known.tenantId, nowMs);
+    if (known) {
+      this.usage.refused(known.keyId, known.tenantId, nowMs);
+      if (seen) seen.refusedKey = known.principal;
+    }
     return this.finish(verdict ?? { ok: false, reason: 'api_key_invalid' }, started);
   }
 
@@ -165,10 +177,12 @@ export class KeyCheck {
     client: string,
     nowMs: number,
     started: number,
+    seen: RefusedKeyHolder | undefined,
   ): CheckOutcome {
     const tenantId = verdict.principal.tenant.id;
     if (facts.allowedIps !== null && !facts.allowedIps.allows(client)) {
       this.usage.addressRefused(verdict.keyId, tenantId, nowMs, client);
+      if (seen) seen.refusedKey = verdict.principal;
       return this.finish({ ok: false, reason: 'api_key_ip_not_allowed', client }, started);
     }
     this.usage.accepted(verdict.keyId, tenantId, nowMs);

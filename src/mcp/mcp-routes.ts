@@ -34,6 +34,7 @@ export function mcpRoutes(
       limits: limitsView(request.limitsSeen),
       flights: services.flights,
       onFault: (error) => request.log.error({ err: error }, 'mcp tool failed'),
+      onRefused: (code) => void (request.problemCode = code),
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
 

@@ -14,6 +14,8 @@ export type ToolContext = {
   flights: FlightService;
   /** Unexpected faults (5xx) go here to be logged; the caller sees a generic message only. */
   onFault: (error: unknown) => void;
+  /** A catalogued refusal's code (permission_denied, not_found), for the request's log entry and line. */
+  onRefused?: (code: string) => void;
 };
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
@@ -104,6 +106,7 @@ async function guarded(context: ToolContext, run: () => Promise<CallToolResult>)
   } catch (error) {
     const problem = problemOf(error);
     if (problem.status >= 500) context.onFault(error);
+    else context.onRefused?.(problem.code);
     return { isError: true, content: [{ type: 'text', text: `${problem.code}: ${problem.detail}` }] };
   }
 }

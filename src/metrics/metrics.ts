@@ -117,6 +117,29 @@ export class Metrics {
     );
   }
 
+  /** The request log's writer (docs/request-log.md): what it dropped, wrote and holds, read at scrape time. */
+  watchRequestLog(writer: { readonly dropped: number; readonly written: number; readonly pending: number }): void {
+    const registers = [this.registry];
+    monotonic(
+      registers,
+      'airkey_request_log_dropped_total',
+      'Request log entries dropped because the buffer was full (the database slow or down); requests were not affected.',
+      () => writer.dropped,
+    );
+    monotonic(
+      registers,
+      'airkey_request_log_written_total',
+      'Request log entries written by this instance.',
+      () => writer.written,
+    );
+    sampled(
+      registers,
+      'airkey_request_log_pending',
+      'Request log entries held, not yet written.',
+      () => writer.pending,
+    );
+  }
+
   /** Called once per response. `route` is the route pattern, never the raw URL (unbounded, may hold a key). */
   observeRequest(method: string, route: string, status: number): void {
     this.requests.inc(`${method} ${status} ${route}`, () => ({ method, route, status }));

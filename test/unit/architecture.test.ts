@@ -37,6 +37,7 @@ const LAYERS = {
     'flights',
     'audit',
     'usage',
+    'request-log',
     'webhooks',
     'ratelimit',
     'quotas',

@@ -1,11 +1,12 @@
 import { Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconHistory, IconKey } from '@tabler/icons-react';
+import { IconHistory, IconKey, IconList } from '@tabler/icons-react';
 import { useState } from 'react';
 import { permissionsOfSession, useSession } from '../session/session-api.ts';
 import { ActivityPanel } from '../activity/ActivityPanel.tsx';
 import { KeysPanel } from './KeysPanel.tsx';
+import { RequestsPanel } from '../requests/RequestsPanel.tsx';
 
-/** /backoffice/settings/api-keys: the keys, and the activity that changed them. */
+/** /backoffice/settings/api-keys: the keys, the requests made with them, and the activity that changed them. */
 export function ApiKeysPage() {
   const session = useSession();
   const canReadAudit = permissionsOfSession(session.data).includes('audit:read');
@@ -23,6 +24,9 @@ export function ApiKeysPage() {
           <Tabs.Tab value="keys" leftSection={<IconKey size={16} aria-hidden />}>
             Keys
           </Tabs.Tab>
+          <Tabs.Tab value="requests" leftSection={<IconList size={16} aria-hidden />}>
+            Requests
+          </Tabs.Tab>
           {canReadAudit && (
             <Tabs.Tab value="activity" leftSection={<IconHistory size={16} aria-hidden />}>
               Activity
@@ -31,6 +35,9 @@ export function ApiKeysPage() {
         </Tabs.List>
         <Tabs.Panel value="keys" pt="md">
           <KeysPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="requests" pt="md">
+          <RequestsPanel />
         </Tabs.Panel>
         {canReadAudit && (
           <Tabs.Panel value="activity" pt="md">

@@ -14,6 +14,7 @@ import { UsagePanel } from './UsagePanel.tsx';
 import { RateLimitEditor } from './RateLimitEditor.tsx';
 import { QuotaEditor } from './QuotaEditor.tsx';
 import { AllowedIpsEditor, LastRefused } from './AllowedIpsEditor.tsx';
+import { KeyRequests } from '../requests/KeyRequests.tsx';
 
 type Props = { apiKey: ApiKey | null; now: Date; onClose: () => void; onRoll: (key: ApiKey) => void };
 
@@ -144,6 +145,7 @@ function KeyDetails({ apiKey, now, onRoll, onReset }: DetailsProps) {
         usage={usage}
         height={200}
       />
+      <KeyRequests keyId={apiKey.id} />
     </Stack>
   );
 }

@@ -1,0 +1,111 @@
+/**
+ * The request log's reads on a large log (docs/request-log.md (Reading)), PostgreSQL only, with
+ * --long (or --only=requestlog-queries): BENCH_REQUEST_LOG_ROWS entries (10,000,000) generated in
+ * SQL over the last day, for one tenant's 100 keys and as many again for another tenant, then the
+ * page of 50 under each filter, 40 times with varied values, through the service as the back office
+ * calls it: p95 held to 100 ms; a key's view (its first 10) to 50 ms.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { createServices } from '../src/app/services.ts';
+import { loadConfig } from '../src/config.ts';
+import type { RequestLogFilter } from '../src/request-log/request-log-schemas.ts';
+import { SYSTEM_ACTOR } from '../src/shared/actor.ts';
+import { signedInAs } from '../test/support/actors.ts';
+import { percentile } from './measure.ts';
+import { atMost, type Row } from './rows.ts';
+import type { Scenario } from './scenario.ts';
+import { fmt } from './scenarios.ts';
+
+const TIMES = 40;
+const KEYS = 100;
+
+export const requestLogQueries: Scenario = {
+  name: 'requestlog-queries',
+  title: '13. request log queries on 10 million entries',
+  engines: ['postgres'],
+  alone: true,
+  optIn: 'long',
+  async run({ databaseUrl, settings: s }) {
+    const total = Number(process.env.BENCH_REQUEST_LOG_ROWS ?? 1e7);
+    const config = {
+      ...loadConfig({}),
+      databaseUrl,
+      dataDir: mkdtempSync(join(tmpdir(), 'airkey-bench-logq-')),
+      logLevel: 'warn',
+    };
+    const services = await createServices(config);
+    await services.start();
+    try {
+      const slug = `logq-${process.pid}-${Date.now()}`;
+      const tenant = await services.tenants.create(SYSTEM_ACTOR, { name: 'Log Air', slug });
+      const email = `${slug}@example.test`;
+      await services.users.create(SYSTEM_ACTOR, tenant.id, {
+        email,
+        name: 'Bench',
+        password: 'bench-password-1',
+        roles: ['system_administrator'],
+      });
+      const actor = signedInAs(await services.users.requireByEmail(email));
+      const keys = Array.from({ length: KEYS }, () => randomUUID());
+      const other = randomUUID();
+      const db = services.database.db;
+      s.log(`    generating ${fmt(total)} request log entries on PostgreSQL`);
+      const started = performance.now();
+      // Half this tenant's (100 keys), half another's; spread over the last 23 hours (partitions exist).
+      await db.execute(sql`
+        insert into request_log (id, at, tenant_id, key_id, key_name, key_hint, method, path, route, status,
+          outcome, address, user_agent, duration_ms, trace_id, mcp_method, mcp_tool)
+        select gen_random_uuid(), now() - (g % 82800000) * interval '1 millisecond',
+          case when g % 2 = 0 then ${tenant.id}::uuid else ${other}::uuid end,
+          (${`{${keys.join(',')}}`}::uuid[])[1 + (g / 2) % ${KEYS}], 'key', 'ask_…0000', 'GET',
+          case when g % 5 = 0 then '/api/v1/flights' else '/api/v1/whoami' end,
+          case when g % 5 = 0 then '/api/v1/flights' else '/api/v1/whoami' end,
+          case when g % 50 = 0 then 429 when g % 97 = 0 then 401 else 200 end,
+          case when g % 50 = 0 then 'rate_limited' when g % 97 = 0 then 'rejected' else 'ok' end,
+          ('10.' || (g % 251) || '.' || ((g / 251) % 251) || '.' || ((g / 63001) % 251))::inet,
+          'bench', 1.5, null, null, null
+        from generate_series(1, ${total}) g`);
+      await db.execute(sql`analyze request_log`);
+      s.log(`    generated in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+      const hour = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+      const pick = <T>(values: readonly T[], i: number) => values[i % values.length]!;
+      const filters: Array<[string, (i: number) => RequestLogFilter, number, number]> = [
+        ['no filter', () => ({}), 50, 100],
+        ['key', (i) => ({ key: pick(keys, i) }), 50, 100],
+        ['outcome rate_limited', () => ({ outcome: 'rate_limited' }), 50, 100],
+        ['status 401', () => ({ status: 401 }), 50, 100],
+        ['route /api/v1/flights', () => ({ route: '/api/v1/flights' }), 50, 100],
+        ['address /24', (i) => ({ address: `10.${i % 251}.${(i * 7) % 251}.0/24` }), 50, 100],
+        ['time range (one hour)', (i) => ({ from: hour(2 + (i % 20)), to: hour(1 + (i % 20)) }), 50, 100],
+        ["key view (a key's first 10)", (i) => ({ key: pick(keys, i * 3) }), 10, 50],
+      ];
+      const rows: Row[] = [];
+      for (const [name, filterOf, limit, target] of filters) {
+        const times: number[] = [];
+        for (let i = 0; i < TIMES; i++) {
+          const at = performance.now();
+          await services.requestLog.list(actor, filterOf(i), limit);
+          times.push(performance.now() - at);
+        }
+        const p95 = percentile(times, 95);
+        s.log(`    ${name}: p95 ${p95.toFixed(1)} ms`);
+        rows.push({
+          what: `13. request log on ${fmt(total)} entries (postgres): page of ${limit}, ${name}, p95 ms`,
+          value: p95.toFixed(1),
+          reference: '',
+          ratio: '',
+          measured: { value: p95, ratio: NaN },
+          target: atMost(target, 'value', ' ms'),
+        });
+      }
+      return rows;
+    } finally {
+      await services.close();
+    }
+  },
+};

@@ -1,0 +1,55 @@
+import type { Config } from '../config.ts';
+import { RequestLogPartitions } from '../request-log/request-log-partitions.ts';
+import { RequestLogRepository } from '../request-log/request-log-repository.ts';
+import { RequestLogService } from '../request-log/request-log-service.ts';
+import { RequestLogWriter } from '../request-log/request-log-writer.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { BackgroundJob } from './background-jobs.ts';
+import type { Foundation } from './foundation.ts';
+import type { RequestLogServices } from './service-types.ts';
+
+/** Partitions change by the day: checking once an hour keeps three days ahead with room to spare. */
+const MAINTAIN_EVERY_MS = 3_600_000;
+
+/**
+ * The request log (docs/request-log.md): the reader, the writer every API and MCP request appends
+ * to (none when REQUEST_LOG_DAYS is 0), its job (partitions made before the first write, the
+ * buffer written on stop) and its housekeeping task (partitions ahead, old days dropped).
+ */
+export function buildRequestLog(config: Config, clock: Clock, base: Foundation) {
+  const { db } = base.database;
+  const repository = new RequestLogRepository(db);
+  const on = config.requestLogDays > 0;
+  const writer = on
+    ? new RequestLogWriter({
+        store: repository,
+        capacity: config.requestLogBuffer,
+        intervalMs: config.usageFlushMs,
+        // PostgreSQL has a pool: two statements at once keep up with a busy instance. PGlite has one connection.
+        parallel: base.database.kind === 'postgres' ? 2 : 1,
+        report: base.streakOf('request_log'),
+      })
+    : null;
+  if (writer) base.metrics.watchRequestLog(writer);
+  const partitions = new RequestLogPartitions(db, clock, config.requestLogDays);
+  let maintainedAtMs = Number.NEGATIVE_INFINITY;
+  const maintain = async (): Promise<void> => {
+    if (!on || clock.nowMs() - maintainedAtMs < MAINTAIN_EVERY_MS) return;
+    await partitions.maintain();
+    maintainedAtMs = clock.nowMs();
+  };
+  const services: RequestLogServices = {
+    requestLog: new RequestLogService(repository, base.cursors),
+    requestLogWriter: writer,
+  };
+  const job: BackgroundJob = {
+    name: 'request log',
+    async start() {
+      // A database that cannot answer yet only delays the partitions: the housekeeping tries again.
+      await maintain().catch((error: unknown) => base.reportError(error));
+      writer?.start();
+    },
+    stop: () => writer?.stop(),
+  };
+  return { services, job, maintain };
+}

@@ -1,0 +1,104 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/handle.ts';
+import type { Clock } from '../shared/clock.ts';
+
+const DAY_MS = 86_400_000;
+/** Days created ahead of today, so a write never waits for a partition and rarely lands in the default one. */
+const DAYS_AHEAD = 3;
+/** Rows removed from the default partition per statement: a short lock each, never one long one. */
+const DELETE_BATCH = 5_000;
+const PREFIX = 'request_log_p';
+
+/**
+ * Retention by whole days (docs/request-log.md (Retention)): one partition per UTC day, created
+ * ahead and dropped once all of it is older than REQUEST_LOG_DAYS. Dropping a partition is a
+ * catalog change, not a delete of millions of rows: its lock on the log lasts a moment, and
+ * `lock_timeout` makes it give up rather than queue writers behind it. The same SQL runs on
+ * PGlite, which is PostgreSQL too. Several instances may run it at once: an advisory lock makes
+ * them take turns.
+ */
+export class RequestLogPartitions {
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly days: number;
+  constructor(db: Db, clock: Clock, days: number) {
+    this.db = db;
+    this.clock = clock;
+    this.days = days;
+  }
+
+  /** Creates the partitions of today and the next days, drops those past retention; returns what it dropped. */
+  async maintain(): Promise<string[]> {
+    const today = Math.floor(this.clock.nowMs() / DAY_MS) * DAY_MS;
+    const cutoffMs = this.clock.nowMs() - this.days * DAY_MS;
+    const dropped: string[] = [];
+    await this.db.transaction(async (tx) => {
+      await tx.execute(sql`set local lock_timeout = '2s'`);
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('airkey.request_log_partitions'))`);
+      const existing = new Set(await partitionsOf(tx));
+      for (let day = today - DAY_MS; day <= today + DAYS_AHEAD * DAY_MS; day += DAY_MS) {
+        const name = nameOf(day);
+        if (existing.has(name) || day + DAY_MS <= cutoffMs) continue;
+        const [from, to] = [new Date(day).toISOString(), new Date(day + DAY_MS).toISOString()];
+        // Rows of that day already in the default partition would make the creation fail: they stay
+        // there (still read, still pruned) and the day goes without a partition of its own.
+        if (await defaultHolds(tx, from, to)) continue;
+        await tx.execute(
+          sql.raw(
+            `create table if not exists ${name} partition of request_log for values from ('${from}') to ('${to}')`,
+          ),
+        );
+      }
+      for (const name of existing) {
+        const day = dayOf(name);
+        if (day === undefined || day + DAY_MS > cutoffMs) continue;
+        await tx.execute(sql.raw(`drop table if exists ${name}`));
+        dropped.push(name);
+      }
+    });
+    await this.pruneDefault(new Date(cutoffMs).toISOString());
+    return dropped;
+  }
+
+  /** Rows that no daily partition took, past retention: deleted a batch at a time. */
+  private async pruneDefault(cutoff: string): Promise<void> {
+    for (;;) {
+      const result = await this.db.execute(sql`
+        delete from request_log_default where ctid in (
+          select ctid from request_log_default where at < ${cutoff}::timestamptz limit ${DELETE_BATCH})`);
+      if (
+        ((result as { rowCount?: number | null; affectedRows?: number }).rowCount ??
+          (result as { affectedRows?: number }).affectedRows ??
+          0) < DELETE_BATCH
+      )
+        return;
+    }
+  }
+}
+
+async function defaultHolds(db: Db, from: string, to: string): Promise<boolean> {
+  const result = await db.execute(sql`
+    select 1 from request_log_default where at >= ${from}::timestamptz and at < ${to}::timestamptz limit 1`);
+  return (result as { rows: unknown[] }).rows.length > 0;
+}
+
+async function partitionsOf(db: Db): Promise<string[]> {
+  const result = await db.execute(sql`
+    select c.relname as name from pg_inherits i
+    join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
+    where p.relname = 'request_log'`);
+  return (result as { rows: Array<{ name: string }> }).rows
+    .map((row) => row.name)
+    .filter((name) => name.startsWith(PREFIX));
+}
+
+/** `request_log_p20261127`: the name says the day, so retention needs no catalog of bounds. */
+function nameOf(dayMs: number): string {
+  return PREFIX + new Date(dayMs).toISOString().slice(0, 10).replaceAll('-', '');
+}
+
+function dayOf(name: string): number | undefined {
+  const digits = name.slice(PREFIX.length);
+  if (!/^\d{8}$/.test(digits)) return undefined;
+  return Date.UTC(Number(digits.slice(0, 4)), Number(digits.slice(4, 6)) - 1, Number(digits.slice(6, 8)));
+}

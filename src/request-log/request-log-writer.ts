@@ -1,0 +1,119 @@
+import type { RunReport } from '../shared/failure-streak.ts';
+import { WriteBehindLoop } from '../shared/write-behind.ts';
+import type { RequestRecord } from './request-record.ts';
+
+/** Where a batch goes: one statement for the whole batch, which skips rows already written. */
+export interface RequestLogStore {
+  insert(batch: readonly RequestRecord[]): Promise<void>;
+}
+
+export type RequestLogWriterOptions = {
+  store: RequestLogStore;
+  /** REQUEST_LOG_BUFFER: records held at most, the batch being written included. */
+  capacity: number;
+  /** USAGE_FLUSH_MS: the longest a record waits while the database keeps up. */
+  intervalMs: number;
+  /** Records per statement; a full batch is written without waiting for the interval. */
+  batchSize?: number;
+  /** Statements at once: more than one only where the database has connections to spare (PostgreSQL). */
+  parallel?: number;
+  /** Every flush that wrote or failed: a failure is kept for the next flush and must be seen. */
+  report: RunReport;
+};
+
+/**
+ * The request log's write-behind (docs/request-log.md). A request only appends its record to an
+ * array (no I/O, no promise); batches go out on a timer, or as soon as a batch is full. Past
+ * `capacity` the newest records are dropped and counted, so an outage costs log entries, never a
+ * request's time or answer. A failed batch is kept, in order, for the next try; its rows carry
+ * their ids, so a batch that was written but whose answer was lost writes nothing twice.
+ */
+export class RequestLogWriter {
+  /** Records dropped because the buffer was full (airkey_request_log_dropped_total). */
+  dropped = 0;
+  /** Records written to the database by this instance. */
+  written = 0;
+  private buffer: RequestRecord[] = [];
+  /** Records taken by the flush under way: they count against the capacity until written. */
+  private inFlight = 0;
+  private writing = false;
+  /** After a failed flush, only the timer tries again: a full batch must not retry at request rate. */
+  private healthy = true;
+  private readonly loop: WriteBehindLoop;
+  private readonly store: RequestLogStore;
+  private readonly capacity: number;
+  private readonly batchSize: number;
+  private readonly parallel: number;
+  private readonly report: RunReport;
+
+  constructor(options: RequestLogWriterOptions) {
+    this.store = options.store;
+    this.capacity = options.capacity;
+    this.batchSize = options.batchSize ?? 1_000;
+    this.parallel = options.parallel ?? 1;
+    this.report = options.report;
+    this.loop = new WriteBehindLoop(options.intervalMs, () => this.writePending());
+  }
+
+  /** Records held and not yet written. */
+  get pending(): number {
+    return this.buffer.length + this.inFlight;
+  }
+
+  /** Hot path (after the response): an append, or a count when full. */
+  record(entry: RequestRecord): void {
+    if (this.buffer.length + this.inFlight >= this.capacity) {
+      this.dropped += 1;
+      return;
+    }
+    this.buffer.push(entry);
+    // A whole round of batches waiting: written now rather than at the next tick.
+    if (this.buffer.length >= this.batchSize * this.parallel && this.healthy && !this.writing) void this.loop.flush();
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  /** Stops the timer and writes what is held (a clean stop loses nothing while the database answers). */
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  flush(): Promise<void> {
+    return this.loop.flush();
+  }
+
+  /**
+   * Up to `parallel` batches at a time until the buffer is empty or a write fails; never two
+   * flushes at once (the loop). A failed batch goes back, in order, ahead of what arrived meanwhile;
+   * a batch written beside it stays written (its ids keep a retry from writing it twice).
+   */
+  private async writePending(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.buffer.length > 0) {
+        const taken = Math.min(this.buffer.length, this.batchSize * this.parallel);
+        const batches: RequestRecord[][] = [];
+        for (let at = 0; at < taken; at += this.batchSize) batches.push(this.buffer.slice(at, at + this.batchSize));
+        this.buffer = this.buffer.slice(taken);
+        this.inFlight = taken;
+        const results = await Promise.allSettled(batches.map((batch) => this.store.insert(batch)));
+        this.inFlight = 0;
+        const failed = batches.filter((_, i) => results[i]!.status === 'rejected');
+        this.written += taken - failed.reduce((n, batch) => n + batch.length, 0);
+        const error = results.find((result) => result.status === 'rejected');
+        if (error) {
+          this.buffer = failed.flat().concat(this.buffer);
+          this.healthy = false;
+          this.report.failed(error.reason);
+          return;
+        }
+        this.healthy = true;
+        this.report.succeeded();
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import type { RequestOutcome } from './request-log-schemas.ts';
+
+/**
+ * One request as the writer buffers it: plain values the request already held, no key material.
+ * `id` is made when the request is recorded, so a batch retried after a lost answer writes nothing
+ * twice (the table's primary key is `(id, at)`).
+ */
+export type RequestRecord = {
+  id: string;
+  atMs: number;
+  tenantId: string;
+  keyId: string;
+  keyName: string;
+  keyHint: string;
+  method: string;
+  path: string;
+  route: string;
+  status: number;
+  outcome: RequestOutcome;
+  address: string | null;
+  userAgent: string | null;
+  durationMs: number;
+  traceId: string | null;
+  mcpMethod: string | null;
+  mcpTool: string | null;
+};
+
+/** Problem codes that name the outcome whatever the status (an MCP tool error is a 200). */
+const OUTCOME_OF_CODE: Readonly<Record<string, RequestOutcome>> = {
+  api_key_ip_not_allowed: 'ip_refused',
+  rate_limited: 'rate_limited',
+  quota_exceeded: 'quota_exceeded',
+  permission_denied: 'permission_denied',
+  not_found: 'not_found',
+  invalid_request: 'invalid_request',
+  api_key_disabled: 'rejected',
+  api_key_expired: 'rejected',
+  api_key_invalid: 'rejected',
+};
+
+/** How a request that presented a key of the tenant ended (docs/request-log.md (Outcomes)). */
+export function outcomeOf(status: number, code: string | undefined): RequestOutcome {
+  if (status >= 500) return 'error';
+  const named = code === undefined ? undefined : OUTCOME_OF_CODE[code];
+  if (named !== undefined) return named;
+  if (status === 401) return 'rejected';
+  if (status === 403) return 'permission_denied';
+  if (status === 404) return 'not_found';
+  if (status === 400) return 'invalid_request';
+  if (status === 429) return 'rate_limited';
+  return status >= 400 ? 'invalid_request' : 'ok';
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { RequestLogRepository } from '../../src/request-log/request-log-repository.ts';
+import { RequestLogWriter } from '../../src/request-log/request-log-writer.ts';
+import type { RequestRecord } from '../../src/request-log/request-record.ts';
+import { rowsOf, type Harness } from '../support/harness.ts';
+import { recordFor } from '../support/request-log-kit.ts';
+import { useHarness } from '../support/use.ts';
+
+const quiet = { failed: () => {}, succeeded: () => {} };
+
+async function countOf(h: Harness, keyId: string): Promise<number> {
+  const { rows } = await rowsOf<{ n: number }>(
+    h,
+    sql`select count(*)::int as n from request_log where key_id = ${keyId}::uuid`,
+  );
+  return rows[0]!.n;
+}
+
+/** The writer behind the requests (docs/request-log.md (Writing)): each request written exactly once. */
+describe('request log writer', () => {
+  const h = useHarness({ now: '2026-11-22T12:00:00Z' });
+
+  it('writes a batch whose answer was lost exactly once when it is retried', async () => {
+    const repository = new RequestLogRepository(h.services.database.db);
+    let calls = 0;
+    // The database commits the batch, then the answer never arrives: the writer must try again.
+    const answerLost = {
+      insert: async (batch: readonly RequestRecord[]) => {
+        await repository.insert(batch);
+        if (++calls === 1) throw new Error('connection reset after commit');
+      },
+    };
+    const writer = new RequestLogWriter({ store: answerLost, capacity: 100, intervalMs: 60_000, report: quiet });
+    const keyId = randomUUID();
+    for (let i = 0; i < 10; i++) writer.record(recordFor(randomUUID(), h.clock.nowMs() + i, keyId));
+    await writer.flush();
+    expect(writer.pending).toBe(10);
+    await writer.flush();
+    expect({ pending: writer.pending, written: writer.written, calls }).toEqual({ pending: 0, written: 10, calls: 2 });
+    expect(await countOf(h, keyId)).toBe(10);
+  });
+
+  it('keeps a failed batch ahead of newer records and writes them all in batches', async () => {
+    const repository = new RequestLogRepository(h.services.database.db);
+    let down = true;
+    const batches: number[] = [];
+    const flaky = {
+      insert: async (batch: readonly RequestRecord[]) => {
+        if (down) throw new Error('database unreachable');
+        batches.push(batch.length);
+        await repository.insert(batch);
+      },
+    };
+    const writer = new RequestLogWriter({
+      store: flaky,
+      capacity: 100,
+      intervalMs: 60_000,
+      batchSize: 4,
+      report: quiet,
+    });
+    const keyId = randomUUID();
+    for (let i = 0; i < 3; i++) writer.record(recordFor(randomUUID(), h.clock.nowMs() + i, keyId));
+    await writer.flush();
+    for (let i = 3; i < 9; i++) writer.record(recordFor(randomUUID(), h.clock.nowMs() + i, keyId));
+    down = false;
+    await writer.flush();
+    expect(batches).toEqual([4, 4, 1]);
+    expect(await countOf(h, keyId)).toBe(9);
+  });
+
+  it('retries only the failed one of batches written side by side, and writes each record once', async () => {
+    const repository = new RequestLogRepository(h.services.database.db);
+    let calls = 0;
+    const secondFailsOnce = {
+      insert: async (batch: readonly RequestRecord[]) => {
+        if (++calls === 2) throw new Error('one connection lost');
+        await repository.insert(batch);
+      },
+    };
+    const writer = new RequestLogWriter({
+      store: secondFailsOnce,
+      capacity: 100,
+      intervalMs: 60_000,
+      batchSize: 3,
+      parallel: 2,
+      report: quiet,
+    });
+    const keyId = randomUUID();
+    // The sixth record fills a round of two batches: they go at once, and the second fails.
+    for (let i = 0; i < 6; i++) writer.record(recordFor(randomUUID(), h.clock.nowMs() + i, keyId));
+    await writer.flush();
+    expect({ pending: writer.pending, written: writer.written, calls }).toEqual({ pending: 0, written: 6, calls: 3 });
+    expect(await countOf(h, keyId)).toBe(6);
+  });
+
+  it('holds at most its capacity and counts what it drops, the newest first', async () => {
+    let down = true;
+    const repository = new RequestLogRepository(h.services.database.db);
+    const store = {
+      insert: async (batch: readonly RequestRecord[]) => {
+        if (down) throw new Error('database unreachable');
+        await repository.insert(batch);
+      },
+    };
+    const writer = new RequestLogWriter({ store, capacity: 5, intervalMs: 60_000, report: quiet });
+    const keyId = randomUUID();
+    const records = Array.from({ length: 8 }, (_, i) => recordFor(randomUUID(), h.clock.nowMs() + i, keyId));
+    for (const record of records) writer.record(record);
+    await writer.flush();
+    expect({ pending: writer.pending, dropped: writer.dropped }).toEqual({ pending: 5, dropped: 3 });
+    down = false;
+    await writer.flush();
+    const { rows } = await rowsOf<{ id: string }>(
+      h,
+      sql`select id from request_log where key_id = ${keyId}::uuid order by at`,
+    );
+    expect(rows.map((r) => r.id)).toEqual(records.slice(0, 5).map((r) => r.id));
+  });
+
+  it('writes everything it holds when the services stop', async () => {
+    const admin = await h.signedIn();
+    const { api_key: key, secret } = await h.createKey(admin);
+    expect((await h.api(secret, '/api/v1/whoami')).statusCode).toBe(200);
+    expect(h.services.requestLogWriter!.pending).toBeGreaterThan(0);
+    await h.services.requestLogWriter!.stop();
+    expect(h.services.requestLogWriter!.pending).toBe(0);
+    expect(await countOf(h, key.id)).toBe(1);
+  });
+});

@@ -20,7 +20,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * - foundation: the vocabulary, storage, revocation (the change feed, acknowledgements, the lease
  *   and the key cache), metrics and config; imports no feature. Inside it, storage (`db/`) sits
  *   under everything but the vocabulary.
- * - features: what the product does; they import the foundation and each other, arrows one way.
+ * - features: what the product does; they import the foundation and the features listed before
+ *   them, so a new feature's place in the list says what it may use.
  * - composition: `app/` builds the services from the features; it imports no transport.
  * - transports: thin adapters over the services (Fastify, MCP, the admin socket).
  * - process: what runs them: `airkey serve` (`server.ts`) and the command line (`cli/`, commander).
@@ -28,23 +29,24 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  */
 const LAYERS = {
   foundation: ['shared', 'db', 'revocation', 'metrics', 'config.ts'],
+  // Bottom up: a feature imports only the features listed before it.
   features: [
-    'keys',
-    'users',
-    'tenants',
-    'sessions',
-    'second-factors',
-    'flights',
     'audit',
+    'throttle',
     'usage',
-    'request-log',
-    'webhooks',
     'ratelimit',
     'quotas',
+    'keys',
     'limits',
-    'throttle',
-    'telemetry',
     'scan',
+    'telemetry',
+    'tenants',
+    'users',
+    'second-factors',
+    'sessions',
+    'flights',
+    'request-log',
+    'webhooks',
   ],
   composition: ['app'],
   transports: ['http', 'mcp', 'admin'],
@@ -140,16 +142,14 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('has no two features import each other: between features, arrows point one way', () => {
-    const arrows = new Set(
-      importsOf(LAYERS.features).flatMap(([file, deps]) =>
-        deps
-          .filter((dep) => layerOf(dep) === 'features' && folderOf(dep) !== folderOf(file))
-          .map((dep) => `${folderOf(file)} -> ${folderOf(dep)}`),
-      ),
+  it('has each feature import only the features declared before it', () => {
+    const order: readonly string[] = LAYERS.features;
+    const offenders = importsOf(LAYERS.features).flatMap(([file, deps]) =>
+      deps
+        .filter((dep) => layerOf(dep) === 'features' && order.indexOf(folderOf(dep)) > order.indexOf(folderOf(file)))
+        .map((dep) => `${file} -> ${dep}`),
     );
-    const both = [...arrows].filter((arrow) => arrows.has(arrow.split(' -> ').reverse().join(' -> ')));
-    expect(both).toEqual([]);
+    expect(offenders).toEqual([]);
   });
 
   it("changes keys only through the key services: no other feature imports the keys' repository", () => {

@@ -8,6 +8,7 @@ export default defineConfig({
     './src/db/rate-limit-tables.ts',
     './src/db/webhook-tables.ts',
     './src/db/sign-in-tables.ts',
+    './src/db/sso-tables.ts',
   ],
   out: './drizzle',
 });

@@ -83,6 +83,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         retired_keys: () => keyRolls.deleteRetired(),
         ended_sessions: () => accounts.sessions.deleteEnded(),
         abandoned_sign_ins: () => accounts.signIns.deleteExpired(),
+        sso_flows: () => accounts.sso.deleteExpired(),
         usage_prune: () => usageReports.prune(),
         planner_statistics: () => database.refreshStatistics(),
       },

@@ -1,6 +1,7 @@
 import * as core from './schema.ts';
 import { quotaPeriods, rateLimitWindows } from './rate-limit-tables.ts';
 import { passkeys, pendingSignIns, recoveryCodes, totpFactors, webauthnChallenges } from './sign-in-tables.ts';
+import { ssoConfigurations, ssoFlows, ssoIdentities } from './sso-tables.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from './webhook-tables.ts';
 
 /** Every table, as Drizzle's relational query API and the migrations see them. */
@@ -16,5 +17,8 @@ export const schema = {
   passkeys,
   recoveryCodes,
   webauthnChallenges,
+  ssoConfigurations,
+  ssoIdentities,
+  ssoFlows,
 };
 export type Schema = typeof schema;

@@ -41,6 +41,7 @@ const LAYERS = {
     'throttle',
     'telemetry',
     'scan',
+    'sso',
   ],
   composition: ['app'],
   transports: ['http', 'mcp', 'admin'],

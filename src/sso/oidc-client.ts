@@ -78,6 +78,9 @@ export class OidcClient {
       config[oidc.customFetch] = this.fetch;
       if (this.options.allowInsecure) oidc.allowInsecureRequests(config);
     }
+    // openid-client trusts an ID token from the token endpoint on TLS alone unless told otherwise:
+    // its signature is checked against the issuer's JWKS, as the contract requires.
+    oidc.enableNonRepudiationChecks(config);
     return config;
   }
 

@@ -155,7 +155,11 @@ export class SsoService {
       return { reachable: true, discovery: await this.options.client.report(provider) };
     } catch (error) {
       if (!(error instanceof SsoRefusal)) throw error;
-      return { reachable: false, reason: error.reason, detail: typeof error.detail.error === 'string' ? error.detail.error : error.message };
+      return {
+        reachable: false,
+        reason: error.reason,
+        detail: typeof error.detail.error === 'string' ? error.detail.error : error.message,
+      };
     }
   }
 

@@ -145,7 +145,7 @@ export class SsoService {
       ? {
           issuer: checkIssuer(issuer, this.options.allowPrivate),
           clientId: saved?.config.clientId ?? 'airkey',
-          clientSecret: '',
+          clientSecret: 'discovery sends no secret',
         }
       : saved
         ? this.providerOf(saved)

@@ -2,12 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuditService } from '../audit/audit-service.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { FactorFlagsRepository } from '../second-factors/factor-flags.ts';
-import {
-  signInDetail,
-  type ClientContext,
-  type OpenedSession,
-  type SessionService,
-} from '../sessions/session-service.ts';
+import type { ClientContext, OpenedSession, SessionService } from '../sessions/session-service.ts';
 import type { UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import { sha256Hex, type RandomBytes } from '../shared/digest.ts';
@@ -15,10 +10,12 @@ import { InvalidRequestError } from '../shared/errors.ts';
 import { requireSystemAdministrator } from '../tenants/sign-in-settings-service.ts';
 import type { TenantRepository } from '../tenants/tenant-repository.ts';
 import { checkIssuer } from './issuer-rules.ts';
-import type { DiscoveryReport, OidcClient, ProviderIdentity } from './oidc-client.ts';
+import type { OidcClient, ProviderIdentity } from './oidc-client.ts';
 import { safeNext } from './safe-next.ts';
+import { auditRefusal } from './sso-audit.ts';
 import type { SsoAccounts } from './sso-accounts.ts';
 import { SsoRefusal, type SsoRefusalCode } from './sso-refusals.ts';
+import type { SsoTestResult } from './sso-schemas.ts';
 import type { SsoFlowRow, SsoRepository, TenantWithSso } from './sso-repository.ts';
 import { domainOf, rolesFromClaims } from './sso-roles.ts';
 import type { SsoSettingsRepositoryStore } from './sso-settings-store.ts';
@@ -32,9 +29,6 @@ export type SsoStart = { location: string; browserToken: string; expiresAt: Date
 export type SsoCallbackResult =
   | { kind: 'signed_in'; session: OpenedSession; next: string | null; reauthenticated: boolean }
   | { kind: 'refused'; reason: SsoRefusalCode; next: string | null };
-
-export type SsoTestResult =
-  { reachable: true; discovery: DiscoveryReport } | { reachable: false; reason: SsoRefusalCode; detail: string };
 
 export type SsoServiceOptions = {
   uow: UnitOfWork;
@@ -72,11 +66,16 @@ export class SsoService {
     request: SsoStartRequest,
     redirectUri: string,
     browserToken: string | undefined,
+    client: ClientContext,
     reauth?: UserActor,
   ): Promise<SsoStart> {
     const tenant = reauth ? await this.options.rows.byId(reauth.tenantId) : await this.tenantFor(request);
     if (!tenant) throw new SsoRefusal(reauth ? 'sso_not_configured' : 'sso_unknown_organisation');
-    const config = await this.options.client.discover(this.providerOf(tenant));
+    const config = await this.options.client.discover(this.providerOf(tenant)).catch(async (error: unknown) => {
+      if (error instanceof SsoRefusal)
+        await this.audited(tenant.tenant.id, tenant.config.issuer, error, undefined, client);
+      throw error;
+    });
     const authorization = await this.options.client.authorizationRequest(config, redirectUri, reauth !== undefined);
     const token = browserToken && browserToken.length >= 43 ? browserToken : this.random(32).toString('base64url');
     const expiresAt = new Date(this.options.clock.nowMs() + FLOW_TTL_MS);
@@ -129,7 +128,7 @@ export class SsoService {
       return await this.signIn(tenant, flow, identity, email, client, current);
     } catch (error) {
       if (!(error instanceof SsoRefusal)) throw error;
-      await this.auditRefusal(flow, error, email, client);
+      await this.audited(flow.tenantId, flow.issuer, error, email, client);
       return { kind: 'refused', reason: error.reason, next: flow.next };
     }
   }
@@ -232,22 +231,19 @@ export class SsoService {
     return tenants.length === 1 ? tenants[0] : undefined;
   }
 
+  private audited(
+    tenantId: string,
+    issuer: string,
+    refusal: SsoRefusal,
+    email: string | undefined,
+    client: ClientContext,
+  ) {
+    const { uow, audit, rows } = this.options;
+    return auditRefusal({ uow, audit, rows }, { tenantId, issuer, refusal, email, client });
+  }
+
   private providerOf(tenant: TenantWithSso) {
     const { issuer, clientId } = tenant.config;
     return { issuer, clientId, clientSecret: this.options.store.openSecret(tenant.config) };
-  }
-
-  private async auditRefusal(flow: SsoFlowRow, refusal: SsoRefusal, email: string | undefined, client: ClientContext) {
-    const user = email ? await this.options.rows.userInTenant(flow.tenantId, email) : undefined;
-    await this.options.uow.inTransaction((tx) =>
-      this.options.audit.record(
-        tx,
-        flow.tenantId,
-        { type: 'user', id: null, email: email ?? '' },
-        'user.sign_in_failed',
-        { type: 'user', id: user?.id ?? null, name: email ?? null },
-        { ...signInDetail('sso', client), reason: refusal.reason, issuer: flow.issuer, ...refusal.detail },
-      ),
-    );
   }
 }

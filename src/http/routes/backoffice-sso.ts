@@ -37,7 +37,8 @@ export function backofficeSsoRoutes(app: FastifyInstance, services: Pick<Service
     const actor = reauth ? await liveActor(request) : undefined;
     if (reauth && !actor) throw new NotAuthenticatedError();
     try {
-      const started = await sso.start(wanted, callbackUri(request), request.cookies[flowCookie(request)], actor);
+      const browserToken = request.cookies[flowCookie(request)];
+      const started = await sso.start(wanted, callbackUri(request), browserToken, clientContext(request), actor);
       reply.setCookie(flowCookie(request), started.browserToken, {
         path: request.https ? '/' : '/backoffice',
         httpOnly: true,

@@ -162,6 +162,15 @@ describe('single sign-on refuses', () => {
     await expectAudited(tenantId, 'sso_issuer_mismatch');
   });
 
+  it('a provider that cannot be reached', async () => {
+    const tenant = await h.tenant();
+    const admin = await h.signIn((await h.user(tenant.id, ['system_administrator'])).email);
+    await useProvider(admin, { ...env.main, issuer: 'http://127.0.0.1:1' });
+    const response = await new TestBrowser().get(`${env.origin}/backoffice/sso/${tenant.slug}/start`);
+    expect(response.headers.get('location')).toBe('/backoffice/login?reason=sso_provider_unreachable');
+    await expectAudited(tenant.id, 'sso_provider_unreachable');
+  });
+
   it('an organisation that does not sign in with single sign-on', async () => {
     const response = await new TestBrowser().get(`${env.origin}/backoffice/api/sso/start?org=no-such-org`);
     expect(response.status).toBe(302);

@@ -6,6 +6,7 @@ import { useSession, useSignIn } from './session-api.ts';
 import { safeNext } from './next.ts';
 import { navigate, useLocation } from '../shared/router.ts';
 import { signInErrorText } from './sign-in-errors.ts';
+import { SsoReasonAlert, SsoSignIn } from '../sso/SsoSignIn.tsx';
 
 /** E-mail and password; afterwards back to `?next=` when it is a back-office path. */
 export function LoginPage() {
@@ -53,6 +54,7 @@ export function LoginPage() {
                 Back office for API keys and users
               </Text>
             </Stack>
+            <SsoReasonAlert />
             {error && (
               <Alert
                 color="red"
@@ -88,6 +90,7 @@ export function LoginPage() {
             </Button>
           </Stack>
         </form>
+        <SsoSignIn next={next} />
       </Paper>
     </Center>
   );

@@ -11,6 +11,7 @@ import { AddUserDialog } from './AddUserDialog.tsx';
 import { DeleteUserDialog } from './DeleteUserDialog.tsx';
 import { EditRolesDialog } from './EditRolesDialog.tsx';
 import { UsersList } from './UsersList.tsx';
+import { SsoSettingsSection } from '../sso/SsoSettingsSection.tsx';
 
 /** /backoffice/users: who may sign in, and with which roles (which also bound their keys). */
 export function UsersPage() {
@@ -51,6 +52,7 @@ export function UsersPage() {
           onDelete={setDeleting}
         />
       )}
+      {isSystemAdministrator && <SsoSettingsSection />}
       <AddUserDialog
         opened={adding}
         onClose={() => setAdding(false)}

@@ -24,7 +24,7 @@ describe('back office in Chromium: API keys', () => {
     await shot(page, 'login-wrong-password-1280');
 
     await page.getByLabel(/^Password/).fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL('**/backoffice/settings/api-keys');
     await page.getByRole('heading', { name: 'No API keys yet' }).waitFor();
     await expect

@@ -55,7 +55,7 @@ export async function openContext(browser: Browser, baseURL: string, viewport = 
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** No serious or critical WCAG violations on what the page shows now. */

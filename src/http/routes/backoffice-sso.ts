@@ -32,6 +32,11 @@ const callbackQuerySchema = z.record(z.string(), z.string().max(4000));
 export function backofficeSsoRoutes(app: FastifyInstance, services: Pick<Services, 'sso' | 'sessions' | 'config'>) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { sso, sessions, config } = services;
+  // A redirect that carries a flow or a session cookie is never cached.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header('Cache-Control', 'no-store');
+    done();
+  });
 
   const begin = async (request: FastifyRequest, reply: FastifyReply, wanted: SsoStartRequest, reauth: boolean) => {
     const actor = reauth ? await liveActor(request) : undefined;

@@ -48,6 +48,7 @@ describe('single sign-on through the tenant’s own provider', () => {
       'sub-ada',
     );
     expect(run.location).toBe('/backoffice/settings/api-keys');
+    expect(run.response.headers.get('cache-control')).toBe('no-store');
     const me = await asBrowser(env.origin, run.browser);
     expect(me.user).toMatchObject({ email: 'ada@example.test', roles: ['system_administrator'] });
     expect((await me.request('GET', '/backoffice/api/api-keys')).status).toBe(200);

@@ -24,7 +24,7 @@ import { TenantRepository } from '../tenants/tenant-repository.ts';
 import { TenantService } from '../tenants/tenant-service.ts';
 import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
-import { safeAgent } from '../webhooks/safe-agent.ts';
+import { safeAgent, type Resolver } from '../webhooks/safe-agent.ts';
 import type { Foundation } from './foundation.ts';
 import type { AccountServices } from './service-types.ts';
 
@@ -39,6 +39,7 @@ export function buildAccountServices(
   base: Foundation,
   audit: AuditService,
   creatorKeys: CreatorKeys,
+  ssoResolver?: Resolver,
 ): AccountServices {
   const { uow } = base;
   const { db } = base.database;
@@ -62,7 +63,11 @@ export function buildAccountServices(
   const ssoRows = new SsoRepository(db);
   const ssoStore = new SsoSettingsRepositoryStore(ssoRows, secrets, config.ssoAllowPrivate);
   const oidc = new OidcClient({
-    dispatcher: safeAgent({ allowPrivate: config.ssoAllowPrivate, connectTimeoutMs: 10_000 }),
+    dispatcher: safeAgent({
+      allowPrivate: config.ssoAllowPrivate,
+      connectTimeoutMs: 10_000,
+      ...(ssoResolver ? { resolver: ssoResolver } : {}),
+    }),
     allowInsecure: config.ssoAllowPrivate,
     clock,
   });

@@ -114,4 +114,6 @@ export type ServiceOverrides = {
   onWarning?: (message: string) => void;
   /** How webhook deliveries resolve names (tests answer with chosen addresses). */
   webhookResolver?: Resolver;
+  /** How requests to identity providers resolve names (tests answer with chosen addresses). */
+  ssoResolver?: Resolver;
 };

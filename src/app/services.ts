@@ -32,7 +32,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const key = buildKeyServices(config, clock, base, audit);
   const { keyRolls, legacyKeys, usage, usageCounter, usageReports, expirySweep } = key.services;
 
-  const accounts: AccountServices = buildAccountServices(config, clock, base, audit, key.creatorKeys);
+  const accounts: AccountServices = buildAccountServices(
+    config,
+    clock,
+    base,
+    audit,
+    key.creatorKeys,
+    overrides.ssoResolver,
+  );
 
   // Pages of flights kept until their tenant's next write: only where this process is the only writer.
   const flightPages =

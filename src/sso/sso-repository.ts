@@ -2,6 +2,7 @@ import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { tenants, users } from '../db/schema.ts';
 import { ssoConfigurations, ssoFlows, ssoIdentities } from '../db/sso-tables.ts';
+import { domainOf } from './sso-roles.ts';
 
 export type SsoConfigRow = typeof ssoConfigurations.$inferSelect;
 export type SsoFlowRow = typeof ssoFlows.$inferSelect;
@@ -45,6 +46,15 @@ export class SsoRepository {
     return this.withTenant()
       .where(sql`${domain} = any(${ssoConfigurations.allowedDomains})`)
       .limit(2);
+  }
+
+  /** The tenant a person names: its slug, or an e-mail whose domain exactly one tenant allows. */
+  async tenantFor(request: { org?: string | undefined; email?: string | undefined }) {
+    if (request.org) return this.bySlug(request.org.trim());
+    const domain = request.email ? domainOf(request.email.trim()) : undefined;
+    // Two organisations allowing one domain: the e-mail does not say which; the slug must.
+    const found = domain ? await this.byDomain(domain) : [];
+    return found.length === 1 ? found[0] : undefined;
   }
 
   async userOfIdentity(issuer: string, subject: string, tx: Db = this.db): Promise<string | undefined> {

@@ -11,6 +11,7 @@ import { requireSystemAdministrator } from '../tenants/sign-in-settings-service.
 import type { TenantRepository } from '../tenants/tenant-repository.ts';
 import { checkIssuer } from './issuer-rules.ts';
 import type { OidcClient, ProviderIdentity } from './oidc-client.ts';
+import { flowRefusal } from './flow-checks.ts';
 import { safeNext } from './safe-next.ts';
 import { auditRefusal } from './sso-audit.ts';
 import type { SsoAccounts } from './sso-accounts.ts';
@@ -69,7 +70,7 @@ export class SsoService {
     client: ClientContext,
     reauth?: UserActor,
   ): Promise<SsoStart> {
-    const tenant = reauth ? await this.options.rows.byId(reauth.tenantId) : await this.tenantFor(request);
+    const tenant = reauth ? await this.options.rows.byId(reauth.tenantId) : await this.options.rows.tenantFor(request);
     if (!tenant) throw new SsoRefusal(reauth ? 'sso_not_configured' : 'sso_unknown_organisation');
     const config = await this.options.client.discover(this.providerOf(tenant)).catch(async (error: unknown) => {
       if (error instanceof SsoRefusal)
@@ -110,12 +111,12 @@ export class SsoService {
     const { flow } = taken;
     let email: string | undefined;
     try {
-      if (taken.replayed) throw new SsoRefusal('sso_state_invalid', { why: 'replayed' });
-      if (flow.expiresAt.getTime() <= this.options.clock.nowMs())
-        throw new SsoRefusal('sso_state_invalid', { why: 'expired' });
-      if (!browserToken || sha256Hex(browserToken) !== flow.browserDigest) {
-        throw new SsoRefusal('sso_state_invalid', { why: 'another_browser' });
-      }
+      const refused = flowRefusal(
+        taken,
+        browserToken ? sha256Hex(browserToken) : undefined,
+        this.options.clock.nowMs(),
+      );
+      if (refused) throw refused;
       const tenant = await this.options.rows.byId(flow.tenantId);
       if (!tenant) throw new SsoRefusal('sso_not_configured');
       if (tenant.config.issuer !== flow.issuer)
@@ -203,6 +204,10 @@ export class SsoService {
     const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim().slice(0, 200) : email;
     const person = { issuer: flow.issuer, subject: identity.subject, email, name };
     const reauth = flow.reauthUserId !== null;
+    // A re-authentication belongs to the session that asked for it, in this browser.
+    if (reauth && (!current || current.signIn.sessionId !== flow.reauthSessionId)) {
+      throw new SsoRefusal('sso_reauthentication_mismatch');
+    }
     const user = await this.options.uow.inTransaction(async (tx, changed) => {
       const found = await this.options.accounts.find(tx, tenant, person, !reauth, roles);
       // A re-authentication proves the same person again; it changes nothing else.
@@ -212,23 +217,12 @@ export class SsoService {
     const factors = await this.options.flags.flagsOf(user.id);
     const requirement = (await this.options.tenants.findById(user.tenantId))?.secondFactorRequired ?? 'none';
     if (reauth) {
-      if (user.id !== flow.reauthUserId || !current || current.signIn.sessionId !== flow.reauthSessionId) {
-        throw new SsoRefusal('sso_reauthentication_mismatch');
-      }
-      const session = await this.options.sessions.renew(current, 'sso', client, factors, requirement);
+      if (user.id !== flow.reauthUserId) throw new SsoRefusal('sso_reauthentication_mismatch');
+      const session = await this.options.sessions.renew(current!, 'sso', client, factors, requirement);
       return { kind: 'signed_in', session, next: flow.next, reauthenticated: true };
     }
     const session = await this.options.sessions.open(user, 'sso', client, factors, requirement);
     return { kind: 'signed_in', session, next: flow.next, reauthenticated: false };
-  }
-
-  private async tenantFor(request: SsoStartRequest): Promise<TenantWithSso | undefined> {
-    if (request.org) return this.options.rows.bySlug(request.org.trim());
-    const domain = request.email ? domainOf(request.email.trim()) : undefined;
-    if (!domain) return undefined;
-    const tenants = await this.options.rows.byDomain(domain);
-    // Two organisations allowing one domain: the e-mail does not say which; the slug must.
-    return tenants.length === 1 ? tenants[0] : undefined;
   }
 
   private audited(

@@ -116,6 +116,22 @@ describe('sign-in settings with single sign-on', () => {
   });
 });
 
+describe('the address guard on requests to a provider', () => {
+  // idp.fjord.test resolves to a private address: the connection is refused, whatever the name says.
+  const h = useHarness({ overrides: { ssoResolver: () => Promise.resolve(['10.20.30.40']) } });
+
+  it('refuses to connect to a name that resolves to a private address', async () => {
+    const admin = await h.signedIn();
+    const saved = await admin.request('PATCH', '/backoffice/api/sign-in-settings', {
+      sso: { ...SSO, issuer: 'https://idp.fjord.test' },
+    });
+    expect(saved.statusCode).toBe(200);
+    const tested = await admin.request('POST', '/backoffice/api/sign-in-settings/sso/test');
+    expect(tested.json()).toMatchObject({ reachable: false, reason: 'sso_provider_unreachable' });
+    expect(tested.json<{ detail: string }>().detail).toMatch(/not allowed|10\.20\.30\.40/);
+  });
+});
+
 describe('testing the connection to a provider', () => {
   const h = useHarness({ config: { ssoAllowPrivate: true } });
   const provider = useFixture<TestProvider>(

@@ -97,6 +97,7 @@ function SsoForm({ sso }: { sso: SsoSettings | null }) {
           value={draft.default_roles as Role[]}
           onChange={(roles) => set('default_roles', roles)}
           canGrantSystemAdministrator
+          label="Default roles of a new user"
         />
         <Checkbox
           label="Create users who sign in for the first time"

@@ -88,6 +88,15 @@ export async function startProvider(
   };
 }
 
+function selfSubmittingForm(page: string): { action: string; fields: Record<string, string> } | undefined {
+  const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1];
+  if (!action || !page.includes('document.forms[0].submit()')) return undefined;
+  const fields = Object.fromEntries(
+    [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/?>/g)].map((m) => [m[1]!, m[2]!]),
+  );
+  return { action, fields };
+}
+
 function signingKey() {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), alg: 'RS256', use: 'sig' };
@@ -130,11 +139,16 @@ export class TestBrowser {
         continue;
       }
       const page = await response.text();
-      if (!/name="prompt" value="login"/.test(page)) throw new Error(`unexpected provider page: ${page.slice(0, 300)}`);
-      const submitted = await this.send(location, {
+      // The login form, or a form the page submits by itself (signing another account in ends the
+      // provider's session first).
+      const form = /name="prompt" value="login"/.test(page)
+        ? { action: location, fields: { prompt: 'login', login: accountId, password: 'any' } }
+        : selfSubmittingForm(page);
+      if (!form) throw new Error(`unexpected provider page: ${page.slice(0, 300)}`);
+      const submitted = await this.send(new URL(form.action, location).href, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ prompt: 'login', login: accountId, password: 'any' }).toString(),
+        body: new URLSearchParams(form.fields).toString(),
       });
       location = new URL(submitted.headers.get('location') ?? location, location).href;
     }

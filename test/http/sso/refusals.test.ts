@@ -171,6 +171,33 @@ describe('single sign-on refuses', () => {
     await expectAudited(tenant.id, 'sso_provider_unreachable');
   });
 
+  it('malformed input as a problem document: no organisation or e-mail, a repeated state', async () => {
+    const browser = new TestBrowser();
+    const empty = await browser.get(`${env.origin}/backoffice/api/sso/start`);
+    expect(empty.status).toBe(400);
+    expect(empty.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(((await empty.json()) as { code: string }).code).toBe('invalid_request');
+    const twice = await browser.get(`${env.origin}/backoffice/sso/callback?state=a&state=b`);
+    expect(twice.status).toBe(400);
+  });
+
+  it('a re-authentication answered for another person than the session’s', async () => {
+    const { tenantId, start } = await tenantWithSso(env.main);
+    person(env.main, 'first');
+    person(env.main, 'second');
+    await ssoSignIn(env.origin, start, 'second');
+    const run = await ssoSignIn(env.origin, start, 'first');
+    const again = await run.browser.get(`${env.origin}${start}?reauth=1`);
+    const callbackUrl = await run.browser.signInAtProvider(
+      again.headers.get('location')!,
+      'second',
+      `${env.origin}/backoffice/sso/callback`,
+    );
+    const response = await run.browser.get(callbackUrl);
+    expectRefused({ response, location: response.headers.get('location')! }, 'sso_reauthentication_mismatch');
+    await expectAudited(tenantId, 'sso_reauthentication_mismatch');
+  });
+
   it('an organisation that does not sign in with single sign-on', async () => {
     const response = await new TestBrowser().get(`${env.origin}/backoffice/api/sso/start?org=no-such-org`);
     expect(response.status).toBe(302);

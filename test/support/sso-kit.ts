@@ -62,6 +62,28 @@ export function expectRefused(run: { response: Response; location: string }, rea
   expect(run.response.headers.getSetCookie().some((line) => line.startsWith('airkey_session='))).toBe(false);
 }
 
+/** A new tenant whose System Administrator points its sign-in settings at `provider`. */
+export async function tenantWithSso(
+  h: Harness,
+  provider: TestProvider,
+  rules: Record<string, unknown> = { create_users: true },
+) {
+  const tenant = await h.tenant();
+  const admin = await h.signIn((await h.user(tenant.id, ['system_administrator'])).email);
+  await useProvider(admin, provider, rules);
+  return { admin, tenantId: tenant.id, slug: tenant.slug, start: `/backoffice/sso/${tenant.slug}/start` };
+}
+
+/** Someone the provider knows, with a verified e-mail at example.test unless the claims say otherwise. */
+export function person(provider: TestProvider, sub: string, claims: Record<string, unknown> = {}): void {
+  provider.accounts.set(sub, { sub, email: `${sub}@example.test`, email_verified: true, ...claims });
+}
+
+/** The refusal's audit entry: the latest `user.sign_in_failed` of the tenant, method `sso`, with the reason. */
+export async function expectAudited(h: Harness, tenantId: string, reason: string): Promise<void> {
+  expect((await lastSsoFailure(h, tenantId))?.detail).toMatchObject({ method: 'sso', reason });
+}
+
 /** The latest `user.sign_in_failed` of the tenant, as the audit trail keeps it. */
 export async function lastSsoFailure(h: Harness, tenantId: string) {
   const [row] = await h.services.database.db

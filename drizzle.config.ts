@@ -9,6 +9,7 @@ export default defineConfig({
     './src/db/webhook-tables.ts',
     './src/db/sign-in-tables.ts',
     './src/db/request-log-tables.ts',
+    './src/db/sso-tables.ts',
   ],
   out: './drizzle',
 });

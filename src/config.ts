@@ -52,6 +52,12 @@ export type Config = {
   sweepIntervalMs: number;
   /** WEBHOOK_ALLOW_PRIVATE=1: webhook URLs may use http: and loopback or private addresses. */
   webhookAllowPrivate: boolean;
+  /**
+   * SSO_ALLOW_PRIVATE=1: an identity provider may sit at a loopback or private address and be
+   * reached over http: (a provider inside the network, development, tests). Off, a tenant's
+   * administrator cannot make the server probe its own network.
+   */
+  ssoAllowPrivate: boolean;
   webhookTimeoutMs: number;
   /** The waits before each retry of a delivery, in milliseconds (WEBHOOK_RETRY_SCHEDULE). */
   webhookRetryScheduleMs: number[];
@@ -100,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     revocationWaitMs: integer(env, 'REVOCATION_WAIT_MS', 2_000, 200, 60_000),
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 60_000, 10, 86_400_000),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
+    ssoAllowPrivate: env.SSO_ALLOW_PRIVATE === '1',
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 10, 300_000),
     webhookRetryScheduleMs: retrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     secretKey: sealingKey(env.AIRKEY_SECRET_KEY),

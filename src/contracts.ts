@@ -27,6 +27,10 @@ export type {
 export type { SecondFactorStep, SessionListItem, SignedIn } from './sessions/session-schemas.ts';
 export type { PasskeyView, SecondFactorsView } from './second-factors/second-factor-schemas.ts';
 export type { SignInSettings, SignInSettingsPatch } from './tenants/sign-in-settings-schemas.ts';
+export type { SsoSettings, SsoSettingsInput } from './tenants/sso-settings-schemas.ts';
+export type { SsoTestResult } from './sso/sso-schemas.ts';
+// Why a single sign-on was refused, as the sign-in page reads `?reason=`: a pure table without imports.
+export { SSO_REFUSALS } from './sso/sso-refusals.ts';
 export type { SecondFactorRequirement } from './shared/second-factor-requirement.ts';
 export type { AuditEventView, AuditPage } from './audit/audit-schemas.ts';
 export type {

@@ -4,6 +4,7 @@ import { generateFlights } from '../flights/flight-seeder.ts';
 import type { KeyPolicy } from '../keys/key-policy.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import { InvalidRequestError } from '../shared/errors.ts';
+import type { SignInSettings } from '../tenants/sign-in-settings-schemas.ts';
 import { toTenantView, type TenantView } from '../tenants/tenant-service.ts';
 import type { UserView } from '../users/user-schemas.ts';
 
@@ -33,6 +34,7 @@ export const operationInputs = {
   showKeyPolicy: z.object({ tenant: z.string() }),
   // The change itself is checked by KeyPolicyService, whoever calls it.
   setKeyPolicy: z.object({ tenant: z.string(), change: z.record(z.string(), z.unknown()) }),
+  setPasswordSignIn: z.object({ tenant: z.string(), enabled: z.boolean() }),
 };
 
 export type OperationName = keyof typeof operationInputs;
@@ -49,6 +51,7 @@ export type AdminOperations = {
   seedFlights(input: OperationInput<'seedFlights'>): Promise<{ tenant: string; inserted: number }>;
   showKeyPolicy(input: OperationInput<'showKeyPolicy'>): Promise<KeyPolicy>;
   setKeyPolicy(input: OperationInput<'setKeyPolicy'>): Promise<KeyPolicy>;
+  setPasswordSignIn(input: OperationInput<'setPasswordSignIn'>): Promise<SignInSettings>;
 };
 
 /**
@@ -92,6 +95,9 @@ export function localOperations(services: Services): AdminOperations {
       const tenant = await services.tenants.requireBySlug(input.tenant);
       return services.keyPolicies.update(SYSTEM_ACTOR, tenant.id, input.change);
     },
+    // The way back in when the identity provider is down and passwords are off.
+    setPasswordSignIn: (input) =>
+      services.signInSettings.updateAsSystem(SYSTEM_ACTOR, input.tenant, { password_sign_in: input.enabled }),
   };
 }
 

@@ -14,17 +14,24 @@ import { sessionLimitsOf } from '../sessions/session-rules.ts';
 import { SessionService } from '../sessions/session-service.ts';
 import { SignInService } from '../sessions/sign-in-service.ts';
 import type { Clock } from '../shared/clock.ts';
+import { OidcClient } from '../sso/oidc-client.ts';
+import { SsoAccounts } from '../sso/sso-accounts.ts';
+import { SsoRepository } from '../sso/sso-repository.ts';
+import { SsoService } from '../sso/sso-service.ts';
+import { SsoSettingsRepositoryStore } from '../sso/sso-settings-store.ts';
 import { SignInSettingsService } from '../tenants/sign-in-settings-service.ts';
 import { TenantRepository } from '../tenants/tenant-repository.ts';
 import { TenantService } from '../tenants/tenant-service.ts';
 import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
+import { safeAgent, type Resolver } from '../webhooks/safe-agent.ts';
 import type { Foundation } from './foundation.ts';
 import type { AccountServices } from './service-types.ts';
 
 /**
  * Tenants, users and the door to the back office (docs/sign-in.md): sign-in, second factors,
- * sessions and sign-in settings. TOTP secrets are sealed with the same key as webhook secrets.
+ * sessions, sign-in settings and single sign-on. TOTP and SSO client secrets are sealed with the
+ * same key as webhook secrets; requests to identity providers pass the webhooks' address guard.
  */
 export function buildAccountServices(
   config: Config,
@@ -32,6 +39,7 @@ export function buildAccountServices(
   base: Foundation,
   audit: AuditService,
   creatorKeys: CreatorKeys,
+  ssoResolver?: Resolver,
 ): AccountServices {
   const { uow } = base;
   const { db } = base.database;
@@ -51,6 +59,17 @@ export function buildAccountServices(
     audit,
     clock,
     limits: sessionLimitsOf(config),
+  });
+  const ssoRows = new SsoRepository(db);
+  const ssoStore = new SsoSettingsRepositoryStore(ssoRows, secrets, config.ssoAllowPrivate);
+  const oidc = new OidcClient({
+    dispatcher: safeAgent({
+      allowPrivate: config.ssoAllowPrivate,
+      connectTimeoutMs: 10_000,
+      ...(ssoResolver ? { resolver: ssoResolver } : {}),
+    }),
+    allowInsecure: config.ssoAllowPrivate,
+    clock,
   });
   return {
     tenants: new TenantService({ uow, tenants: tenantRows, keys: creatorKeys, audit }),
@@ -91,7 +110,20 @@ export function buildAccountServices(
       secrets,
       clock,
     }),
-    signInSettings: new SignInSettingsService({ uow, tenants: tenantRows, audit, clock }),
+    signInSettings: new SignInSettingsService({ uow, tenants: tenantRows, audit, clock, sso: ssoStore }),
+    sso: new SsoService({
+      uow,
+      rows: ssoRows,
+      store: ssoStore,
+      client: oidc,
+      accounts: new SsoAccounts(ssoRows, userRows, audit),
+      sessions,
+      tenants: tenantRows,
+      flags,
+      audit,
+      clock,
+      allowPrivate: config.ssoAllowPrivate,
+    }),
     audit,
   };
 }

@@ -26,6 +26,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { SecondFactorService } from '../second-factors/second-factor-service.ts';
 import type { SessionService } from '../sessions/session-service.ts';
 import type { SignInService } from '../sessions/sign-in-service.ts';
+import type { SsoService } from '../sso/sso-service.ts';
 import type { SignInSettingsService } from '../tenants/sign-in-settings-service.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { TenantService } from '../tenants/tenant-service.ts';
@@ -93,6 +94,7 @@ export type AccountServices = {
   signIns: SignInService;
   secondFactors: SecondFactorService;
   signInSettings: SignInSettingsService;
+  sso: SsoService;
   audit: AuditService;
 };
 
@@ -123,4 +125,6 @@ export type ServiceOverrides = {
   onWarning?: (message: string) => void;
   /** How webhook deliveries resolve names (tests answer with chosen addresses). */
   webhookResolver?: Resolver;
+  /** How requests to identity providers resolve names (tests answer with chosen addresses). */
+  ssoResolver?: Resolver;
 };

@@ -33,7 +33,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const key = buildKeyServices(config, clock, base, audit);
   const { keyRolls, legacyKeys, usage, usageCounter, usageReports, expirySweep } = key.services;
 
-  const accounts: AccountServices = buildAccountServices(config, clock, base, audit, key.creatorKeys);
+  const accounts: AccountServices = buildAccountServices(
+    config,
+    clock,
+    base,
+    audit,
+    key.creatorKeys,
+    overrides.ssoResolver,
+  );
 
   // Pages of flights kept until their tenant's next write: only where this process is the only writer.
   const flightPages =
@@ -88,6 +95,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         retired_keys: () => keyRolls.deleteRetired(),
         ended_sessions: () => accounts.sessions.deleteEnded(),
         abandoned_sign_ins: () => accounts.signIns.deleteExpired(),
+        sso_flows: () => accounts.sso.deleteExpired(),
         usage_prune: () => usageReports.prune(),
         planner_statistics: () => database.refreshStatistics(),
         request_log_partitions: () => requestLog.maintain(),

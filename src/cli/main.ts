@@ -6,6 +6,7 @@ import { ROLES } from '../shared/roles.ts';
 import { connect } from './connect.ts';
 import { registerKeyPolicy } from './key-policy.ts';
 import { registerScan } from './scan.ts';
+import { registerSignInSettings } from './sign-in-settings.ts';
 import { serve } from './serve.ts';
 
 type Output = { json?: boolean };
@@ -178,6 +179,7 @@ export function buildCli(): Command {
     });
 
   registerKeyPolicy(program, run);
+  registerSignInSettings(program, run);
   registerScan(program);
 
   return program;

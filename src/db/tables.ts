@@ -2,6 +2,7 @@ import * as core from './schema.ts';
 import { quotaHoldings, quotaPeriods, rateLimitWindows } from './rate-limit-tables.ts';
 import { passkeys, pendingSignIns, recoveryCodes, totpFactors, webauthnChallenges } from './sign-in-tables.ts';
 import { requestLog } from './request-log-tables.ts';
+import { ssoConfigurations, ssoFlows, ssoIdentities } from './sso-tables.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from './webhook-tables.ts';
 
 /** Every table, as Drizzle's relational query API and the migrations see them. */
@@ -19,5 +20,8 @@ export const schema = {
   recoveryCodes,
   webauthnChallenges,
   requestLog,
+  ssoConfigurations,
+  ssoIdentities,
+  ssoFlows,
 };
 export type Schema = typeof schema;

@@ -24,6 +24,7 @@ import { backofficeAccessRoutes } from './routes/backoffice-access.ts';
 import { backofficeMeRoutes } from './routes/backoffice-me.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
 import { backofficeSignInRoutes } from './routes/backoffice-sign-in.ts';
+import { backofficeSsoRoutes } from './routes/backoffice-sso.ts';
 import { backofficeUsageRoutes } from './routes/backoffice-usage.ts';
 import { backofficeUserRoutes } from './routes/backoffice-users.ts';
 import { backofficeWebhookRoutes } from './routes/backoffice-webhooks.ts';
@@ -144,6 +145,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       },
       { prefix: '/backoffice/api' },
     );
+    await browser.register(plugin(backofficeSsoRoutes, { sso: services.sso, sessions, config }));
     await browser.register(plugin(backofficePages, { sessions }));
     apiDocsRoutes(browser);
   });
@@ -163,7 +165,7 @@ function backofficeRoutes(guarded: FastifyInstance, services: Services): void {
   backofficeRequestLogRoutes(guarded, { requestLog });
   backofficeAuditRoutes(guarded, { audit });
   backofficeUserRoutes(guarded, { users });
-  backofficeAccessRoutes(guarded, { sessions, secondFactors, signInSettings });
+  backofficeAccessRoutes(guarded, { sessions, secondFactors, signInSettings, sso: services.sso });
   backofficeWebhookRoutes(guarded, { webhooks });
   backofficeClientAddressRoutes(guarded);
 }

@@ -14,7 +14,7 @@ export class BlockedAddressError extends Error {
   readonly code = 'ERR_BLOCKED_ADDRESS';
   readonly address: string;
   constructor(address: string) {
-    super('The webhook URL resolves to an address that is not allowed');
+    super('The host name resolves to an address that is not allowed');
     this.address = address;
   }
 }

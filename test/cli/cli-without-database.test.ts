@@ -15,6 +15,7 @@ describe('the CLI without a database', () => {
     ['user', 'set-roles'],
     ['user', 'delete'],
     ['flights', 'seed'],
+    ['sign-in-settings', 'set'],
     ['scan'],
   ];
 
@@ -38,6 +39,8 @@ describe('the CLI without a database', () => {
       [['tenant', 'create'], /--name/],
       [['tenant', 'create', '--name', 'X', '--authority', 'everyone'], /authority/],
       [['tenant', 'set-authority', '--tenant', 'x'], /--authority/],
+      [['sign-in-settings', 'set', '--tenant', 'x'], /--password-sign-in/],
+      [['sign-in-settings', 'set', '--tenant', 'x', '--password-sign-in', 'maybe'], /password-sign-in/],
       [['user', 'create', '--tenant', 't', '--email', 'e@example.test', '--name', 'N', '--role', 'crew'], /password/],
       [
         [

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresUrl } from '../support/databases.ts';
 import {
   ADMIN,
+  airkeyEnv,
+  cli,
   clientAddress,
   signIn,
   startInstance,
@@ -23,12 +25,14 @@ describe('sign-in across two instances on one PostgreSQL', () => {
   let a: Instance;
   let b: Instance;
   let admin: Session;
+  let databaseUrl: string;
 
   beforeAll(async () => {
     release = await takeTurn();
-    const databaseUrl = await freshPostgresUrl();
-    a = await startInstance('A', databaseUrl);
-    b = await startInstance('B', databaseUrl);
+    databaseUrl = await freshPostgresUrl();
+    // A provider inside the network (127.0.0.1): saved only, never asked, in these tests.
+    a = await startInstance('A', databaseUrl, { SSO_ALLOW_PRIVATE: '1' });
+    b = await startInstance('B', databaseUrl, { SSO_ALLOW_PRIVATE: '1' });
     admin = await signIn(a, ADMIN.email);
   }, TURN_TIMEOUT_MS);
 
@@ -92,6 +96,39 @@ describe('sign-in across two instances on one PostgreSQL', () => {
     expect(onB.status).toBe(401);
     expect(((await onB.json()) as { code: string }).code).toBe('invalid_second_factor');
   });
+
+  // Last: it turns passwords off for the first tenant, then the CLI turns them back on.
+  it('refuses passwords on B as soon as A turns password sign-in off; the CLI turns it back on', async () => {
+    const user = await newUser(['operations']);
+    const off = await admin.send(a, 'PATCH', '/backoffice/api/sign-in-settings', {
+      password_sign_in: false,
+      sso: {
+        issuer: 'http://127.0.0.1:9',
+        client_id: 'airkey',
+        client_secret: 'scale secret',
+        allowed_domains: ['scale.test'],
+      },
+    });
+    expect(off.status).toBe(200);
+    const refused = await passwordOn(b, user.email);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('sso_required');
+    const session = await admin.request<{ user: { tenant: { slug: string } } }>(b, 'GET', '/backoffice/api/session');
+    const printed = await cli(
+      ['sign-in-settings', 'set', '--tenant', session.body.user.tenant.slug, '--password-sign-in', 'true'],
+      airkeyEnv(databaseUrl),
+    );
+    expect(printed).toMatch(/Password sign-in of .*: on \(single sign-on: http:\/\/127\.0\.0\.1:9\)/);
+    expect((await passwordOn(b, user.email)).status).toBe(200);
+  });
+
+  function passwordOn(on: Instance, email: string): Promise<Response> {
+    return fetch(`${on.url}/backoffice/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': clientAddress() },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+  }
 
   /** Password then the TOTP step, both on `on`, from a client address of their own. */
   async function secondFactorOn(on: Instance, email: string, code: string): Promise<Response> {

@@ -47,6 +47,7 @@ const LAYERS = {
     'flights',
     'request-log',
     'webhooks',
+    'sso',
   ],
   composition: ['app'],
   transports: ['http', 'mcp', 'admin'],

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../app/services.ts';
 import { signInSettingsPatchSchema, signInSettingsSchema } from '../../tenants/sign-in-settings-schemas.ts';
+import { ssoTestBodySchema, ssoTestResultSchema } from '../../sso/sso-schemas.ts';
 import { idParamsSchema, problemResponses } from '../schemas.ts';
 import { needs, signedInActor } from '../session-auth.ts';
 import { knownId } from './backoffice-keys.ts';
@@ -12,7 +13,7 @@ import { knownId } from './backoffice-keys.ts';
  */
 export function backofficeAccessRoutes(
   app: FastifyInstance,
-  services: Pick<Services, 'sessions' | 'secondFactors' | 'signInSettings'>,
+  services: Pick<Services, 'sessions' | 'secondFactors' | 'signInSettings' | 'sso'>,
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('users:manage');
@@ -64,6 +65,19 @@ export function backofficeAccessRoutes(
     handler: async (request) => {
       const actor = signedInActor(request);
       return services.signInSettings.update(actor, actor.tenantId, request.body);
+    },
+  });
+
+  // Discovery only: it changes nothing, so it needs no re-authentication.
+  api.post('/sign-in-settings/sso/test', {
+    preHandler: manage,
+    schema: {
+      body: ssoTestBodySchema,
+      response: { 200: ssoTestResultSchema, ...problemResponses(400, 401, 403) },
+    },
+    handler: async (request) => {
+      const actor = signedInActor(request);
+      return services.sso.test(actor, actor.tenantId, request.body?.issuer);
     },
   });
 }

@@ -1,4 +1,4 @@
-import { Alert, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { RecoveryCodesDialog } from './RecoveryCodesDialog.tsx';
 import { useSecurity } from './security-api.ts';
 import { SessionsSection } from './SessionsSection.tsx';
 import { SignInSettingsSection } from './SignInSettingsSection.tsx';
+import { SsoSettingsSection } from '../sso/SsoSettingsSection.tsx';
 
 /**
  * /backoffice/settings/security: one's own second factors, sessions and password, for everyone
@@ -83,14 +84,7 @@ export function SecurityPage() {
       {isSystemAdministrator && !session.enrolment_required && (
         <>
           <SignInSettingsSection />
-          <Paper withBorder p="md" component="section" aria-labelledby="sso-title">
-            <Title order={2} size="h3" id="sso-title">
-              Single sign-on
-            </Title>
-            <Text size="sm" c="dark.4" mt={4}>
-              Signing in through your organisation’s identity provider is configured on its own.
-            </Text>
-          </Paper>
+          <SsoSettingsSection />
         </>
       )}
       <RecoveryCodesDialog codes={codes} onClose={() => setCodes(null)} />

@@ -9,6 +9,7 @@ import { navigate, useLocation } from '../shared/router.ts';
 import { passkeyErrorText } from './passkey-ceremonies.ts';
 import { SecondFactorStep } from './SecondFactorStep.tsx';
 import { signInErrorText } from './sign-in-errors.ts';
+import { SsoReasonAlert, SsoSignIn } from '../sso/SsoSignIn.tsx';
 
 /**
  * E-mail and password, then the second factor when the person has one; or a passkey alone.
@@ -80,6 +81,7 @@ export function LoginPage() {
             />
           ) : (
             <>
+              <SsoReasonAlert />
               {expired && !error && !passkey.error && (
                 <Alert
                   role="status"
@@ -150,6 +152,7 @@ export function LoginPage() {
               >
                 Sign in with a passkey
               </Button>
+              <SsoSignIn next={next} />
             </>
           )}
         </Stack>

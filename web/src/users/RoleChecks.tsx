@@ -7,12 +7,13 @@ type Props = {
   onChange: (roles: Role[]) => void;
   canGrantSystemAdministrator: boolean;
   error?: string | undefined;
+  label?: string;
 };
 
 /** One checkbox per role, with what it allows; only a System Administrator may touch that role. */
-export function RoleChecks({ value, onChange, canGrantSystemAdministrator, error }: Props) {
+export function RoleChecks({ value, onChange, canGrantSystemAdministrator, error, label = 'Roles' }: Props) {
   return (
-    <Checkbox.Group label="Roles" value={value} onChange={(roles) => onChange(roles)} error={error}>
+    <Checkbox.Group label={label} value={value} onChange={(roles) => onChange(roles)} error={error}>
       <Stack gap="xs" mt="xs">
         {ALL_ROLES.map((role) => (
           <Checkbox

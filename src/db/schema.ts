@@ -71,7 +71,10 @@ export const sessions = pgTable(
     /** Sign-in or the last re-authentication: sensitive actions need it recent. */
     authenticatedAt: timestamp('authenticated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     /** How the session was opened: password, totp, passkey, recovery_code or sso. */
-    method: text('method').notNull().default('password'),
+    // The methods of sessions/session-rules.ts (SIGN_IN_METHODS): db/ imports no feature.
+    method: text('method', { enum: ['password', 'totp', 'passkey', 'recovery_code', 'sso'] })
+      .notNull()
+      .default('password'),
     /** The client address and browser at sign-in, for the person's list of sessions. */
     address: text('address').notNull().default(''),
     userAgent: text('user_agent').notNull().default(''),

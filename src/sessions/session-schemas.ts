@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { secondFactorProofSchema } from '../second-factors/second-factor-schemas.ts';
 import { userSchema } from '../users/user-schemas.ts';
+import { SIGN_IN_METHODS } from './session-rules.ts';
 
 /** The back office's sign-in and session contract as data (docs/sign-in.md). */
 
@@ -18,6 +19,8 @@ export const sessionSchema = z.object({
   second_factor_methods: z.array(secondFactorMethodSchema),
   /** Sensitive actions pass without re-authenticating until this instant. */
   reauthenticated_until: z.string(),
+  /** How this session last proved who it is: an `sso` session re-authenticates at its provider. */
+  signed_in_with: z.enum(SIGN_IN_METHODS),
 });
 export type SignedIn = z.infer<typeof sessionSchema>;
 

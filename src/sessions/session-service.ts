@@ -228,6 +228,7 @@ export class SessionService {
       ),
       second_factor_methods: secondFactorMethods(factors),
       reauthenticated_until: new Date(session.authenticatedAt.getTime() + this.options.limits.reauthMs).toISOString(),
+      signed_in_with: session.method,
     };
   }
 

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessions } from '../../src/db/schema.ts';
 import { startProvider, type TestProvider } from '../support/oidc-kit.ts';
 import { expectAccessible, openContext, shot } from './browser-kit.ts';
 import { ADMIN, browser, page, server, useBackOffice } from './backoffice-story.ts';
@@ -70,6 +72,32 @@ describe('single sign-on in Chromium', { timeout: 120_000 }, () => {
         user: { email: 'lead@demo-air.test', roles: ['system_administrator'] },
       });
       await shot(fresh, 'sso-signed-in-1280');
+
+      // An hour later a key is a sensitive change: the provider, not a password, confirms it is them.
+      const lead = await server.services.users.requireByEmail('lead@demo-air.test');
+      await server.services.database.db
+        .update(sessions)
+        .set({ authenticatedAt: new Date(Date.now() - 3_600_000) })
+        .where(eq(sessions.userId, lead.id));
+      await fresh.getByRole('button', { name: 'Create API key' }).click();
+      const create = fresh.getByRole('dialog', { name: 'Create API key' });
+      await create.getByLabel('Name').fill('Confirmed at the provider');
+      await create.getByRole('button', { name: 'Create', exact: true }).click();
+      const confirm = fresh.getByRole('dialog', { name: 'Confirm it is you' });
+      await confirm.getByText('You signed in through your organisation').waitFor();
+      expect(await confirm.getByLabel('Your password').count()).toBe(0);
+      await expectAccessible(fresh, 're-authentication dialog of a single sign-on session');
+      await confirm.getByRole('link', { name: 'Confirm with your organisation' }).click();
+      // max_age=0: the provider asks again even though its own session is fresh.
+      await fresh.locator('input[name="login"]').waitFor();
+      await fresh.locator('input[name="login"]').fill('ops-lead');
+      await fresh.locator('input[name="password"]').fill('anything');
+      await fresh.getByRole('button', { name: 'Sign-in' }).click();
+      await fresh.waitForURL('**/backoffice/settings/api-keys');
+      await fresh.getByRole('button', { name: 'Create API key' }).click();
+      await create.getByLabel('Name').fill('Confirmed at the provider');
+      await create.getByRole('button', { name: 'Create', exact: true }).click();
+      await fresh.getByRole('dialog', { name: 'Your new API key' }).waitFor();
     } finally {
       await context.close();
     }

@@ -26,6 +26,7 @@ describe('back-office session and audit trail', () => {
       enrolment_required: false,
       second_factor_methods: [],
       reauthenticated_until: anyString(),
+      signed_in_with: 'password',
     });
     expect(response.body).not.toContain(cookie!.value);
   });

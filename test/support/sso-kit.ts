@@ -98,9 +98,14 @@ export async function lastSsoFailure(h: Harness, tenantId: string) {
 /** A back-office request as the browser holding the session cookie (CSRF token from the session). */
 export async function asBrowser(origin: string, browser: TestBrowser) {
   const session = await browser.get(`${origin}/backoffice/api/session`);
-  const body = (await session.json()) as { csrf_token: string; user: { email: string; roles: string[] } };
+  const body = (await session.json()) as {
+    csrf_token: string;
+    user: { email: string; roles: string[] };
+    signed_in_with: string;
+  };
   return {
     user: body.user,
+    signedInWith: body.signed_in_with,
     request: (method: string, path: string, payload?: unknown) =>
       browser.send(`${origin}${path}`, {
         method,

@@ -19,9 +19,9 @@ export function backofficeSessionRoutes(
     onRequest: requireSession,
     schema: { response: { 200: sessionSchema, ...problemResponses(401) } },
     handler: (request) => {
-      const { user, csrf_token, enrolment_required, second_factor_methods, reauthenticated_until } =
+      const { user, csrf_token, enrolment_required, second_factor_methods, reauthenticated_until, signed_in_with } =
         request.backofficeSession!;
-      return { user, csrf_token, enrolment_required, second_factor_methods, reauthenticated_until };
+      return { user, csrf_token, enrolment_required, second_factor_methods, reauthenticated_until, signed_in_with };
     },
   });
 

@@ -51,6 +51,8 @@ describe('single sign-on through the tenant’s own provider', () => {
     expect(run.response.headers.get('cache-control')).toBe('no-store');
     const me = await asBrowser(env.origin, run.browser);
     expect(me.user).toMatchObject({ email: 'ada@example.test', roles: ['system_administrator'] });
+    // The page re-authenticates such a session at the provider, never with a password.
+    expect(me.signedInWith).toBe('sso');
     expect((await me.request('GET', '/backoffice/api/api-keys')).status).toBe(200);
     // Signed in just now: a sensitive action needs no re-authentication.
     expect((await me.request('POST', '/backoffice/api/api-keys', { name: 'from SSO' })).status).toBe(201);

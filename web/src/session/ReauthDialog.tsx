@@ -7,6 +7,7 @@ import { isApiError, request, setReauthenticator } from '../shared/api-client.ts
 import { passkeyAssertion, passkeyErrorText } from './passkey-ceremonies.ts';
 import { adoptSession, hasSecondFactor, useSession, type SecondFactorProof, type Session } from './session-api.ts';
 import { signInErrorText } from './sign-in-errors.ts';
+import { SsoReauth } from '../sso/SsoReauth.tsx';
 
 type Body = { password: string } | SecondFactorProof;
 const STOP_ESCAPE = 'data-mantine-stop-propagation';
@@ -52,7 +53,11 @@ function ReauthDialog({ opened, onDone, onCancel }: DialogProps) {
   const session = useSession().data;
   return (
     <Modal opened={opened && !!session} onClose={onCancel} title="Confirm it is you" centered zIndex={400}>
-      {session && <ReauthForm session={session} onDone={onDone} onCancel={onCancel} />}
+      {session?.signed_in_with === 'sso' ? (
+        <SsoReauth tenantSlug={session.user.tenant.slug} onCancel={onCancel} />
+      ) : (
+        session && <ReauthForm session={session} onDone={onDone} onCancel={onCancel} />
+      )}
     </Modal>
   );
 }

@@ -49,7 +49,8 @@ function SsoForm({ sso }: { sso: SsoSettings | null }) {
           </Title>
           <Text size="sm" c="dark.4" mt={4}>
             People sign in through your organisation’s identity provider (OpenID Connect). Register airkey there with
-            the redirect URI <code>{`${window.location.origin}/backoffice/sso/callback`}</code>.
+            the redirect URI{' '}
+            <code style={{ overflowWrap: 'anywhere' }}>{`${window.location.origin}/backoffice/sso/callback`}</code>.
           </Text>
         </div>
         <TextInput

@@ -5,6 +5,7 @@ export default defineConfig({
   dialect: 'postgresql',
   schema: [
     './src/db/schema.ts',
+    './src/db/instance-tables.ts',
     './src/db/rate-limit-tables.ts',
     './src/db/webhook-tables.ts',
     './src/db/sign-in-tables.ts',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from './handle.ts';
-import { settings } from './schema.ts';
+import { settings } from './instance-tables.ts';
 
 /** A secret created once per database and shared by every instance on it. */
 export async function sharedSecret(db: Db, name: string): Promise<string> {

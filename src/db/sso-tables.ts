@@ -60,7 +60,7 @@ export const ssoFlows = pgTable('sso_flows', {
   codeVerifier: text('code_verifier').notNull(),
   /** The path to return to after sign-in (already checked to be a path of this server). */
   next: text('next'),
-  /** Re-authentication of this session (max_age=0); null for a sign-in. */
+  /** Set for a re-authentication (max_age=0): its answer must be the same user and session, or it is refused. */
   reauthSessionId: uuid('reauth_session_id'),
   reauthUserId: uuid('reauth_user_id'),
   expiresAt: at('expires_at').notNull(),

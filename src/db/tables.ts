@@ -1,4 +1,5 @@
 import * as core from './schema.ts';
+import { instances, settings } from './instance-tables.ts';
 import { quotaHoldings, quotaPeriods, rateLimitWindows } from './rate-limit-tables.ts';
 import { passkeys, pendingSignIns, recoveryCodes, totpFactors, webauthnChallenges } from './sign-in-tables.ts';
 import { requestLog } from './request-log-tables.ts';
@@ -8,6 +9,8 @@ import { webhookDeliveries, webhookEvents, webhooks } from './webhook-tables.ts'
 /** Every table, as Drizzle's relational query API and the migrations see them. */
 export const schema = {
   ...core,
+  settings,
+  instances,
   rateLimitWindows,
   quotaPeriods,
   quotaHoldings,

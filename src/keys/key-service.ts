@@ -1,6 +1,6 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Db } from '../db/handle.ts';
-import type { UnitOfWork } from '../db/unit-of-work.ts';
+import type { ChangeRecorder, EventEmitter, UnitOfWork } from '../db/unit-of-work.ts';
 import { requirePermission, requireRecentSignIn, SYSTEM_ACTOR, type UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { RandomBytes } from '../shared/digest.ts';
@@ -17,7 +17,6 @@ import { allowedIpsOf, applyAllowedIps } from './allowed-ips.ts';
 import { applyQuota, applyRateLimit, listWithQuotaUsed, resetQuota, withQuotaUsed } from './limit-steps.ts';
 import type { QuotaRepository } from '../quotas/quota-repository.ts';
 import { keyTarget, listedKeyView, toApiKeyView } from './key-view.ts';
-import type { ChangeRecorder, EventEmitter } from '../db/unit-of-work.ts';
 import { digestSecret, generateSecret, hintOf } from './secret.ts';
 
 export type KeyServiceOptions = {
@@ -46,7 +45,6 @@ export class KeyService {
   private readonly keys: KeyRepository;
   private readonly audit: AuditService;
   private readonly clock: Clock;
-
   private readonly options: KeyServiceOptions;
   constructor(options: KeyServiceOptions) {
     this.options = options;
@@ -118,10 +116,9 @@ export class KeyService {
   }
 
   /**
-   * `PATCH`: the enabled state, the rate limit, the allowlist, any of them, in one transaction.
-   * Idempotent like setEnabled. A changed limit or list is published like a disable, so every
-   * instance drops what it held for the key and applies the new one from this response on
-   * (docs/keys.md (Rate limits), (IP allowlists)).
+   * `PATCH`: enabled state, rate limit, allowlist, any of them, in one transaction; idempotent. A
+   * changed limit or list is published like a disable, so every instance drops what it held for
+   * the key from this response on (docs/keys.md (Rate limits), (IP allowlists)).
    */
   async update(actor: UserActor, id: string, input: UpdateKeyInput): Promise<ApiKeyView> {
     requirePermission(actor, 'api_keys:manage');

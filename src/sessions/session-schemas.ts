@@ -19,7 +19,7 @@ export const sessionSchema = z.object({
   second_factor_methods: z.array(secondFactorMethodSchema),
   /** Sensitive actions pass without re-authenticating until this instant. */
   reauthenticated_until: z.string(),
-  /** How this session last proved who it is: an `sso` session re-authenticates at its provider. */
+  /** The method that opened or renewed the session: an `sso` one re-authenticates at its provider, having no password to ask. */
   signed_in_with: z.enum(SIGN_IN_METHODS),
 });
 export type SignedIn = z.infer<typeof sessionSchema>;

@@ -10,11 +10,11 @@ import { NotFoundError, PermissionDeniedError } from '../shared/errors.ts';
 import type { UserRepository, UserWithTenant } from '../users/user-repository.ts';
 import { toUserView } from '../users/user-service.ts';
 import type { SessionRepository, SessionRow } from './session-repository.ts';
+import { asActor, keptUserAgent, signInDetail, userTarget, type ClientContext } from './sign-in-audit.ts';
 import { sessionEndsAtMs, type SessionLimits, type SignInMethod } from './session-rules.ts';
 import type { SessionListItem, SignedIn } from './session-schemas.ts';
 
-/** Where a sign-in came from, for the audit trail and the person's list of sessions. */
-export type ClientContext = { address: string; userAgent: string };
+export type { ClientContext } from './sign-in-audit.ts';
 
 export type ResolvedSession = SignedIn & { actor: UserActor; sessionId: string };
 /** What a cookie names: nothing, a session that has ended (idle or too old), or a live one. */
@@ -23,7 +23,6 @@ export type SessionLookup = { state: 'none' } | { state: 'ended' } | { state: 'l
 export type OpenedSession = SignedIn & { token: string; expiresAt: Date };
 
 /** What the browser's user agent string is kept to: enough to tell a phone from a laptop. */
-const USER_AGENT_KEPT = 256;
 
 export type SessionServiceOptions = {
   uow: UnitOfWork;
@@ -71,7 +70,7 @@ export class SessionService {
         expiresAt: new Date(now.getTime() + limits.maxMs),
         method,
         address: client.address,
-        userAgent: client.userAgent.slice(0, USER_AGENT_KEPT),
+        userAgent: keptUserAgent(client),
       });
       await audit.record(
         tx,
@@ -248,17 +247,4 @@ export class SessionService {
   private newCsrfToken(): string {
     return this.random(24).toString('base64url');
   }
-}
-
-function asActor(user: { id: string; email: string }) {
-  return { type: 'user', id: user.id, email: user.email } as const;
-}
-
-export function userTarget(user: { id: string; email: string }) {
-  return { type: 'user', id: user.id, name: user.email } as const;
-}
-
-/** The audit detail of every sign-in attempt: how, from where, with what browser. */
-export function signInDetail(method: SignInMethod, client: ClientContext): Record<string, unknown> {
-  return { method, address: client.address, user_agent: client.userAgent.slice(0, USER_AGENT_KEPT) };
 }

@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import type { AuditService } from '../audit/audit-service.ts';
-import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { hasSecondFactor, secondFactorMethods, type FactorFlagsRepository } from '../second-factors/factor-flags.ts';
-import type { Passkeys, RelyingParty } from '../second-factors/passkeys/passkeys.ts';
-import type { SecondFactorProof, SecondFactorVerifier } from '../second-factors/verify-second-factor.ts';
+import { hasSecondFactor, secondFactorMethods } from '../second-factors/factor-flags.ts';
+import type { RelyingParty } from '../second-factors/passkeys/passkeys.ts';
+import type { SecondFactorProof } from '../second-factors/verify-second-factor.ts';
 import type { UserActor } from '../shared/actor.ts';
-import type { Clock } from '../shared/clock.ts';
 import { sha256Hex, type RandomBytes } from '../shared/digest.ts';
 import {
   InvalidCredentialsError,
@@ -16,45 +13,18 @@ import {
   SsoRequiredError,
   TooManyRequestsError,
 } from '../shared/errors.ts';
-import type { TenantRepository } from '../tenants/tenant-repository.ts';
-import type { FailureThrottle } from '../throttle/failure-throttle.ts';
 import { verifyPassword } from '../users/password.ts';
-import type { UserRepository, UserWithTenant } from '../users/user-repository.ts';
-import type { PendingSignInRepository } from './pending-sign-in-repository.ts';
+import type { UserWithTenant } from '../users/user-repository.ts';
 import type { SignInMethod } from './session-rules.ts';
-import type { ReauthenticateBody, SecondFactorStep } from './session-schemas.ts';
-import {
-  signInDetail,
-  userTarget,
-  type ClientContext,
-  type OpenedSession,
-  type SessionService,
-} from './session-service.ts';
+import type { ReauthenticateBody } from './session-schemas.ts';
+import type { OpenedSession } from './session-service.ts';
+import { signInDetail, userTarget, type ClientContext } from './sign-in-audit.ts';
+import type { PasswordSignIn, SignInServiceOptions } from './sign-in-service-options.ts';
+
+export type { PasswordSignIn, SignInServiceOptions } from './sign-in-service-options.ts';
 
 /** The second-factor step must be completed this soon after the password. */
 const PENDING_TTL_MS = 5 * 60_000;
-
-export type PasswordSignIn =
-  | { kind: 'signed_in'; session: OpenedSession }
-  | { kind: 'second_factor'; step: SecondFactorStep; token: string; expiresAt: Date };
-
-export type SignInServiceOptions = {
-  uow: UnitOfWork;
-  sessions: SessionService;
-  pending: PendingSignInRepository;
-  users: UserRepository;
-  tenants: TenantRepository;
-  flags: FactorFlagsRepository;
-  verifier: SecondFactorVerifier;
-  passkeys: Passkeys;
-  audit: AuditService;
-  /** Failed passwords and second factors per account and client, counted together (a few). */
-  throttle: FailureThrottle;
-  /** Failures per client across all accounts (many): stops spraying, not an office's typos. */
-  sprayThrottle: FailureThrottle;
-  clock: Clock;
-  random?: RandomBytes;
-};
 
 /**
  * How a person proves who they are (docs/sign-in.md), the order of checks said once per way in:

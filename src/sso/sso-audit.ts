@@ -1,6 +1,6 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { signInDetail, type ClientContext } from '../sessions/session-service.ts';
+import { signInDetail, type ClientContext } from '../sessions/sign-in-audit.ts';
 import type { SsoRefusal } from './sso-refusals.ts';
 import type { SsoRepository } from './sso-repository.ts';
 

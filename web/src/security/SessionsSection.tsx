@@ -6,7 +6,7 @@ import { ResponsiveTable } from '../shared/ResponsiveTable.tsx';
 import { browserName } from './browser-name.ts';
 import { useEndOtherSessions, useEndSession, type SessionListItem } from './security-api.ts';
 
-/** Where the person is signed in: this session marked; end one, or every other. */
+/** Every browser signed in as the person, so a lost laptop can be signed out from any other. */
 export function SessionsSection({ sessions, narrow }: { sessions: SessionListItem[]; narrow: boolean }) {
   const endOne = useEndSession();
   const endOthers = useEndOtherSessions();

@@ -36,6 +36,7 @@ export function buildRequestLog(config: Config, clock: Clock, base: Foundation) 
   const maintain = async (): Promise<void> => {
     if (!on || clock.nowMs() - maintainedAtMs < MAINTAIN_EVERY_MS) return;
     await partitions.maintain();
+    await repository.forgetOldBatches();
     maintainedAtMs = clock.nowMs();
   };
   const services: RequestLogServices = {

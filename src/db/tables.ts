@@ -2,7 +2,7 @@ import * as core from './schema.ts';
 import { instances, settings } from './instance-tables.ts';
 import { quotaHoldings, quotaPeriods, rateLimitWindows } from './rate-limit-tables.ts';
 import { passkeys, pendingSignIns, recoveryCodes, totpFactors, webauthnChallenges } from './sign-in-tables.ts';
-import { requestLog } from './request-log-tables.ts';
+import { requestLog, requestLogBatches } from './request-log-tables.ts';
 import { ssoConfigurations, ssoFlows, ssoIdentities } from './sso-tables.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from './webhook-tables.ts';
 
@@ -23,6 +23,7 @@ export const schema = {
   recoveryCodes,
   webauthnChallenges,
   requestLog,
+  requestLogBatches,
   ssoConfigurations,
   ssoIdentities,
   ssoFlows,

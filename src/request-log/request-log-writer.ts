@@ -1,10 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import type { RunReport } from '../shared/failure-streak.ts';
 import { WriteBehindLoop } from '../shared/write-behind.ts';
 import type { RequestRecord } from './request-record.ts';
 
-/** Where a batch goes: one statement for the whole batch, which skips rows already written. */
+/** Records written together. The id stays with them through every retry: it is how a retry is known. */
+export type RequestBatch = { id: string; records: readonly RequestRecord[] };
+
+/** Where a batch goes: one statement for the whole batch, which writes nothing for a batch already written. */
 export interface RequestLogStore {
-  insert(batch: readonly RequestRecord[]): Promise<void>;
+  insert(batch: RequestBatch): Promise<void>;
 }
 
 export type RequestLogWriterOptions = {
@@ -25,8 +29,8 @@ export type RequestLogWriterOptions = {
  * The request log's write-behind (docs/request-log.md). A request only appends its record to an
  * array (no I/O, no promise); batches go out on a timer, or as soon as a batch is full. Past
  * `capacity` the newest records are dropped and counted, so an outage costs log entries, never a
- * request's time or answer. A failed batch is kept, in order, for the next try; its rows carry
- * their ids, so a batch that was written but whose answer was lost writes nothing twice.
+ * request's time or answer. A failed batch is kept whole, with its id and ahead of newer records,
+ * for the next try, so a batch that was written but whose answer was lost writes nothing twice.
  */
 export class RequestLogWriter {
   /** Records dropped because the buffer was full (airkey_request_log_dropped_total). */
@@ -34,6 +38,9 @@ export class RequestLogWriter {
   /** Records written to the database by this instance. */
   written = 0;
   private buffer: RequestRecord[] = [];
+  /** Batches that failed, oldest first, each as it was first sent; they count against the capacity. */
+  private retries: RequestBatch[] = [];
+  private retriedRecords = 0;
   /** Records taken by the flush under way: they count against the capacity until written. */
   private inFlight = 0;
   private writing = false;
@@ -57,12 +64,12 @@ export class RequestLogWriter {
 
   /** Records held and not yet written. */
   get pending(): number {
-    return this.buffer.length + this.inFlight;
+    return this.buffer.length + this.inFlight + this.retriedRecords;
   }
 
   /** Hot path (after the response): an append, or a count when full. */
   record(entry: RequestRecord): void {
-    if (this.buffer.length + this.inFlight >= this.capacity) {
+    if (this.buffer.length + this.inFlight + this.retriedRecords >= this.capacity) {
       this.dropped += 1;
       return;
     }
@@ -85,26 +92,29 @@ export class RequestLogWriter {
   }
 
   /**
-   * Up to `parallel` batches at a time until the buffer is empty or a write fails; never two
-   * flushes at once (the loop). A failed batch goes back, in order, ahead of what arrived meanwhile;
-   * a batch written beside it stays written (its ids keep a retry from writing it twice).
+   * Up to `parallel` batches at a time, failed ones first, until nothing is held or a write fails;
+   * never two flushes at once (the loop). A failed batch is kept whole for the next flush; a batch
+   * written beside it stays written.
    */
   private async writePending(): Promise<void> {
     this.writing = true;
     try {
-      while (this.buffer.length > 0) {
-        const taken = Math.min(this.buffer.length, this.batchSize * this.parallel);
-        const batches: RequestRecord[][] = [];
-        for (let at = 0; at < taken; at += this.batchSize) batches.push(this.buffer.slice(at, at + this.batchSize));
-        this.buffer = this.buffer.slice(taken);
+      while (this.retries.length > 0 || this.buffer.length > 0) {
+        const batches = this.retries.splice(0, this.parallel);
+        this.retriedRecords -= sizeOf(batches);
+        while (batches.length < this.parallel && this.buffer.length > 0) {
+          batches.push({ id: randomUUID(), records: this.buffer.splice(0, this.batchSize) });
+        }
+        const taken = sizeOf(batches);
         this.inFlight = taken;
         const results = await Promise.allSettled(batches.map((batch) => this.store.insert(batch)));
         this.inFlight = 0;
         const failed = batches.filter((_, i) => results[i]!.status === 'rejected');
-        this.written += taken - failed.reduce((n, batch) => n + batch.length, 0);
+        this.written += taken - sizeOf(failed);
         const error = results.find((result) => result.status === 'rejected');
         if (error) {
-          this.buffer = failed.flat().concat(this.buffer);
+          this.retries = failed.concat(this.retries);
+          this.retriedRecords += sizeOf(failed);
           this.healthy = false;
           this.report.failed(error.reason);
           return;
@@ -116,4 +126,8 @@ export class RequestLogWriter {
       this.writing = false;
     }
   }
+}
+
+function sizeOf(batches: readonly RequestBatch[]): number {
+  return batches.reduce((n, batch) => n + batch.records.length, 0);
 }

@@ -2,8 +2,7 @@ import type { RequestOutcome } from './request-log-schemas.ts';
 
 /**
  * One request as the writer buffers it: plain values the request already held, no key material.
- * `id` is made when the request is recorded, so a batch retried after a lost answer writes nothing
- * twice (the table's primary key is `(id, at)`).
+ * `id` is made when the request is recorded: with `at`, it orders a page and names an entry.
  */
 export type RequestRecord = {
   id: string;

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { RequestLogRepository } from '../../src/request-log/request-log-repository.ts';
-import { RequestLogWriter } from '../../src/request-log/request-log-writer.ts';
-import type { RequestRecord } from '../../src/request-log/request-record.ts';
+import { RequestLogWriter, type RequestBatch } from '../../src/request-log/request-log-writer.ts';
 import { rowsOf, type Harness } from '../support/harness.ts';
 import { recordFor } from '../support/request-log-kit.ts';
 import { useHarness } from '../support/use.ts';
@@ -27,7 +26,7 @@ describe('request log writer', () => {
     let calls = 0;
     // The database commits the batch, then the answer never arrives: the writer must try again.
     const answerLost = {
-      insert: async (batch: readonly RequestRecord[]) => {
+      insert: async (batch: RequestBatch) => {
         await repository.insert(batch);
         if (++calls === 1) throw new Error('connection reset after commit');
       },
@@ -42,14 +41,30 @@ describe('request log writer', () => {
     expect(await countOf(h, keyId)).toBe(10);
   });
 
-  it('keeps a failed batch ahead of newer records and writes them all in batches', async () => {
+  it("forgets a batch's marker once it is a day old, and keeps a newer one", async () => {
+    const repository = new RequestLogRepository(h.services.database.db);
+    const [old, recent] = [randomUUID(), randomUUID()];
+    await rowsOf(
+      h,
+      sql`insert into request_log_batches (id, written_at) values
+        (${old}::uuid, now() - interval '25 hours'), (${recent}::uuid, now() - interval '23 hours')`,
+    );
+    await repository.forgetOldBatches();
+    const { rows } = await rowsOf<{ id: string }>(
+      h,
+      sql`select id from request_log_batches where id in (${old}::uuid, ${recent}::uuid)`,
+    );
+    expect(rows.map((r) => r.id)).toEqual([recent]);
+  });
+
+  it('keeps a failed batch whole and ahead of newer records, and writes them all in batches', async () => {
     const repository = new RequestLogRepository(h.services.database.db);
     let down = true;
     const batches: number[] = [];
     const flaky = {
-      insert: async (batch: readonly RequestRecord[]) => {
+      insert: async (batch: RequestBatch) => {
         if (down) throw new Error('database unreachable');
-        batches.push(batch.length);
+        batches.push(batch.records.length);
         await repository.insert(batch);
       },
     };
@@ -66,7 +81,8 @@ describe('request log writer', () => {
     for (let i = 3; i < 9; i++) writer.record(recordFor(randomUUID(), h.clock.nowMs() + i, keyId));
     down = false;
     await writer.flush();
-    expect(batches).toEqual([4, 4, 1]);
+    // The failed batch of three goes again as it was (its marker is how a retry is known), then the six newer.
+    expect(batches).toEqual([3, 4, 2]);
     expect(await countOf(h, keyId)).toBe(9);
   });
 
@@ -74,7 +90,7 @@ describe('request log writer', () => {
     const repository = new RequestLogRepository(h.services.database.db);
     let calls = 0;
     const secondFailsOnce = {
-      insert: async (batch: readonly RequestRecord[]) => {
+      insert: async (batch: RequestBatch) => {
         if (++calls === 2) throw new Error('one connection lost');
         await repository.insert(batch);
       },
@@ -99,7 +115,7 @@ describe('request log writer', () => {
     let down = true;
     const repository = new RequestLogRepository(h.services.database.db);
     const store = {
-      insert: async (batch: readonly RequestRecord[]) => {
+      insert: async (batch: RequestBatch) => {
         if (down) throw new Error('database unreachable');
         await repository.insert(batch);
       },

@@ -1,6 +1,6 @@
 /**
- * A bench server process: the real airkey app (`buildApp`, request log at info to this process's
- * stdout, which the bench discards) on PGlite or PostgreSQL, with one tenant, one System
+ * A bench server process: the real airkey app (`buildApp`, request line at info, or BENCH_LOG_LEVEL,
+ * to this process's stdout, which the bench discards) on PGlite or PostgreSQL, with one tenant, one System
  * Administrator, one key and the demo flights. The environment is read like `npm start` reads it
  * (KEY_CACHE_MAX_AGE_MS, ...). Reports what the bench needs over IPC.
  */
@@ -33,7 +33,7 @@ const config = {
   ...loadConfig({ ...process.env, DATABASE_URL: '', PORT: '0' }),
   databaseUrl,
   dataDir: mkdtempSync(join(tmpdir(), 'airkey-bench-')),
-  logLevel: 'info',
+  logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
   port: 0,
   maxKeysPerTenant: 1_000_000,
 };

@@ -30,6 +30,7 @@ import { quotas } from './quotas.ts';
 import { signInScenario } from './sign-in.ts';
 import { startupScenario } from './startup.ts';
 import { tracing } from './tracing.ts';
+import { requestLine } from './request-line.ts';
 import { requestLog } from './request-log.ts';
 import { requestLogWriter } from './request-log-writer.ts';
 import { requestLogQueries } from './request-log-queries.ts';
@@ -48,6 +49,7 @@ const SCENARIOS: Scenario[] = [
   signInScenario,
   tracing,
   requestLog,
+  requestLine,
   requestLogWriter,
   requestLogQueries,
   webhooksScenario,

@@ -5,8 +5,8 @@ import { lowMarkOf, type KeyQuota } from '../quotas/quota.ts';
 import type { QuotaNotice, QuotaRepository } from '../quotas/quota-repository.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
-import { withCreatorEmails } from '../keys/key-event-queries.ts';
-import { keyEvent } from '../keys/key-events.ts';
+import { withCreatorEmails } from '../keys/events/key-event-queries.ts';
+import { keyEvent } from '../keys/events/key-events.ts';
 import { toApiKeyView } from '../keys/key-view.ts';
 
 /**

@@ -5,8 +5,8 @@ import { apiKeys } from '../db/schema.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { RateLimit } from '../ratelimit/rate-limit.ts';
 import type { Clock } from '../shared/clock.ts';
-import { withCreatorEmails } from '../keys/key-event-queries.ts';
-import { rateLimitedEvent } from '../keys/key-events.ts';
+import { withCreatorEmails } from '../keys/events/key-event-queries.ts';
+import { rateLimitedEvent } from '../keys/events/key-events.ts';
 
 const PRUNE_EVERY_MS = 60_000;
 const KEEP_MS = 2 * 86_400_000;

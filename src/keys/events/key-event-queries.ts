@@ -1,7 +1,7 @@
 import { and, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/handle.ts';
-import { apiKeys, users } from '../db/schema.ts';
-import type { KeyRow, KeyRowWithCreator } from './key-rows.ts';
+import type { Db } from '../../db/handle.ts';
+import { apiKeys, users } from '../../db/schema.ts';
+import type { KeyRow, KeyRowWithCreator } from '../key-rows.ts';
 
 /** The queries key events need beyond the key repository's own. */
 

@@ -195,6 +195,16 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('keeps the SQL of keys, limits and webhooks in their repositories (*-repository.ts)', () => {
+    // A value import of drizzle-orm or of a table is what writing a query takes; a type import is not.
+    const query = /^import (?!type )[^;]*from '(?:drizzle-orm|(?:\.\.\/)+db\/(?:schema|tables|[\w-]+-tables)\.ts)';$/m;
+    const offenders = importsOf(['keys', 'limits', 'webhooks'])
+      .map(([file]) => file)
+      .filter((file) => !file.endsWith('-repository.ts'))
+      .filter((file) => query.test(readFileSync(`${ROOT}src/${file}`, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+
   it("changes keys only through the key services: no other feature imports the keys' repository", () => {
     const offenders = importsOf(LAYERS.features).flatMap(([file, deps]) =>
       deps

@@ -11,7 +11,7 @@ import type { KeyPolicyService } from '../policy/key-policy-service.ts';
 import type { KeyRepository } from '../key-repository.ts';
 import type { KeyRowWithCreator } from '../key-rows.ts';
 import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, UpdateKeyInput } from '../key-schemas.ts';
-import { withCreatorEmails } from '../events/key-event-queries.ts';
+import { withCreatorEmails } from '../events/key-event-repository.ts';
 import { keyEvent } from '../events/key-events.ts';
 import { allowedIpsOf, applyAllowedIps } from './allowed-ips.ts';
 import { applyQuota, applyRateLimit, listWithQuotaUsed, resetQuota, withQuotaUsed } from './limit-steps.ts';

@@ -7,7 +7,7 @@ import type { FailureThrottle } from '../../throttle/failure-throttle.ts';
 import { hasValidChecksum } from '../format/checksum.ts';
 import type { KeyRepository } from '../key-repository.ts';
 import type { LeakReport, LeakReceipt } from '../key-schemas.ts';
-import { withCreatorEmails } from '../events/key-event-queries.ts';
+import { withCreatorEmails } from '../events/key-event-repository.ts';
 import { keyEvent } from '../events/key-events.ts';
 import { keyTarget } from '../key-view.ts';
 import type { LegacyKeys } from '../format/legacy-keys.ts';

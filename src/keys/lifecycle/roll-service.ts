@@ -8,7 +8,7 @@ import { expiryDateOf, expiryInstantOf, isExpired } from '../expiry.ts';
 import type { KeyPolicyService } from '../policy/key-policy-service.ts';
 import type { KeyRepository } from '../key-repository.ts';
 import type { RolledKey, RollOverlap } from '../key-schemas.ts';
-import { withCreatorEmails } from '../events/key-event-queries.ts';
+import { withCreatorEmails } from '../events/key-event-repository.ts';
 import { keyEvent } from '../events/key-events.ts';
 import { keyTarget, toApiKeyView } from '../key-view.ts';
 import { withQuotaUsed } from './limit-steps.ts';

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { checksumOf } from '../src/keys/checksum.ts';
-import { digestSecret, KEY_ALPHABET, KEY_PREFIX } from '../src/keys/secret.ts';
+import { checksumOf } from '../src/keys/format/checksum.ts';
+import { digestSecret, KEY_ALPHABET, KEY_PREFIX } from '../src/keys/format/secret.ts';
 import type { AirkeyReady } from './airkey-server.ts';
 import { load, type Server } from './measure.ts';
 import { atMost, type Row } from './rows.ts';

@@ -1,6 +1,6 @@
 /** The default bench scenarios: whoami, flights and the back office against their references. */
-import { checksumOf } from '../src/keys/checksum.ts';
-import { KEY_ALPHABET, KEY_PREFIX, KEY_RANDOM_LENGTH } from '../src/keys/secret.ts';
+import { checksumOf } from '../src/keys/format/checksum.ts';
+import { KEY_ALPHABET, KEY_PREFIX, KEY_RANDOM_LENGTH } from '../src/keys/format/secret.ts';
 import type { AirkeyReady } from './airkey-server.ts';
 import { interleaved, percentile, type Pair } from './measure.ts';
 import { timed } from './timed.ts';

@@ -78,7 +78,7 @@ export {
   type KeyPolicy,
   type KeyPolicyRule,
   type PolicyViolation,
-} from './keys/key-policy.ts';
+} from './keys/policy/key-policy.ts';
 // The rule for a display name, so the dialog says what the server would; the password's length.
 export { NAME_MAX, nameProblem, PASSWORD_MAX, PASSWORD_MIN } from './shared/text-rules.ts';
 // The rule for an allowlist entry (it brings ipaddr.js, a small dependency-free parser, along):

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../app/services.ts';
 import { generateFlights } from '../flights/flight-seeder.ts';
-import type { KeyPolicy } from '../keys/key-policy.ts';
+import type { KeyPolicy } from '../keys/policy/key-policy.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import { InvalidRequestError } from '../shared/errors.ts';
 import type { SignInSettings } from '../tenants/sign-in-settings-schemas.ts';

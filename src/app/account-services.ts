@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { AuditService } from '../audit/audit-service.ts';
-import type { CreatorKeys } from '../keys/creator-keys.ts';
+import type { CreatorKeys } from '../keys/lifecycle/creator-keys.ts';
 import { FactorFlagsRepository } from '../second-factors/factor-flags.ts';
 import { PasskeyRepository } from '../second-factors/passkeys/passkey-repository.ts';
 import { Passkeys } from '../second-factors/passkeys/passkeys.ts';

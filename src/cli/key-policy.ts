@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { AdminOperations } from '../admin/operations.ts';
-import type { KeyPolicy } from '../keys/key-policy.ts';
+import type { KeyPolicy } from '../keys/policy/key-policy.ts';
 import { InvalidRequestError } from '../shared/errors.ts';
 
 type Output = { json?: boolean };

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { authenticate, type KeyRefusal } from '../keys/authenticate.ts';
-import type { Accepted } from '../keys/decide.ts';
-import type { KeyCheck } from '../keys/key-check.ts';
+import { authenticate, type KeyRefusal } from '../keys/check/authenticate.ts';
+import type { Accepted } from '../keys/check/decide.ts';
+import type { KeyCheck } from '../keys/check/key-check.ts';
 import { recordKeyCheck } from '../telemetry/key-check-attributes.ts';
 import { sendError } from './problem.ts';
 import { queryKeysOf } from './redaction.ts';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { Accepted } from '../keys/decide.ts';
+import type { Accepted } from '../keys/check/decide.ts';
 import { checkLimits, type KeyLimits, type LimitVerdict } from '../limits/index.ts';
 import { withoutStack } from '../shared/errors.ts';
 import { QuotaExceededError, RateLimitedError } from '../shared/limit-errors.ts';

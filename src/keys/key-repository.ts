@@ -5,7 +5,7 @@ import type { Db } from '../db/handle.ts';
 import { apiKeys, tenants, users } from '../db/schema.ts';
 import type { KeyAuthority } from '../shared/actor.ts';
 import { keyFactsOf, type KeyFacts } from './key-facts.ts';
-import { prepareKeysOfTenant } from './keys-of-tenant.ts';
+import { prepareKeysOfTenant } from './key-list-repository.ts';
 import { listRowOf, type KeyListRow, type KeyRow, type KeyRowWithCreator, type ListedTuple } from './key-rows.ts';
 
 /** The columns `setRules` may change. */

@@ -11,7 +11,8 @@
  * - `KeyAllowance` (key-allowance.ts): one meter applied to one key, counting each refusal as its
  *   usage and announcing the first of a window or period;
  * - the notices: `api_key.rate_limited` (rate-limit-notices.ts), `api_key.quota_low` and
- *   `api_key.quota_exhausted` (quota-notices.ts), each announced once across instances;
+ *   `api_key.quota_exhausted` (quota-notices.ts), each announced once across instances (the
+ *   rate-limit windows' statements in notice-repository.ts, the quota periods' in src/quotas/);
  * - the wiring (create-key-limits.ts): which meter, counter and notice each limit uses, and the
  *   change feed that drops what an instance holds for a changed key;
  * - the order and the verdict (limit-check.ts), the header fields' values (fields.ts).

@@ -1,4 +1,4 @@
-import type { Accepted } from '../keys/decide.ts';
+import type { Accepted } from '../keys/check/decide.ts';
 import type { KeyQuota, QuotaPeriod } from '../quotas/quota.ts';
 import type { RateLimit } from '../ratelimit/rate-limit.ts';
 import type { RateDecision } from '../ratelimit/rate-limiter.ts';

@@ -1,12 +1,10 @@
-import { eq } from 'drizzle-orm';
-import { apiKeys } from '../db/schema.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { lowMarkOf, type KeyQuota } from '../quotas/quota.ts';
 import type { QuotaNotice, QuotaRepository } from '../quotas/quota-repository.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
-import { withCreatorEmails } from '../keys/key-event-queries.ts';
-import { keyEvent } from '../keys/key-events.ts';
+import { findKeyForEvent } from '../keys/events/key-event-repository.ts';
+import { keyEvent } from '../keys/events/key-events.ts';
 import { toApiKeyView } from '../keys/key-view.ts';
 
 /**
@@ -29,13 +27,12 @@ export class QuotaNotices {
     const nowMs = this.clock.nowMs();
     return this.uow.inTransaction(async (tx, _changed, emit) => {
       if (!(await this.quotas.claim(tx, quota.counter, windowStart, notice))) return false;
-      const [row] = await tx.select().from(apiKeys).where(eq(apiKeys.id, keyId));
-      if (!row) return false;
-      const [key] = await withCreatorEmails(tx, [row]);
+      const key = await findKeyForEvent(tx, keyId);
+      if (!key) return false;
       const quotaUsed = notice === 'low' ? lowMarkOf(quota.requests) : quota.requests;
       const type = notice === 'low' ? 'api_key.quota_low' : 'api_key.quota_exhausted';
-      const event = keyEvent(type, { ...key!, quotaUsed }, nowMs, SYSTEM_ACTOR);
-      emit({ ...event, data: { ...event.data, quota: toApiKeyView({ ...key!, quotaUsed }, nowMs).quota } });
+      const event = keyEvent(type, { ...key, quotaUsed }, nowMs, SYSTEM_ACTOR);
+      emit({ ...event, data: { ...event.data, quota: toApiKeyView({ ...key, quotaUsed }, nowMs).quota } });
       return true;
     });
   }

@@ -1,12 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/handle.ts';
-import { rateLimitWindows } from '../db/rate-limit-tables.ts';
-import { apiKeys } from '../db/schema.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { RateLimit } from '../ratelimit/rate-limit.ts';
 import type { Clock } from '../shared/clock.ts';
-import { withCreatorEmails } from '../keys/key-event-queries.ts';
-import { rateLimitedEvent } from '../keys/key-events.ts';
+import { findKeyForEvent } from '../keys/events/key-event-repository.ts';
+import { rateLimitedEvent } from '../keys/events/key-events.ts';
+import { claimRateLimitNotice, pruneRateLimitWindows } from './notice-repository.ts';
 
 const PRUNE_EVERY_MS = 60_000;
 const KEEP_MS = 2 * 86_400_000;
@@ -32,12 +29,11 @@ export class RateLimitNotices {
     const windowMs = windowSeconds * 1000;
     const windowStart = new Date(Math.floor(nowMs / windowMs) * windowMs);
     const announced = await this.uow.inTransaction(async (tx, _changed, emit) => {
-      if (!(await claim(tx, keyId, windowStart))) return false;
-      const [row] = await tx.select().from(apiKeys).where(eq(apiKeys.id, keyId));
-      if (!row) return false;
-      const [key] = await withCreatorEmails(tx, [row]);
+      if (!(await claimRateLimitNotice(tx, keyId, windowStart))) return false;
+      const key = await findKeyForEvent(tx, keyId);
+      if (!key) return false;
       emit(
-        rateLimitedEvent(key!, nowMs, {
+        rateLimitedEvent(key, nowMs, {
           ...limit,
           windowStart,
           windowEnd: new Date(windowStart.getTime() + windowMs),
@@ -47,26 +43,8 @@ export class RateLimitNotices {
     });
     if (nowMs - this.lastPruneMs > PRUNE_EVERY_MS) {
       this.lastPruneMs = nowMs;
-      await this.uow.inTransaction((tx) =>
-        tx.execute(
-          sql`delete from rate_limit_windows where window_start < ${new Date(nowMs - KEEP_MS).toISOString()}::timestamptz`,
-        ),
-      );
+      await this.uow.inTransaction((tx) => pruneRateLimitWindows(tx, new Date(nowMs - KEEP_MS)));
     }
     return announced;
   }
-}
-
-/** True for the one caller that marks the window's first refusal. */
-async function claim(tx: Db, keyId: string, windowStart: Date): Promise<boolean> {
-  const marked = await tx
-    .insert(rateLimitWindows)
-    .values({ keyId, windowStart, used: 0, refusalNoticed: true })
-    .onConflictDoUpdate({
-      target: [rateLimitWindows.keyId, rateLimitWindows.windowStart],
-      set: { refusalNoticed: true },
-      where: eq(rateLimitWindows.refusalNoticed, false),
-    })
-    .returning({ keyId: rateLimitWindows.keyId });
-  return marked.length > 0;
 }

@@ -1,8 +1,8 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { hasValidChecksum } from '../keys/checksum.ts';
-import { hintOf } from '../keys/secret.ts';
+import { hasValidChecksum } from '../keys/format/checksum.ts';
+import { hintOf } from '../keys/format/secret.ts';
 import { InvalidRequestError } from '../shared/errors.ts';
 import { ancestorGitignores, type IgnoreFile, isIgnored, readGitignore } from './gitignore.ts';
 

@@ -1,6 +1,6 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import type { CreatorKeys } from '../keys/creator-keys.ts';
+import type { CreatorKeys } from '../keys/lifecycle/creator-keys.ts';
 import { requireSystem, type Actor, type KeyAuthority } from '../shared/actor.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../shared/errors.ts';
 import { nameProblem } from '../shared/text-rules.ts';

@@ -1,7 +1,7 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import type { CreatorKeys } from '../keys/creator-keys.ts';
+import type { CreatorKeys } from '../keys/lifecycle/creator-keys.ts';
 import type { TenantRepository } from '../tenants/tenant-repository.ts';
 import {
   requireOwnTenant,

@@ -1,9 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
-import { tenants } from '../db/schema.ts';
-import { webhookDeliveries, webhookEvents, webhooks } from '../db/webhook-tables.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import type { EventRecord } from '../shared/event-types.ts';
+import { findOutboxTargets, insertOutboxEvent, insertPendingDeliveries } from './outbox-repository.ts';
 
 /** Writes an event and its deliveries in the caller's transaction; returns the delivery ids. */
 export type OutboxWriter = (tx: Db, event: EventRecord, onlyWebhookId?: string) => Promise<string[]>;
@@ -28,19 +26,7 @@ async function recordEvent(
   now: { at: Date; due: Date },
   onlyWebhookId?: string,
 ): Promise<string[]> {
-  const targets = await tx
-    .select({ id: webhooks.id, slug: tenants.slug })
-    .from(webhooks)
-    .innerJoin(tenants, eq(tenants.id, webhooks.tenantId))
-    .where(
-      onlyWebhookId === undefined
-        ? and(
-            eq(webhooks.tenantId, event.tenantId),
-            eq(webhooks.enabled, true),
-            sql`${event.type} = any(${webhooks.events})`,
-          )
-        : and(eq(webhooks.tenantId, event.tenantId), eq(webhooks.id, onlyWebhookId)),
-    );
+  const targets = await findOutboxTargets(tx, event, onlyWebhookId);
   const first = targets[0];
   if (!first) return [];
   const at = event.at ?? now.at;
@@ -49,13 +35,7 @@ async function recordEvent(
     timestamp: at.toISOString(),
     data: { tenant: { id: event.tenantId, slug: first.slug }, ...event.data },
   };
-  const [row] = await tx
-    .insert(webhookEvents)
-    .values({ tenantId: event.tenantId, type: event.type, body, createdAt: at })
-    .returning({ id: webhookEvents.id });
-  const deliveries = await tx
-    .insert(webhookDeliveries)
-    .values(targets.map((target) => ({ webhookId: target.id, eventId: row!.id, nextAttemptAt: now.due })))
-    .returning({ id: webhookDeliveries.id });
-  return deliveries.map((delivery) => delivery.id);
+  const eventId = await insertOutboxEvent(tx, { tenantId: event.tenantId, type: event.type, body, createdAt: at });
+  const webhookIds = targets.map((target) => target.id);
+  return insertPendingDeliveries(tx, eventId, webhookIds, now.due);
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../src/app/services.ts';
 import { loadConfig } from '../../src/config.ts';
-import type { KeyPolicy } from '../../src/keys/key-policy.ts';
+import type { KeyPolicy } from '../../src/keys/policy/key-policy.ts';
 import { SYSTEM_ACTOR, type UserActor } from '../../src/shared/actor.ts';
 import { signedInAs } from '../support/actors.ts';
 import { KeyPolicyViolationError } from '../../src/shared/errors.ts';

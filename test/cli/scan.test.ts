@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSecret } from '../../src/keys/secret.ts';
+import { generateSecret } from '../../src/keys/format/secret.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/airkey', import.meta.url));
 

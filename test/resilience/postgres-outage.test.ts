@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSecret } from '../../src/keys/secret.ts';
+import { generateSecret } from '../../src/keys/format/secret.ts';
 import { createHarness, type Harness, type Session } from '../support/harness.ts';
 import { apiFrom, expectProblem } from '../support/problems.ts';
 import { stoppablePostgres, type StoppablePostgres } from '../support/stoppable-postgres.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { generateSecret } from '../../src/keys/secret.ts';
+import { generateSecret } from '../../src/keys/format/secret.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { apiFrom, expectProblem } from '../support/problems.ts';
 import { switchableProxy } from '../support/switchable-proxy.ts';

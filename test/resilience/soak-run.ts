@@ -1,4 +1,4 @@
-import { generateSecret } from '../../src/keys/secret.ts';
+import { generateSecret } from '../../src/keys/format/secret.ts';
 import { memoryAfterGc, type MemoryFigures } from './heap-probe.ts';
 import { ADMIN, start, type Server } from './soak-server.ts';
 

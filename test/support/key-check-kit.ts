@@ -1,9 +1,9 @@
 import { KeyCache } from '../../src/revocation/key-cache.ts';
-import { KeyCheck } from '../../src/keys/key-check.ts';
+import { KeyCheck } from '../../src/keys/check/key-check.ts';
 import type { KeyRepository } from '../../src/keys/key-repository.ts';
 import type { KeyFacts } from '../../src/keys/key-facts.ts';
-import { digestSecret } from '../../src/keys/secret.ts';
-import { UsageRecorder, type RequestCounter } from '../../src/keys/usage-recorder.ts';
+import { digestSecret } from '../../src/keys/format/secret.ts';
+import { UsageRecorder, type RequestCounter } from '../../src/keys/check/usage-recorder.ts';
 import { FailureThrottle } from '../../src/throttle/failure-throttle.ts';
 import { ManualClock, START } from './manual-clock.ts';
 import { FAIL_ON_ERROR } from './run-reports.ts';

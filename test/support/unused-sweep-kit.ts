@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { webhookEvents } from '../../src/db/webhook-tables.ts';
-import { UnusedKeySweep } from '../../src/keys/unused-sweep.ts';
+import { UnusedKeySweep } from '../../src/keys/sweeps/unused-sweep.ts';
 import type { Services } from '../../src/app/services.ts';
 import type { Clock } from '../../src/shared/clock.ts';
 import { insertWebhook } from './webhook-kit.ts';

@@ -66,11 +66,29 @@ const FORBIDDEN: Record<Layer, readonly Layer[]> = {
   entries: [],
 };
 
+/**
+ * The rooms of src/keys, one per concern, and the rooms each may import besides its own. The root
+ * (`keys`) holds what every room shares: the key as stored (rows, repository), as the check
+ * caches it (facts) and as the API shows it (view, schemas, expiry); it imports no room. The check
+ * runs on every request, so it stays clear of the writes: no lifecycle, no events, no sweeps.
+ */
+const KEY_ROOMS: Record<string, readonly string[]> = {
+  keys: [],
+  'keys/format': [],
+  'keys/policy': [],
+  'keys/events': ['keys'],
+  'keys/check': ['keys', 'keys/format'],
+  'keys/lifecycle': ['keys', 'keys/format', 'keys/events', 'keys/policy'],
+  'keys/sweeps': ['keys', 'keys/events', 'keys/lifecycle'],
+};
+
 /** src-relative file → src-relative files it imports. */
 let graph: Record<string, string[]>;
 const folderOf = (file: string) => file.split('/')[0]!;
 const layerOf = (file: string): Layer | undefined =>
   (Object.keys(LAYERS) as Layer[]).find((layer) => (LAYERS[layer] as readonly string[]).includes(folderOf(file)));
+/** `keys/check/decide.ts` → `keys/check`; a file at the root of src/keys → `keys`. */
+const roomOf = (file: string) => file.split('/').slice(0, -1).join('/');
 const importsOf = (folders: readonly string[]) =>
   Object.entries(graph).filter(([file]) => folders.includes(folderOf(file)));
 
@@ -91,7 +109,7 @@ describe('architecture', () => {
   });
 
   it('reads the whole graph, paths relative to src (so the rules below can fail)', () => {
-    expect(graph['keys/key-check.ts']).toContain('keys/decide.ts');
+    expect(graph['keys/check/key-check.ts']).toContain('keys/check/decide.ts');
     expect(graph['http/app.ts']).toContain('app/services.ts');
   });
 
@@ -150,6 +168,40 @@ describe('architecture', () => {
         .filter((dep) => layerOf(dep) === 'features' && order.indexOf(folderOf(dep)) > order.indexOf(folderOf(file)))
         .map((dep) => `${file} -> ${dep}`),
     );
+    expect(offenders).toEqual([]);
+  });
+
+  it('places every file of src/keys in a declared room', () => {
+    const rooms = Object.keys(KEY_ROOMS);
+    const files = Object.keys(graph).filter((file) => folderOf(file) === 'keys');
+    expect(files.filter((file) => !rooms.includes(roomOf(file)))).toEqual([]);
+    expect(rooms.filter((room) => !files.some((file) => roomOf(file) === room))).toEqual([]);
+  });
+
+  it('has each room of src/keys import only the rooms it declares', () => {
+    const offenders = importsOf(['keys']).flatMap(([file, deps]) =>
+      deps
+        .filter((dep) => folderOf(dep) === 'keys' && roomOf(dep) !== roomOf(file))
+        .filter((dep) => !(KEY_ROOMS[roomOf(file)] ?? []).includes(roomOf(dep)))
+        .map((dep) => `${file} -> ${dep}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps the key check apart from the key lifecycle: keys/check imports nothing of keys/lifecycle', () => {
+    const offenders = importsOf(['keys']).flatMap(([file, deps]) =>
+      roomOf(file) === 'keys/check' ? deps.filter((dep) => roomOf(dep) === 'keys/lifecycle') : [],
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps the SQL of keys, limits and webhooks in their repositories (*-repository.ts)', () => {
+    // A value import of drizzle-orm or of a table is what writing a query takes; a type import is not.
+    const query = /^import (?!type )[^;]*from '(?:drizzle-orm|(?:\.\.\/)+db\/(?:schema|tables|[\w-]+-tables)\.ts)';$/m;
+    const offenders = importsOf(['keys', 'limits', 'webhooks'])
+      .map(([file]) => file)
+      .filter((file) => !file.endsWith('-repository.ts'))
+      .filter((file) => query.test(readFileSync(`${ROOT}src/${file}`, 'utf8')));
     expect(offenders).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHECKSUM_ALPHABET, checksumOf, hasValidChecksum } from '../../src/keys/checksum.ts';
-import { generateSecret, hasKeyFormat } from '../../src/keys/secret.ts';
+import { CHECKSUM_ALPHABET, checksumOf, hasValidChecksum } from '../../src/keys/format/checksum.ts';
+import { generateSecret, hasKeyFormat } from '../../src/keys/format/secret.ts';
 
 /** CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), table-driven: independent of zlib. */
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/keys/decide.ts';
+import { decide } from '../../src/keys/check/decide.ts';
 import { factsOf } from '../support/facts.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractPresentedKey } from '../../src/keys/extract.ts';
+import { extractPresentedKey } from '../../src/keys/check/extract.ts';
 
 const A = `ask_${'A'.repeat(64)}`;
 const B = `ask_${'B'.repeat(64)}`;

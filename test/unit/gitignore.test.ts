@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateSecret } from '../../src/keys/secret.ts';
+import { generateSecret } from '../../src/keys/format/secret.ts';
 import { isIgnored, parseGitignore } from '../../src/scan/gitignore.ts';
 import { scanPaths } from '../../src/scan/scanner.ts';
 

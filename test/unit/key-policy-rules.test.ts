@@ -6,13 +6,13 @@ import {
   expiryViolations,
   policyViolations,
   type KeyPolicy,
-} from '../../src/keys/key-policy.ts';
+} from '../../src/keys/policy/key-policy.ts';
 
 const TODAY = '2026-11-22';
 const policy = (rules: Partial<KeyPolicy>): KeyPolicy => ({ ...DEFAULT_KEY_POLICY, ...rules });
 const rulesOf = (violations: Array<{ path: string; rule: string }>) => violations.map((v) => `${v.path}:${v.rule}`);
 
-/** The pure decision behind key_policy_violation (src/keys/key-policy.ts). */
+/** The pure decision behind key_policy_violation (src/keys/policy/key-policy.ts). */
 describe('the key policy rule', () => {
   it('lets anything through under the default policy', () => {
     expect(policyViolations(DEFAULT_KEY_POLICY, { expiresAt: null }, TODAY)).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LegacyKeys } from '../../src/keys/legacy-keys.ts';
+import { LegacyKeys } from '../../src/keys/format/legacy-keys.ts';
 
 /** A storage stand-in that answers from a script: true/false, or an Error to throw. */
 function scripted(...answers: Array<boolean | Error>) {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checksumOf } from '../../src/keys/checksum.ts';
-import { generateSecret } from '../../src/keys/secret.ts';
+import { checksumOf } from '../../src/keys/format/checksum.ts';
+import { generateSecret } from '../../src/keys/format/secret.ts';
 import { findKeysInText } from '../../src/scan/scanner.ts';
 import { airkeyChecksum, creator, findAirkeyKeys } from '../../tools/secretlint-rule-airkey/index.js';
 

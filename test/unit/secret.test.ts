@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checksumOf } from '../../src/keys/checksum.ts';
-import { digestSecret, generateSecret, hasKeyFormat, hintOf, KEY_ALPHABET } from '../../src/keys/secret.ts';
+import { checksumOf } from '../../src/keys/format/checksum.ts';
+import { digestSecret, generateSecret, hasKeyFormat, hintOf, KEY_ALPHABET } from '../../src/keys/format/secret.ts';
 import type { RandomBytes } from '../../src/shared/digest.ts';
 
 /** `ask_` + the 58 random characters + their checksum: what a secret built from `body` must be. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageRecorder } from '../../src/keys/usage-recorder.ts';
+import { UsageRecorder } from '../../src/keys/check/usage-recorder.ts';
 import { FakeKeyRepository, NO_COUNTS } from '../support/key-check-kit.ts';
 
 /** The write-behind of last use: the key check only touches a map; flushes write one batch. */

@@ -1,5 +1,5 @@
 // secretlint rule for airkey API keys (docs/keys.md (Format)). Plain JavaScript with no dependencies, so that
-// secretlint can load it without tsx. It repeats the checksum of src/keys/checksum.ts on purpose:
+// secretlint can load it without tsx. It repeats the checksum of src/keys/format/checksum.ts on purpose:
 // test/unit/secret-scanning-rules.test.ts checks the two agree on generated keys.
 import * as zlib from 'node:zlib';
 

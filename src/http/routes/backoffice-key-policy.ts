@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../app/services.ts';
-import { keyPolicySchema, updateKeyPolicyBodySchema } from '../../keys/key-policy-schemas.ts';
+import { keyPolicySchema, updateKeyPolicyBodySchema } from '../../keys/policy/key-policy-schemas.ts';
 import { problemResponses } from '../schemas.ts';
 import { needs, signedInActor } from '../session-auth.ts';
 

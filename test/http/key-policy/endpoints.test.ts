@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KeyPolicy } from '../../../src/keys/key-policy.ts';
+import type { KeyPolicy } from '../../../src/keys/policy/key-policy.ts';
 import { auditActions } from '../../support/actors.ts';
 import { expectProblem } from '../../support/problems.ts';
 import { json, useHarness } from '../../support/use.ts';

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { apiFrom, expectProblem, unknownKey } from '../../support/problems.ts';
-import { checksumOf } from '../../../src/keys/checksum.ts';
+import { checksumOf } from '../../../src/keys/format/checksum.ts';
 
 /** docs/api.md (errors), through the real HTTP app. */
 describe('problem responses (docs/api.md (errors))', () => {

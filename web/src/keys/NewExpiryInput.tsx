@@ -7,7 +7,7 @@ import type { ApiKey } from './keys-api.ts';
 
 /**
  * Whether a roll of `key` needs a new expiry (the key policy would refuse the one it has), the
- * dates allowed, and the date chosen. The server judges by the same rule (src/keys/key-policy.ts).
+ * dates allowed, and the date chosen. The server judges by the same rule (src/keys/policy/key-policy.ts).
  */
 export function useNewExpiry(policy: KeyPolicy | undefined, key: ApiKey) {
   const [value, setValue] = useState<string | null>(null);

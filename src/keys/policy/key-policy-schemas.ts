@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidRequestError } from '../shared/errors.ts';
+import { InvalidRequestError } from '../../shared/errors.ts';
 import type { KeyPolicy } from './key-policy.ts';
 
 /** `KeyPolicy` as data: validates `PATCH /backoffice/api/key-policy` and the CLI, types the back office. */

@@ -1,17 +1,17 @@
-import type { AuditService } from '../audit/audit-service.ts';
-import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { SYSTEM_ACTOR } from '../shared/actor.ts';
-import type { Clock } from '../shared/clock.ts';
-import { TooManyRequestsError } from '../shared/errors.ts';
-import type { FailureThrottle } from '../throttle/failure-throttle.ts';
-import { hasValidChecksum } from './checksum.ts';
-import type { KeyRepository } from './key-repository.ts';
-import type { LeakReport, LeakReceipt } from './key-schemas.ts';
-import { withCreatorEmails } from './key-event-queries.ts';
-import { keyEvent } from './key-events.ts';
-import { keyTarget } from './key-view.ts';
-import type { LegacyKeys } from './legacy-keys.ts';
-import { digestSecret, hasKeyFormat } from './secret.ts';
+import type { AuditService } from '../../audit/audit-service.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import { SYSTEM_ACTOR } from '../../shared/actor.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { TooManyRequestsError } from '../../shared/errors.ts';
+import type { FailureThrottle } from '../../throttle/failure-throttle.ts';
+import { hasValidChecksum } from '../format/checksum.ts';
+import type { KeyRepository } from '../key-repository.ts';
+import type { LeakReport, LeakReceipt } from '../key-schemas.ts';
+import { withCreatorEmails } from '../events/key-event-repository.ts';
+import { keyEvent } from '../events/key-events.ts';
+import { keyTarget } from '../key-view.ts';
+import type { LegacyKeys } from '../format/legacy-keys.ts';
+import { digestSecret, hasKeyFormat } from '../format/secret.ts';
 
 /** Who sent a report, as the transport saw them; kept in the audit trail, never trusted. */
 export type Reporter = { address: string; userAgent: string | undefined };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sha256Hex, type RandomBytes } from '../shared/digest.ts';
+import { sha256Hex, type RandomBytes } from '../../shared/digest.ts';
 import { CHECKSUM_LENGTH, checksumOf } from './checksum.ts';
 
 /**

@@ -1,13 +1,13 @@
-import type { AuditService } from '../audit/audit-service.ts';
-import type { Db } from '../db/handle.ts';
-import type { ChangeRecorder, EventEmitter } from '../db/unit-of-work.ts';
-import type { UserActor } from '../shared/actor.ts';
-import { InvalidRequestError } from '../shared/errors.ts';
-import { canonicalIpList, MAX_ALLOWED_IPS } from '../shared/ip-entries.ts';
-import { keyEvent } from './key-events.ts';
-import type { KeyRepository } from './key-repository.ts';
-import type { KeyRowWithCreator } from './key-rows.ts';
-import { keyTarget } from './key-view.ts';
+import type { AuditService } from '../../audit/audit-service.ts';
+import type { Db } from '../../db/handle.ts';
+import type { ChangeRecorder, EventEmitter } from '../../db/unit-of-work.ts';
+import type { UserActor } from '../../shared/actor.ts';
+import { InvalidRequestError } from '../../shared/errors.ts';
+import { canonicalIpList, MAX_ALLOWED_IPS } from '../../shared/ip-entries.ts';
+import { keyEvent } from '../events/key-events.ts';
+import type { KeyRepository } from '../key-repository.ts';
+import type { KeyRowWithCreator } from '../key-rows.ts';
+import { keyTarget } from '../key-view.ts';
 
 /**
  * A key's `allowed_ips` as given (create, PATCH) made canonical (docs/keys.md (IP allowlists)):

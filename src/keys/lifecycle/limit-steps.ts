@@ -1,12 +1,12 @@
-import type { Db } from '../db/handle.ts';
-import { quotaPeriodOf, type Quota } from '../quotas/quota.ts';
-import type { QuotaRepository } from '../quotas/quota-repository.ts';
-import { usedKeyOf } from '../quotas/quota-repository.ts';
-import { keyEvent, rateLimitChangedEvent } from './key-events.ts';
-import type { RateLimit } from '../ratelimit/rate-limit.ts';
+import type { Db } from '../../db/handle.ts';
+import { quotaPeriodOf, type Quota } from '../../quotas/quota.ts';
+import type { QuotaRepository } from '../../quotas/quota-repository.ts';
+import { usedKeyOf } from '../../quotas/quota-repository.ts';
+import { keyEvent, rateLimitChangedEvent } from '../events/key-events.ts';
+import type { RateLimit } from '../../ratelimit/rate-limit.ts';
 import type { AllowedIpsStep } from './allowed-ips.ts';
-import type { KeyListRow, KeyRowWithCreator, StoredKeyView } from './key-rows.ts';
-import { keyQuotaOf, keyTarget, quotaOf, rateLimitOf } from './key-view.ts';
+import type { KeyListRow, KeyRowWithCreator, StoredKeyView } from '../key-rows.ts';
+import { keyQuotaOf, keyTarget, quotaOf, rateLimitOf } from '../key-view.ts';
 
 /** A step of a key change (as an allowlist's), with where quota counts are kept. */
 export type QuotaStep = AllowedIpsStep & { quotas: QuotaRepository };

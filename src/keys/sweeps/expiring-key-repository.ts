@@ -1,23 +1,7 @@
-import { and, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/handle.ts';
-import { apiKeys, users } from '../db/schema.ts';
-import type { KeyRow, KeyRowWithCreator } from './key-rows.ts';
-
-/** The queries key events need beyond the key repository's own. */
-
-/** The same rows with their creators' e-mails, as an event's ApiKey shows them. */
-export async function withCreatorEmails<R extends KeyRow>(
-  tx: Db,
-  rows: readonly R[],
-): Promise<Array<R & Pick<KeyRowWithCreator, 'creatorEmail'>>> {
-  const creators = [...new Set(rows.flatMap((row) => (row.createdBy ? [row.createdBy] : [])))];
-  const found =
-    creators.length === 0
-      ? []
-      : await tx.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, creators));
-  const emails = new Map(found.map((user) => [user.id, user.email]));
-  return rows.map((row) => ({ ...row, creatorEmail: row.createdBy ? (emails.get(row.createdBy) ?? null) : null }));
-}
+import { and, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/handle.ts';
+import { apiKeys } from '../../db/schema.ts';
+import type { KeyRow } from '../key-rows.ts';
 
 /**
  * Marks the keys that have come within 7 days or 1 day of their expiry since last asked, in all

@@ -1,9 +1,9 @@
-import type { AuditService } from '../audit/audit-service.ts';
-import type { Db } from '../db/handle.ts';
-import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { requireOwnTenant, requirePermission, requireRecentSignIn, type Actor } from '../shared/actor.ts';
-import type { Clock } from '../shared/clock.ts';
-import { KeyPolicyViolationError, NotFoundError } from '../shared/errors.ts';
+import type { AuditService } from '../../audit/audit-service.ts';
+import type { Db } from '../../db/handle.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import { requireOwnTenant, requirePermission, requireRecentSignIn, type Actor } from '../../shared/actor.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { KeyPolicyViolationError, NotFoundError } from '../../shared/errors.ts';
 import { allowedIpsViolations, policyViolations, utcDate, type KeyPolicy, type PolicySubject } from './key-policy.ts';
 import type { KeyPolicyRepository } from './key-policy-repository.ts';
 import { validPolicyChange } from './key-policy-schemas.ts';

@@ -1,6 +1,6 @@
-import type { RunReport } from '../shared/failure-streak.ts';
-import { WriteBehindLoop } from '../shared/write-behind.ts';
-import type { KeyRepository } from './key-repository.ts';
+import type { RunReport } from '../../shared/failure-streak.ts';
+import { WriteBehindLoop } from '../../shared/write-behind.ts';
+import type { KeyRepository } from '../key-repository.ts';
 
 /**
  * Where the key check's outcomes are counted per key and hour (src/usage's UsageCounter, wired by

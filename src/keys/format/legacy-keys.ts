@@ -1,4 +1,4 @@
-import { isDatabaseUnreachable } from '../db/unavailable.ts';
+import { isDatabaseUnreachable } from '../../db/unavailable.ts';
 
 /** Asks storage whether any key minted before checksums (`has_checksum = false`) remains. */
 export type LegacyKeySource = { anyLegacyKey(): Promise<boolean> };

@@ -1,9 +1,10 @@
-import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { SYSTEM_ACTOR } from '../shared/actor.ts';
-import type { Clock } from '../shared/clock.ts';
-import { claimExpiringNotices, withCreatorEmails } from './key-event-queries.ts';
-import { keyEvent } from './key-events.ts';
-import type { KeyService } from './key-service.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import { SYSTEM_ACTOR } from '../../shared/actor.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { withCreatorEmails } from '../events/key-event-repository.ts';
+import { keyEvent } from '../events/key-events.ts';
+import type { KeyService } from '../lifecycle/key-service.ts';
+import { claimExpiringNotices } from './expiring-key-repository.ts';
 
 type ExpirySweepOptions = {
   uow: UnitOfWork;

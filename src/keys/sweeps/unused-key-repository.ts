@@ -1,7 +1,7 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/handle.ts';
-import { apiKeys } from '../db/schema.ts';
-import type { KeyRow } from './key-rows.ts';
+import type { Db } from '../../db/handle.ts';
+import { apiKeys } from '../../db/schema.ts';
+import type { KeyRow } from '../key-rows.ts';
 
 /**
  * The unused-key sweep's statements (docs/keys.md (Key policy)). Each claims its rows in one

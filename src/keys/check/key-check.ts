@@ -1,15 +1,15 @@
-import type { Clock } from '../shared/clock.ts';
-import type { FailureThrottle } from '../throttle/failure-throttle.ts';
+import type { Clock } from '../../shared/clock.ts';
+import type { FailureThrottle } from '../../throttle/failure-throttle.ts';
 import { decide, type Verdict } from './decide.ts';
-import type { KeyCache } from '../revocation/key-cache.ts';
-import type { KeyRepository } from './key-repository.ts';
-import type { KeyFacts } from './key-facts.ts';
-import { hasValidChecksum } from './checksum.ts';
-import type { LegacyKeys } from './legacy-keys.ts';
-import { digestSecret, hasKeyFormat } from './secret.ts';
+import type { KeyCache } from '../../revocation/key-cache.ts';
+import type { KeyRepository } from '../key-repository.ts';
+import type { KeyFacts } from '../key-facts.ts';
+import { hasValidChecksum } from '../format/checksum.ts';
+import type { LegacyKeys } from '../format/legacy-keys.ts';
+import { digestSecret, hasKeyFormat } from '../format/secret.ts';
 import type { UsageRecorder } from './usage-recorder.ts';
-import { answeredWithin } from '../shared/answered-within.ts';
-import type { Principal } from '../shared/principal.ts';
+import { answeredWithin } from '../../shared/answered-within.ts';
+import type { Principal } from '../../shared/principal.ts';
 
 // A read that hangs (a partition: no reset, no answer) is answered 503 rather than held open.
 const READ_THROUGH_TIMEOUT_MS = 2_000;

@@ -5,7 +5,7 @@ import {
   UnavailableError,
   withoutStack,
   type KeyRejection,
-} from '../shared/errors.ts';
+} from '../../shared/errors.ts';
 import { extractPresentedKey, type PresentedKeySources } from './extract.ts';
 import type { CheckOutcome, KeyCheck, RefusedKeyHolder } from './key-check.ts';
 import type { Accepted } from './decide.ts';

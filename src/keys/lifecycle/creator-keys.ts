@@ -1,10 +1,10 @@
-import type { Db } from '../db/handle.ts';
-import type { EventEmitter } from '../db/unit-of-work.ts';
-import type { Actor } from '../shared/actor.ts';
-import type { Clock } from '../shared/clock.ts';
-import { keyEvent } from './key-events.ts';
-import type { KeyRepository } from './key-repository.ts';
-import type { KeyRow } from './key-rows.ts';
+import type { Db } from '../../db/handle.ts';
+import type { EventEmitter } from '../../db/unit-of-work.ts';
+import type { Actor } from '../../shared/actor.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { keyEvent } from '../events/key-events.ts';
+import type { KeyRepository } from '../key-repository.ts';
+import type { KeyRow } from '../key-rows.ts';
 
 /** The deleted user whose keys lose their creator. */
 type Creator = { id: string; email: string };

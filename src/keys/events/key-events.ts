@@ -1,7 +1,7 @@
-import type { Actor } from '../shared/actor.ts';
-import type { EventRecord, WebhookEventType } from '../shared/event-types.ts';
-import type { StoredKeyView } from './key-rows.ts';
-import { toApiKeyView } from './key-view.ts';
+import type { Actor } from '../../shared/actor.ts';
+import type { EventRecord, WebhookEventType } from '../../shared/event-types.ts';
+import type { StoredKeyView } from '../key-rows.ts';
+import { toApiKeyView } from '../key-view.ts';
 
 /** Who caused an event, as the audit trail names them (`actor` of an AuditEvent). */
 export type EventActor = Actor | { type: 'user'; id: string | null; email: string };

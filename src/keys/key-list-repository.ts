@@ -7,7 +7,8 @@ import { tenants } from '../db/schema.ts';
  * one round trip, the rows aggregated to one JSON text in SQL, because PGlite decodes a result
  * field by field in JavaScript and one value is far cheaper than 1,000 rows of 12 columns.
  * Instants leave SQL in UTC and become the API's strings without a Date in between. Prepared
- * once, like the lookup above: every list would otherwise build it, and PostgreSQL plan it.
+ * once by KeyRepository, like the key check's lookup: every list would otherwise build it, and
+ * PostgreSQL plan it.
  */
 export function prepareKeysOfTenant(db: Db) {
   return db

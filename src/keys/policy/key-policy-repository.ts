@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/handle.ts';
-import { keyPolicies, tenants } from '../db/schema.ts';
+import type { Db } from '../../db/handle.ts';
+import { keyPolicies, tenants } from '../../db/schema.ts';
 import { DEFAULT_KEY_POLICY, type KeyPolicy } from './key-policy.ts';
 
 /** Where a tenant's key policy is stored: one row per tenant that ever set one. */

@@ -1,12 +1,12 @@
 import { setTimeout as wait } from 'node:timers/promises';
-import type { AuditService } from '../audit/audit-service.ts';
-import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { SYSTEM_ACTOR } from '../shared/actor.ts';
-import type { Clock } from '../shared/clock.ts';
-import { withCreatorEmails } from './key-event-queries.ts';
-import { keyEvent } from './key-events.ts';
-import { keyTarget } from './key-view.ts';
-import { claimUnusedNotices, disableMarkedUnused, markUnused, type IdleKey } from './unused-key-queries.ts';
+import type { AuditService } from '../../audit/audit-service.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import { SYSTEM_ACTOR } from '../../shared/actor.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { withCreatorEmails } from '../events/key-event-repository.ts';
+import { keyEvent } from '../events/key-events.ts';
+import { keyTarget } from '../key-view.ts';
+import { claimUnusedNotices, disableMarkedUnused, markUnused, type IdleKey } from './unused-key-repository.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -87,6 +87,7 @@ export function keyFactsOf({ key, tenant, creator }: StoredKeyFacts): KeyFacts {
       ? SYSTEM_ACTS_AS
       : actors.get(JSON.stringify([creatorRef.id, creatorRef.email]), () => ({ type: 'user', ...creatorRef }));
   const rateLimit = rateLimitOf(key);
+  const allowed = key.allowedIps;
   return {
     keyId: key.id,
     tenantId: tenantRef.id,
@@ -97,10 +98,7 @@ export function keyFactsOf({ key, tenant, creator }: StoredKeyFacts): KeyFacts {
     authority: tenant.authority,
     rateLimit: rateLimit && rateLimits.get(`${rateLimit.requests}/${rateLimit.window}`, () => rateLimit),
     quota: keyQuotaOf(key),
-    allowedIps:
-      key.allowedIps === null
-        ? null
-        : allowlists.get(JSON.stringify(key.allowedIps), () => new IpRanges(key.allowedIps!)),
+    allowedIps: allowed === null ? null : allowlists.get(JSON.stringify(allowed), () => new IpRanges(allowed)),
     principal: {
       tenant: tenantRef,
       key: {

@@ -16,7 +16,6 @@ import { buildApp } from '../src/http/app.ts';
 import { signedInAs } from '../test/support/actors.ts';
 import { SYSTEM_ACTOR } from '../src/shared/actor.ts';
 import { startTracing } from '../src/telemetry/tracing.ts';
-import { hungWebhook } from './webhooks.ts';
 
 export type AirkeyReady = {
   url: string;
@@ -67,7 +66,12 @@ if (extraKeys > 0) {
 }
 await services.flights.seed(SYSTEM_ACTOR, generateFlights(tenant.id, 2000, FLIGHTS_NOW));
 // BENCH_HUNG_WEBHOOK=<url>: an endpoint that never answers, with 100 deliveries pending to it.
-if (process.env.BENCH_HUNG_WEBHOOK) await hungWebhook(services, tenant.id, process.env.BENCH_HUNG_WEBHOOK);
+// Imported only then: bench/webhooks.ts brings the bench's own harness (autocannon, Playwright),
+// some 40 MB of resident memory that `npm start` does not have.
+if (process.env.BENCH_HUNG_WEBHOOK) {
+  const { hungWebhook } = await import('./webhooks.ts');
+  await hungWebhook(services, tenant.id, process.env.BENCH_HUNG_WEBHOOK);
+}
 const verdict = await services.keyCheck.check(secret, 'setup');
 if (!verdict.ok) throw new Error(`bench key rejected: ${verdict.reason}`);
 

@@ -6,6 +6,7 @@ import { keyQuotaOf, rateLimitOf } from './key-view.ts';
 import type { KeyQuota, QuotaPeriod } from '../quotas/quota.ts';
 import type { Principal } from '../shared/principal.ts';
 import { IpRanges } from '../shared/ip-ranges.ts';
+import { Interner } from '../shared/interner.ts';
 
 /**
  * Everything the key check needs to know about one key, read in one query and cached by digest.
@@ -56,6 +57,16 @@ export type StoredKeyFacts = {
   creator: { email: string; roles: readonly string[] } | null;
 };
 
+// A cached key shares with other keys what they hold equal (its tenant, who it acts as, its
+// permissions, limit and allowlist): the cache then pays for each key's own fields only
+// (docs/operations.md, Memory). Every shared value is frozen.
+const tenantRefs = new Interner<Principal['tenant']>(10_000);
+const actors = new Interner<Principal['acts_as']>(10_000);
+const permissionSets = new Interner<Principal['permissions']>(100);
+const rateLimits = new Interner<RateLimit>(1_000);
+const allowlists = new Interner<IpRanges>(1_000);
+const SYSTEM_ACTS_AS: Principal['acts_as'] = Object.freeze({ type: 'system' });
+
 /**
  * What a key may do, decided from stored facts alone (no I/O): under `system` authority every API
  * permission; under `creator` authority the API permissions the creator's roles hold now.
@@ -66,27 +77,38 @@ export function keyFactsOf({ key, tenant, creator }: StoredKeyFacts): KeyFacts {
     tenant.authority === 'system'
       ? [...API_PERMISSIONS]
       : permissionsOf(creator?.roles ?? []).filter((permission) => API_PERMISSIONS.includes(permission));
+  const tenantRef = tenantRefs.get(JSON.stringify([key.tenantId, tenant.slug, tenant.name]), () => ({
+    id: key.tenantId,
+    slug: tenant.slug,
+    name: tenant.name,
+  }));
+  const actsAs =
+    tenant.authority === 'system' || !creatorRef
+      ? SYSTEM_ACTS_AS
+      : actors.get(JSON.stringify([creatorRef.id, creatorRef.email]), () => ({ type: 'user', ...creatorRef }));
+  const rateLimit = rateLimitOf(key);
+  const allowed = key.allowedIps;
   return {
     keyId: key.id,
-    tenantId: key.tenantId,
-    creatorId: creatorRef?.id ?? null,
+    tenantId: tenantRef.id,
+    creatorId: actsAs.type === 'user' ? actsAs.id : (creatorRef?.id ?? null),
     enabled: key.enabled,
     expiresAtMs: key.expiresAt?.getTime() ?? null,
     retiresAtMs: key.retiresAt?.getTime() ?? null,
     authority: tenant.authority,
-    rateLimit: rateLimitOf(key),
+    rateLimit: rateLimit && rateLimits.get(`${rateLimit.requests}/${rateLimit.window}`, () => rateLimit),
     quota: keyQuotaOf(key),
-    allowedIps: key.allowedIps === null ? null : new IpRanges(key.allowedIps),
+    allowedIps: allowed === null ? null : allowlists.get(JSON.stringify(allowed), () => new IpRanges(allowed)),
     principal: {
-      tenant: { id: key.tenantId, slug: tenant.slug, name: tenant.name },
+      tenant: tenantRef,
       key: {
         id: key.id,
         name: key.name,
         hint: key.hint,
         expires_at: key.expiresAt ? expiryDateOf(key.expiresAt) : null,
       },
-      acts_as: tenant.authority === 'system' || !creatorRef ? { type: 'system' } : { type: 'user', ...creatorRef },
-      permissions,
+      acts_as: actsAs,
+      permissions: permissionSets.get(permissions.join(' '), () => permissions),
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { isDataRejected } from '../db/unavailable.ts';
 import { RequestLogPartitions } from '../request-log/request-log-partitions.ts';
 import { RequestLogRepository } from '../request-log/request-log-repository.ts';
 import { RequestLogService } from '../request-log/request-log-service.ts';
@@ -29,6 +30,7 @@ export function buildRequestLog(config: Config, clock: Clock, base: Foundation) 
         // connection on the request thread: smaller batches hold that thread for a shorter while.
         ...(base.database.kind === 'postgres' ? { parallel: 2 } : { parallel: 1, batchSize: 250 }),
         report: base.streakOf('request_log'),
+        isPermanent: isDataRejected,
       })
     : null;
   if (writer) base.metrics.watchRequestLog(writer);

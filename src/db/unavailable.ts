@@ -29,3 +29,16 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * True when the database refused the statement's values (SQLSTATE class 22, "data exception": a
+ * NUL in text, a number out of range): the same statement would fail again on every retry.
+ */
+export function isDataRejected(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { code } = current as { code?: unknown };
+    if (typeof code === 'string' && code.startsWith('22')) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

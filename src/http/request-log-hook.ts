@@ -50,11 +50,19 @@ export function requestLogRecorder(writer: RequestLogWriter, clock: Clock) {
 /** The path only: the query string never enters the log (a key may travel in it), and a key-shaped segment is scrubbed. */
 function pathOf(url: string): string {
   const query = url.indexOf('?');
-  return scrubUrl(query === -1 ? url : url.slice(0, query));
+  return textOf(query === -1 ? url : url.slice(0, query));
 }
 
 function userAgentOf(value: string | undefined): string | null {
-  return value === undefined ? null : scrubUrl(value.slice(0, USER_AGENT_MAX));
+  return value === undefined ? null : textOf(value.slice(0, USER_AGENT_MAX));
+}
+
+/**
+ * What a client sent, as PostgreSQL text can hold it: a NUL (which a JSON body can carry) would
+ * fail the whole batch on every retry, so it becomes U+FFFD. Any key-shaped part is scrubbed.
+ */
+function textOf(value: string): string {
+  return scrubUrl(value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value);
 }
 
 // Fastify's `/api/v1/flights/:id` as OpenAPI writes it, `/api/v1/flights/{id}`; a handful of routes, each converted once.
@@ -72,7 +80,7 @@ function mcpCallOf(body: unknown): { method: string; tool: string | null } | und
   if (typeof method !== 'string') return undefined;
   const tool = method === 'tools/call' && typeof params?.name === 'string' ? params.name : null;
   return {
-    method: scrubUrl(method.slice(0, MCP_NAME_MAX)),
-    tool: tool === null ? null : scrubUrl(tool.slice(0, MCP_NAME_MAX)),
+    method: textOf(method.slice(0, MCP_NAME_MAX)),
+    tool: tool === null ? null : textOf(tool.slice(0, MCP_NAME_MAX)),
   };
 }

@@ -23,6 +23,8 @@ export type RequestLogWriterOptions = {
   parallel?: number;
   /** Every flush that wrote or failed: a failure is kept for the next flush and must be seen. */
   report: RunReport;
+  /** A failure no retry can mend (the database refused the values): that batch is dropped and counted. */
+  isPermanent?: (error: unknown) => boolean;
 };
 
 /**
@@ -33,7 +35,7 @@ export type RequestLogWriterOptions = {
  * for the next try, so a batch that was written but whose answer was lost writes nothing twice.
  */
 export class RequestLogWriter {
-  /** Records dropped because the buffer was full (airkey_request_log_dropped_total). */
+  /** Records dropped because the buffer was full or the database refused their batch (airkey_request_log_dropped_total). */
   dropped = 0;
   /** Records written to the database by this instance. */
   written = 0;
@@ -52,6 +54,7 @@ export class RequestLogWriter {
   private readonly batchSize: number;
   private readonly parallel: number;
   private readonly report: RunReport;
+  private readonly isPermanent: (error: unknown) => boolean;
 
   constructor(options: RequestLogWriterOptions) {
     this.store = options.store;
@@ -59,6 +62,7 @@ export class RequestLogWriter {
     this.batchSize = options.batchSize ?? 1_000;
     this.parallel = options.parallel ?? 1;
     this.report = options.report;
+    this.isPermanent = options.isPermanent ?? (() => false);
     this.loop = new WriteBehindLoop(options.intervalMs, () => this.writePending());
   }
 
@@ -113,11 +117,18 @@ export class RequestLogWriter {
         this.written += taken - sizeOf(failed);
         const error = results.find((result) => result.status === 'rejected');
         if (error) {
-          this.retries = failed.concat(this.retries);
-          this.retriedRecords += sizeOf(failed);
-          this.healthy = false;
           this.report.failed(error.reason);
-          return;
+          // A batch the database refused for its values would fail again and hold up every batch behind it.
+          const refused = failed.filter((batch) => this.isPermanent(reasonOf(results, batches, batch)));
+          this.dropped += sizeOf(refused);
+          const retried = failed.filter((batch) => !refused.includes(batch));
+          if (retried.length > 0) {
+            this.retries = retried.concat(this.retries);
+            this.retriedRecords += sizeOf(retried);
+            this.healthy = false;
+            return;
+          }
+          continue;
         }
         this.healthy = true;
         this.report.succeeded();
@@ -130,4 +141,9 @@ export class RequestLogWriter {
 
 function sizeOf(batches: readonly RequestBatch[]): number {
   return batches.reduce((n, batch) => n + batch.records.length, 0);
+}
+
+function reasonOf(results: PromiseSettledResult<void>[], batches: RequestBatch[], batch: RequestBatch): unknown {
+  const result = results[batches.indexOf(batch)]!;
+  return result.status === 'rejected' ? (result.reason as unknown) : undefined;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { isDataRejected } from '../../src/db/unavailable.ts';
 import { RequestLogRepository } from '../../src/request-log/request-log-repository.ts';
 import { RequestLogWriter, type RequestBatch } from '../../src/request-log/request-log-writer.ts';
 import { rowsOf, type Harness } from '../support/harness.ts';
@@ -109,6 +110,30 @@ describe('request log writer', () => {
     await writer.flush();
     expect({ pending: writer.pending, written: writer.written, calls }).toEqual({ pending: 0, written: 6, calls: 3 });
     expect(await countOf(h, keyId)).toBe(6);
+  });
+
+  it('drops and counts a batch the database refuses for its values, and writes the batches behind it', async () => {
+    const writer = new RequestLogWriter({
+      store: new RequestLogRepository(h.services.database.db),
+      capacity: 100,
+      intervalMs: 60_000,
+      batchSize: 2,
+      report: quiet,
+      isPermanent: isDataRejected,
+    });
+    const keyId = randomUUID();
+    // PostgreSQL text cannot hold a NUL: that batch would fail on every retry.
+    const poisoned = { ...recordFor(randomUUID(), h.clock.nowMs(), keyId), userAgent: 'probe\u0000' };
+    writer.record(poisoned);
+    writer.record(recordFor(randomUUID(), h.clock.nowMs() + 1, keyId));
+    for (let i = 2; i < 5; i++) writer.record(recordFor(randomUUID(), h.clock.nowMs() + i, keyId));
+    await writer.flush();
+    expect({ pending: writer.pending, dropped: writer.dropped, written: writer.written }).toEqual({
+      pending: 0,
+      dropped: 2,
+      written: 3,
+    });
+    expect(await countOf(h, keyId)).toBe(3);
   });
 
   it('holds at most its capacity and counts what it drops, the newest first', async () => {

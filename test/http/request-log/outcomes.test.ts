@@ -117,6 +117,24 @@ describe('request log outcomes', () => {
     ]);
   });
 
+  it('records a NUL in an MCP method or tool name as U+FFFD, and the entries after it are written too', async () => {
+    const base = await listening(h);
+    const admin = await h.signedIn();
+    const { api_key: key, secret } = await h.createKey(admin, { name: 'nul' });
+    // PostgreSQL text cannot hold a NUL: kept as sent, it would fail its batch on every retry.
+    await mcp(base, secret, 'tools/\u0000list');
+    await mcp(base, secret, 'tools/call', { name: 'who\u0000ami', arguments: {} });
+    expect((await mcp(base, secret, 'tools/list')).status).toBe(200);
+
+    const entries = await entriesOf(h, admin, key.id);
+    expect(entries.map((e) => e.mcp)).toEqual([
+      { method: 'tools/list', tool: null },
+      { method: 'tools/call', tool: 'who\uFFFDami' },
+      { method: 'tools/\uFFFDlist', tool: null },
+    ]);
+    expect(h.services.requestLogWriter!.pending).toBe(0);
+  });
+
   it('keeps no key, query string or guess anywhere in the table', async () => {
     const base = await listening(h);
     const admin = await h.signedIn();

@@ -73,7 +73,7 @@ export class RequestLogWriter {
 
   /** Hot path (after the response): an append, or a count when full. */
   record(entry: RequestRecord): void {
-    if (this.buffer.length + this.inFlight + this.retriedRecords >= this.capacity) {
+    if (this.pending >= this.capacity) {
       this.dropped += 1;
       return;
     }
@@ -113,13 +113,18 @@ export class RequestLogWriter {
         this.inFlight = taken;
         const results = await Promise.allSettled(batches.map((batch) => this.store.insert(batch)));
         this.inFlight = 0;
-        const failed = batches.filter((_, i) => results[i]!.status === 'rejected');
+        const failures = batches.flatMap((batch, i) => {
+          const result = results[i]!;
+          return result.status === 'rejected' ? [{ batch, reason: result.reason as unknown }] : [];
+        });
+        const failed = failures.map((failure) => failure.batch);
         this.written += taken - sizeOf(failed);
-        const error = results.find((result) => result.status === 'rejected');
-        if (error) {
-          this.report.failed(error.reason);
+        if (failures.length > 0) {
+          this.report.failed(failures[0]!.reason);
           // A batch the database refused for its values would fail again and hold up every batch behind it.
-          const refused = failed.filter((batch) => this.isPermanent(reasonOf(results, batches, batch)));
+          const refused = failures
+            .filter((failure) => this.isPermanent(failure.reason))
+            .map((failure) => failure.batch);
           this.dropped += sizeOf(refused);
           const retried = failed.filter((batch) => !refused.includes(batch));
           if (retried.length > 0) {
@@ -141,9 +146,4 @@ export class RequestLogWriter {
 
 function sizeOf(batches: readonly RequestBatch[]): number {
   return batches.reduce((n, batch) => n + batch.records.length, 0);
-}
-
-function reasonOf(results: PromiseSettledResult<void>[], batches: RequestBatch[], batch: RequestBatch): unknown {
-  const result = results[batches.indexOf(batch)]!;
-  return result.status === 'rejected' ? (result.reason as unknown) : undefined;
 }

@@ -100,6 +100,43 @@ describe('request log outcomes', () => {
     ]);
   });
 
+  it('records a 5xx answer to an accepted key as error, with its status, key, route and duration', async () => {
+    const base = await listening(h);
+    const admin = await h.signedIn();
+    const { api_key: key, secret } = await h.createKey(admin, { name: 'unlucky' });
+    const flight = randomUUID();
+    // The flights table goes missing under the running app (as a half-applied migration or a
+    // partial restore leaves it): the key check still accepts the key, the flight read fails for real.
+    await rowsOf(h, sql`alter table flights rename to flights_away`);
+    try {
+      expect(await get(base, `/api/v1/flights/${flight}?fields=all`, secret)).toBe(500);
+    } finally {
+      await rowsOf(h, sql`alter table flights_away rename to flights`);
+    }
+    expect(await get(base, `/api/v1/flights/${flight}`, secret)).toBe(404);
+
+    const entries = await entriesOf(h, admin, key.id);
+    expect(entries.map((e) => [e.status, e.outcome])).toEqual([
+      [404, 'not_found'],
+      [500, 'error'],
+    ]);
+    expect(entries[1]).toMatchObject({
+      key: { id: key.id, name: 'unlucky', hint: key.hint },
+      method: 'GET',
+      path: `/api/v1/flights/${flight}`,
+      route: '/api/v1/flights/{id}',
+      user_agent: 'probe/1.0',
+      mcp: null,
+    });
+    expect(entries[1]!.duration_ms).toBeGreaterThanOrEqual(0);
+    const { rows } = await rowsOf<{ row: string }>(
+      h,
+      sql`select row_to_json(r)::text as row from request_log r where key_id = ${key.id}`,
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows.map((r) => r.row).join('\n')).not.toMatch(new RegExp(`${secret.slice(4, 40)}|fields=`));
+  });
+
   it('records /mcp calls with their JSON-RPC method and tool, and a refused /mcp request', async () => {
     const base = await listening(h);
     const admin = await h.signedIn();

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { backofficeApi, expectAccessible, shot } from './browser-kit.ts';
+import { backofficeApi, DESKTOP, expectAccessible, PHONE, shot } from './browser-kit.ts';
 import { addUser, CREW, DAY_MS, page, problems, row, useBackOffice } from './backoffice-story.ts';
 import { signIn } from './browser-kit.ts';
 
@@ -71,6 +71,9 @@ describe('the key policy in Chromium', { timeout: 120_000 }, () => {
     expect(await dialog.textContent()).not.toContain('Never expires');
     await expectAccessible(page, 'create dialog under a policy that requires an expiry');
     await shot(page, 'key-policy-create-dialog-1280');
+    await page.setViewportSize(PHONE);
+    await shot(page, 'key-policy-create-dialog-390');
+    await page.setViewportSize(DESKTOP);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestLogPage } from '../../src/request-log/request-log-schemas.ts';
 import { recordFor } from '../support/request-log-kit.ts';
-import { backofficeApi, expectAccessible, openContext, PHONE, shot, signIn, whoami } from './browser-kit.ts';
+import { backofficeApi, DESKTOP, expectAccessible, openContext, PHONE, shot, signIn, whoami } from './browser-kit.ts';
 import { ADMIN, browser, page, problems, row, server, useBackOffice } from './backoffice-story.ts';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -49,6 +49,9 @@ describe('requests in Chromium', { timeout: 120_000 }, () => {
     expect(await table.locator('tbody tr').textContent()).toContain('429 · Rate limited');
     await shot(page, 'requests-tab-1280');
     await expectAccessible(page, 'requests tab');
+    await page.setViewportSize(PHONE);
+    await shot(page, 'requests-tab-filtered-390');
+    await page.setViewportSize(DESKTOP);
 
     await table.locator('tbody tr').getByRole('button').click();
     const detail = page.getByRole('dialog', { name: 'Request' });
@@ -58,6 +61,9 @@ describe('requests in Chromium', { timeout: 120_000 }, () => {
     expect(await detail.textContent()).toContain('Crew roster sync');
     await shot(page, 'requests-detail-1280');
     await expectAccessible(page, 'request detail');
+    await page.setViewportSize(PHONE);
+    await shot(page, 'requests-detail-390');
+    await page.setViewportSize(DESKTOP);
     await page.keyboard.press('Escape');
     await detail.waitFor({ state: 'detached' });
 
@@ -89,6 +95,10 @@ describe('requests in Chromium', { timeout: 120_000 }, () => {
     expect(await latest.getByText('429 · Rate limited').count()).toBe(1);
     await latest.scrollIntoViewIfNeeded();
     await shot(page, 'requests-key-view-1280');
+    await page.setViewportSize(PHONE);
+    await latest.scrollIntoViewIfNeeded();
+    await shot(page, 'requests-key-view-390');
+    await page.setViewportSize(DESKTOP);
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
   });

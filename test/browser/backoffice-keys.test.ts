@@ -182,6 +182,14 @@ describe('back office in Chromium: API keys', () => {
     expect(await textLayout(mine)).toEqual({ lines: 1, cut: false, overflow: 'ellipsis', title: ADMIN.email });
     expect(await theirs.textContent()).toBe(`by ${LONG.email}`);
     expect(await textLayout(theirs)).toEqual({ lines: 1, cut: true, overflow: 'ellipsis', title: LONG.email });
+    // A row's 7-day usage loads once it scrolls into view: seen, the capture shows it rather than a spinner.
+    const seen = async (rows: Array<ReturnType<typeof row>>) => {
+      for (const shown of rows) {
+        await shown.scrollIntoViewIfNeeded();
+        await shown.getByTestId('key-usage-7d-total').waitFor();
+      }
+    };
+    await seen([row('Crew roster sync'), row('Night shift feed')]);
     await shot(page, 'keys-created-by-1280');
 
     await page.setViewportSize(PHONE);
@@ -192,6 +200,7 @@ describe('back office in Chromium: API keys', () => {
       overflow: 'ellipsis',
       title: LONG.email,
     });
+    await seen([card('Crew roster sync'), card('Night shift feed')]);
     await shot(page, 'keys-created-by-390');
     await page.setViewportSize(DESKTOP);
   });

@@ -18,7 +18,7 @@
  *   and `api_key.quota_exhausted` (quota-notices.ts), each announced once across instances; the
  *   wiring (create-key-limits.ts): which meter, counter and notice each limit uses, and the change
  *   feed that drops what an instance holds for a changed key; the order and the verdict
- *   (limit-check.ts) and the header fields' values (fields.ts).
+ *   (limit-check.ts), the header fields' values (fields.ts) and whoami's `limits` (whoami-limits.ts).
  *
  * A new kind of limit (say, per tenant): its vocabulary and meter in a lower room of its own
  * (src/limits/<kind>/, placed before src/keys in test/unit/architecture.test.ts), a `KeyAllowance`
@@ -30,3 +30,4 @@ export { checkLimits, type LimitRefusal, type LimitVerdict, type LimitsSeen } fr
 export type { LimitFields } from './fields.ts';
 export { KeyAllowance, type KeyLimits } from './key-allowance.ts';
 export { createKeyLimits, type KeyLimitsDeps } from './create-key-limits.ts';
+export { limitsJson, limitsView } from './whoami-limits.ts';

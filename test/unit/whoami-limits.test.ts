@@ -4,7 +4,7 @@ import { keyLimitsSchema } from '../../src/keys/key-schemas.ts';
 import { QUOTA_PERIODS } from '../../src/limits/quota/quota.ts';
 import { RATE_LIMIT_WINDOWS } from '../../src/limits/rate/rate-limit.ts';
 import type { RateDecision } from '../../src/limits/rate/rate-limiter.ts';
-import { limitsJson, limitsView } from '../../src/http/whoami-limits.ts';
+import { limitsJson, limitsView } from '../../src/limits/whoami-limits.ts';
 
 const decision = (remaining: number, resetsAtMs: number): RateDecision => ({
   ok: true,

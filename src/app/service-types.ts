@@ -17,7 +17,7 @@ import type { LeakService } from '../keys/lifecycle/leak-service.ts';
 import type { LegacyKeys } from '../keys/format/legacy-keys.ts';
 import type { RateLimitNotices } from '../limits/rate-limit-notices.ts';
 import type { QuotaNotices } from '../limits/quota-notices.ts';
-import type { QuotaMeter } from '../quotas/quota-meter.ts';
+import type { QuotaMeter } from '../limits/quota/quota-meter.ts';
 import type { RollService } from '../keys/lifecycle/roll-service.ts';
 import type { UsageRecorder } from '../keys/check/usage-recorder.ts';
 import type { RequestLogService } from '../request-log/request-log-service.ts';

@@ -1,8 +1,8 @@
 import { expiryDateOf, isExpired } from './expiry.ts';
 import type { KeyListRow, StoredKeyView } from './key-rows.ts';
 import type { ApiKeyView, DisabledReason } from './key-schemas.ts';
-import type { RateLimit, RateLimitWindow } from '../ratelimit/rate-limit.ts';
-import { quotaPeriodOf, type KeyQuota, type Quota, type QuotaPeriod } from '../quotas/quota.ts';
+import type { RateLimit, RateLimitWindow } from '../limits/rate/rate-limit.ts';
+import { quotaPeriodOf, type KeyQuota, type Quota, type QuotaPeriod } from '../limits/quota/quota.ts';
 
 const isoOfDate = (instant: Date | null) => instant?.toISOString() ?? null;
 

@@ -5,12 +5,12 @@ import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { KeyAllowance, type KeyLimits } from './key-allowance.ts';
 import { QuotaNotices } from './quota-notices.ts';
 import { RateLimitNotices } from './rate-limit-notices.ts';
-import { QuotaMeter } from '../quotas/quota-meter.ts';
-import { QuotaRepository } from '../quotas/quota-repository.ts';
-import { createRateLimiter } from '../ratelimit/create-limiter.ts';
+import { QuotaMeter } from './quota/quota-meter.ts';
+import { QuotaRepository } from './quota/quota-repository.ts';
+import { createRateLimiter } from './rate/create-limiter.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { RateLimit } from '../ratelimit/rate-limit.ts';
-import type { KeyQuota } from '../quotas/quota.ts';
+import type { RateLimit } from './rate/rate-limit.ts';
+import type { KeyQuota } from './quota/quota.ts';
 import type { FailureStreak } from '../shared/failure-streak.ts';
 import type { UsageCounter } from '../usage/usage-counter.ts';
 

@@ -1,6 +1,6 @@
-import type { KeyQuota } from '../quotas/quota.ts';
-import { WINDOW_SECONDS, type RateLimit } from '../ratelimit/rate-limit.ts';
-import type { RateDecision } from '../ratelimit/rate-limiter.ts';
+import type { KeyQuota } from './quota/quota.ts';
+import { WINDOW_SECONDS, type RateLimit } from './rate/rate-limit.ts';
+import type { RateDecision } from './rate/rate-limiter.ts';
 
 /**
  * The RateLimit header fields' values (draft-ietf-httpapi-ratelimit-headers), one list member per

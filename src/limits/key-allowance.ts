@@ -1,7 +1,7 @@
-import type { Allowance, RateDecision } from '../ratelimit/rate-limiter.ts';
+import type { Allowance, RateDecision } from './rate/rate-limiter.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { KeyQuota } from '../quotas/quota.ts';
-import type { RateLimit } from '../ratelimit/rate-limit.ts';
+import type { KeyQuota } from './quota/quota.ts';
+import type { RateLimit } from './rate/rate-limit.ts';
 
 /** What stands between an accepted key and its route: its rate limit, then its quota. */
 export type KeyLimits = { rateLimits: KeyAllowance<RateLimit>; quotas: KeyAllowance<KeyQuota> };

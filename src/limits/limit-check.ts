@@ -1,7 +1,7 @@
 import type { Accepted } from '../keys/check/decide.ts';
-import type { KeyQuota, QuotaPeriod } from '../quotas/quota.ts';
-import type { RateLimit } from '../ratelimit/rate-limit.ts';
-import type { RateDecision } from '../ratelimit/rate-limiter.ts';
+import type { KeyQuota, QuotaPeriod } from './quota/quota.ts';
+import type { RateLimit } from './rate/rate-limit.ts';
+import type { RateDecision } from './rate/rate-limiter.ts';
 import { members, quotaFieldOf, quotaPolicyOf, rateFieldOf, ratePolicyOf, type LimitFields } from './fields.ts';
 import type { KeyLimits } from './key-allowance.ts';
 

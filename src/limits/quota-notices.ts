@@ -1,6 +1,6 @@
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { lowMarkOf, type KeyQuota } from '../quotas/quota.ts';
-import type { QuotaNotice, QuotaRepository } from '../quotas/quota-repository.ts';
+import { lowMarkOf, type KeyQuota } from './quota/quota.ts';
+import type { QuotaNotice, QuotaRepository } from './quota/quota-repository.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import { findKeyForEvent } from '../keys/events/key-event-repository.ts';

@@ -21,7 +21,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  *   and the key cache), metrics and config; imports no feature. Inside it, storage (`db/`) sits
  *   under everything but the vocabulary.
  * - features: what the product does; they import the foundation and the features listed before
- *   them, so a new feature's place in the list says what it may use.
+ *   them, so a new feature's place in the list says what it may use. A feature may be a room of a
+ *   folder (`limits/rate`): a file belongs to the longest declared path that holds it, so a
+ *   folder's lower rooms can sit before a feature its root comes after.
  * - composition: `app/` builds the services from the features; it imports no transport.
  * - transports: thin adapters over the services (Fastify, MCP, the admin socket).
  * - process: what runs them: `airkey serve` (`server.ts`) and the command line (`cli/`, commander).
@@ -34,8 +36,9 @@ const LAYERS = {
     'audit',
     'throttle',
     'usage',
-    'ratelimit',
-    'quotas',
+    // The limits' vocabulary and meters, which the key core names, under it; the verdict above it.
+    'limits/rate',
+    'limits/quota',
     'keys',
     'limits',
     'scan',
@@ -85,6 +88,13 @@ const KEY_ROOMS: Record<string, readonly string[]> = {
 /** src-relative file → src-relative files it imports. */
 let graph: Record<string, string[]>;
 const folderOf = (file: string) => file.split('/')[0]!;
+const DECLARED: readonly string[] = Object.values(LAYERS).flat();
+/** The longest declared path holding a file: `limits/rate/lease.ts` → `limits/rate`, `limits/fields.ts` → `limits`. */
+const featureOf = (file: string) =>
+  DECLARED.filter((name) => file === name || file.startsWith(`${name}/`)).reduce(
+    (longest, name) => (name.length > longest.length ? name : longest),
+    '',
+  );
 const layerOf = (file: string): Layer | undefined =>
   (Object.keys(LAYERS) as Layer[]).find((layer) => (LAYERS[layer] as readonly string[]).includes(folderOf(file)));
 /** `keys/check/decide.ts` → `keys/check`; a file at the root of src/keys → `keys`. */
@@ -115,10 +125,19 @@ describe('architecture', () => {
 
   it('places every folder and top-level file of src/ in exactly one layer', () => {
     const entries = readdirSync(`${ROOT}src`, { withFileTypes: true }).map((entry) => entry.name);
-    const placed: string[] = Object.values(LAYERS).flat();
+    const placed = DECLARED.filter((name) => !name.includes('/'));
     expect(entries.filter((name) => !placed.includes(name))).toEqual([]);
     expect(placed.filter((name) => !entries.includes(name))).toEqual([]);
-    expect(new Set(placed).size).toBe(placed.length);
+    expect(new Set(DECLARED).size).toBe(DECLARED.length);
+  });
+
+  it('places every folder of src/limits in the order, and declares no room that is not a folder', () => {
+    const folders = readdirSync(`${ROOT}src/limits`, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `limits/${entry.name}`);
+    const rooms = DECLARED.filter((name) => name.includes('/'));
+    expect(folders.filter((folder) => !rooms.includes(folder))).toEqual([]);
+    expect(rooms.filter((room) => !folders.includes(room))).toEqual([]);
   });
 
   it.each(Object.keys(FORBIDDEN) as Layer[])('has no %s file import a layer above it', (layer) => {
@@ -165,10 +184,28 @@ describe('architecture', () => {
     const order: readonly string[] = LAYERS.features;
     const offenders = importsOf(LAYERS.features).flatMap(([file, deps]) =>
       deps
-        .filter((dep) => layerOf(dep) === 'features' && order.indexOf(folderOf(dep)) > order.indexOf(folderOf(file)))
+        .filter((dep) => layerOf(dep) === 'features' && order.indexOf(featureOf(dep)) > order.indexOf(featureOf(file)))
         .map((dep) => `${file} -> ${dep}`),
     );
     expect(offenders).toEqual([]);
+  });
+
+  it('keeps the arrow between the limits one way: their lower rooms import nothing of the limits root', () => {
+    const offenders = importsOf(['limits']).flatMap(([file, deps]) =>
+      featureOf(file) === 'limits'
+        ? []
+        : deps.filter((dep) => featureOf(dep) === 'limits').map((dep) => `${file} -> ${dep}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('has src/keys name the limits only through their lower rooms, never the verdict', () => {
+    const offenders = importsOf(['keys']).flatMap(([file, deps]) =>
+      deps.filter((dep) => featureOf(dep) === 'limits').map((dep) => `${file} -> ${dep}`),
+    );
+    expect(offenders).toEqual([]);
+    // The rule above reads the graph: keys/ does import the lower rooms.
+    expect(graph['keys/key-view.ts']).toContain('limits/quota/quota.ts');
   });
 
   it('places every file of src/keys in a declared room', () => {
@@ -195,12 +232,13 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('keeps the SQL of keys, limits and webhooks in their repositories (*-repository.ts)', () => {
+  it('keeps the SQL of keys, limits and webhooks in their repositories (*-repository.ts) and budget stores', () => {
     // A value import of drizzle-orm or of a table is what writing a query takes; a type import is not.
     const query = /^import (?!type )[^;]*from '(?:drizzle-orm|(?:\.\.\/)+db\/(?:schema|tables|[\w-]+-tables)\.ts)';$/m;
     const offenders = importsOf(['keys', 'limits', 'webhooks'])
       .map(([file]) => file)
-      .filter((file) => !file.endsWith('-repository.ts'))
+      // A budget store in PostgreSQL is the leased counts' repository: its statements are the atomic lease.
+      .filter((file) => !file.endsWith('-repository.ts') && !file.endsWith('-budget-store.ts'))
       .filter((file) => query.test(readFileSync(`${ROOT}src/${file}`, 'utf8')));
     expect(offenders).toEqual([]);
   });

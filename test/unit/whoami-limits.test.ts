@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { keyLimitsSchema } from '../../src/keys/key-schemas.ts';
-import { QUOTA_PERIODS } from '../../src/quotas/quota.ts';
-import { RATE_LIMIT_WINDOWS } from '../../src/ratelimit/rate-limit.ts';
-import type { RateDecision } from '../../src/ratelimit/rate-limiter.ts';
-import { limitsJson, limitsView } from '../../src/http/whoami-limits.ts';
+import { QUOTA_PERIODS } from '../../src/limits/quota/quota.ts';
+import { RATE_LIMIT_WINDOWS } from '../../src/limits/rate/rate-limit.ts';
+import type { RateDecision } from '../../src/limits/rate/rate-limiter.ts';
+import { limitsJson, limitsView } from '../../src/limits/whoami-limits.ts';
 
 const decision = (remaining: number, resetsAtMs: number): RateDecision => ({
   ok: true,

@@ -6,7 +6,7 @@ import { NotAuthenticatedError } from '../../shared/errors.ts';
 import { apiKeyHook } from '../api-key-auth.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { whoamiSchema } from '../../keys/key-schemas.ts';
-import { limitsJson } from '../whoami-limits.ts';
+import { limitsJson } from '../../limits/index.ts';
 import { FLIGHT_EXAMPLE, problemContent, WHOAMI_EXAMPLE } from '../openapi.ts';
 
 const security: Array<Record<string, string[]>> = [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { ApiKeyQuery: [] }];

@@ -15,7 +15,7 @@ import { withCreatorEmails } from '../events/key-event-repository.ts';
 import { keyEvent } from '../events/key-events.ts';
 import { allowedIpsOf, applyAllowedIps } from './allowed-ips.ts';
 import { applyQuota, applyRateLimit, listWithQuotaUsed, resetQuota, withQuotaUsed } from './limit-steps.ts';
-import type { QuotaRepository } from '../../quotas/quota-repository.ts';
+import type { QuotaRepository } from '../../limits/quota/quota-repository.ts';
 import { keyTarget, listedKeyView, toApiKeyView } from '../key-view.ts';
 import { digestSecret, generateSecret, hintOf } from '../format/secret.ts';
 

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/handle.ts';
-import { quotaPeriodOf, type Quota } from '../../quotas/quota.ts';
-import type { QuotaRepository } from '../../quotas/quota-repository.ts';
-import { usedKeyOf } from '../../quotas/quota-repository.ts';
+import { quotaPeriodOf, type Quota } from '../../limits/quota/quota.ts';
+import type { QuotaRepository } from '../../limits/quota/quota-repository.ts';
+import { usedKeyOf } from '../../limits/quota/quota-repository.ts';
 import { keyEvent, rateLimitChangedEvent } from '../events/key-events.ts';
-import type { RateLimit } from '../../ratelimit/rate-limit.ts';
+import type { RateLimit } from '../../limits/rate/rate-limit.ts';
 import type { AllowedIpsStep } from './allowed-ips.ts';
 import type { KeyListRow, KeyRowWithCreator, StoredKeyView } from '../key-rows.ts';
 import { keyQuotaOf, keyTarget, quotaOf, rateLimitOf } from '../key-view.ts';

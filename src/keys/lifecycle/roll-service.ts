@@ -12,7 +12,7 @@ import { withCreatorEmails } from '../events/key-event-repository.ts';
 import { keyEvent } from '../events/key-events.ts';
 import { keyTarget, toApiKeyView } from '../key-view.ts';
 import { withQuotaUsed } from './limit-steps.ts';
-import type { QuotaRepository } from '../../quotas/quota-repository.ts';
+import type { QuotaRepository } from '../../limits/quota/quota-repository.ts';
 import { digestSecret, generateSecret, hintOf } from '../format/secret.ts';
 
 const HOUR_MS = 3_600_000;

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/handle.ts';
+import type { Db } from '../../db/handle.ts';
 import { SLICE_DIVISOR, sliceOf, type BudgetStore, type Lease, type LeaseRequest } from './lease.ts';
 
 const PRUNE_EVERY_MS = 60_000;

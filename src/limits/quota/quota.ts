@@ -1,4 +1,4 @@
-import type { Period } from '../ratelimit/allowance.ts';
+import type { Period } from '../rate/allowance.ts';
 
 /** How long a quota's count runs (docs/keys.md (Quotas)): a UTC calendar day or month, or the key's whole life. */
 export const QUOTA_PERIODS = ['day', 'month', 'total'] as const;

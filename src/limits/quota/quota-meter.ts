@@ -1,9 +1,9 @@
-import type { Db } from '../db/handle.ts';
-import type { Lease } from '../ratelimit/lease.ts';
-import { PostgresBudgetStore } from '../ratelimit/postgres-budget-store.ts';
-import { RateLimiter, type Allowance, type RateDecision } from '../ratelimit/rate-limiter.ts';
-import type { RunReport } from '../shared/failure-streak.ts';
-import { WriteBehindLoop } from '../shared/write-behind.ts';
+import type { Db } from '../../db/handle.ts';
+import type { Lease } from '../rate/lease.ts';
+import { PostgresBudgetStore } from '../rate/postgres-budget-store.ts';
+import { RateLimiter, type Allowance, type RateDecision } from '../rate/rate-limiter.ts';
+import type { RunReport } from '../../shared/failure-streak.ts';
+import { WriteBehindLoop } from '../../shared/write-behind.ts';
 import { largestQuotaSlice, lowMarkOf, quotaPeriodOf, type KeyQuota } from './quota.ts';
 import { QUOTA_TABLE, QuotaRepository, type SpentTally } from './quota-repository.ts';
 

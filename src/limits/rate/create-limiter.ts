@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Db } from '../db/handle.ts';
+import type { Db } from '../../db/handle.ts';
 import { MemoryBudgetStore, PostgresBudgetStore, RedisBudgetStore, type BudgetStore } from './budget-store.ts';
 import { RateLimiter } from './rate-limiter.ts';
 

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { arrayLiteral } from '../db/array-literal.ts';
-import type { Db } from '../db/handle.ts';
-import type { BudgetTable } from '../ratelimit/postgres-budget-store.ts';
-import type { Holding } from '../ratelimit/allowance.ts';
+import { arrayLiteral } from '../../db/array-literal.ts';
+import type { Db } from '../../db/handle.ts';
+import type { BudgetTable } from '../rate/postgres-budget-store.ts';
+import type { Holding } from '../rate/allowance.ts';
 import { quotaPeriodOf, type QuotaPeriod } from './quota.ts';
 
 /** Periods that ended this long ago go; a month is at most 31 days. */

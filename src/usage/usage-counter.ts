@@ -1,18 +1,12 @@
 import type { RunReport } from '../shared/failure-streak.ts';
 import { WriteBehindLoop } from '../shared/write-behind.ts';
+import { byField, USAGE_OUTCOMES, type OutcomeCounts } from './usage-outcomes.ts';
 import { HOUR_MS, hourOf } from './usage-series.ts';
 
 /** One key's requests in one UTC hour, as counted by this instance since its last flush. */
-export type HourTally = {
-  keyId: string;
-  tenantId: string;
-  hourMs: number;
-  ok: number;
-  rejected: number;
-  rateLimited: number;
-  ipRefused: number;
-  quotaExceeded: number;
-};
+export type HourTally = { keyId: string; tenantId: string; hourMs: number } & OutcomeCounts;
+
+const NO_COUNTS: Readonly<OutcomeCounts> = byField(() => 0);
 
 /** Where a flush adds its counts (UsageRepository.add): one statement that adds, never sets. */
 export interface UsageSink {
@@ -104,9 +98,7 @@ export class UsageCounter {
     this.pending = new Map();
     const batch = [...taken.values()]
       .flatMap((byKey) => [...byKey.values()])
-      .filter(
-        (t) => t.ok !== 0 || t.rejected !== 0 || t.rateLimited !== 0 || t.ipRefused !== 0 || t.quotaExceeded !== 0,
-      );
+      .filter((t) => USAGE_OUTCOMES.some((outcome) => t[outcome.field] !== 0));
     if (batch.length === 0) return;
     try {
       await this.sink.add(batch);
@@ -115,11 +107,7 @@ export class UsageCounter {
       // Nothing was added (one statement): keep the counts, next to what arrived meanwhile.
       for (const t of batch) {
         const kept = this.tally(t.keyId, t.tenantId, t.hourMs);
-        kept.ok += t.ok;
-        kept.rejected += t.rejected;
-        kept.rateLimited += t.rateLimited;
-        kept.ipRefused += t.ipRefused;
-        kept.quotaExceeded += t.quotaExceeded;
+        for (const { field } of USAGE_OUTCOMES) kept[field] += t[field];
       }
       this.report.failed(error);
     }
@@ -129,11 +117,8 @@ export class UsageCounter {
     let byKey = this.pending.get(hourMs);
     if (!byKey) this.pending.set(hourMs, (byKey = new Map<string, HourTally>()));
     let tally = byKey.get(keyId);
-    if (!tally)
-      byKey.set(
-        keyId,
-        (tally = { keyId, tenantId, hourMs, ok: 0, rejected: 0, rateLimited: 0, ipRefused: 0, quotaExceeded: 0 }),
-      );
+    // Every tally has the same fields in the same order: the increments above stay monomorphic.
+    if (!tally) byKey.set(keyId, (tally = { keyId, tenantId, hourMs, ...NO_COUNTS }));
     return tally;
   }
 }

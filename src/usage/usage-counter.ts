@@ -1,5 +1,5 @@
 import type { RunReport } from '../shared/failure-streak.ts';
-import { WriteBehindLoop } from '../shared/write-behind.ts';
+import { WriteBehindBuffer, writeOrKeep } from '../shared/write-behind.ts';
 import { byField, USAGE_OUTCOMES, type OutcomeCounts } from './usage-outcomes.ts';
 import { HOUR_MS, hourOf } from './usage-series.ts';
 
@@ -20,18 +20,17 @@ export interface UsageSink {
  * instances sum exactly. A failed flush keeps its counts for the next one; a crash loses at most
  * the counts since the last flush.
  */
-export class UsageCounter {
+export class UsageCounter extends WriteBehindBuffer {
   /** hour → key id → tally. Hours change rarely, so a lookup is two map gets and no string building. */
   private pending = new Map<number, Map<string, HourTally>>();
-  private readonly loop: WriteBehindLoop;
 
   private readonly sink: UsageSink;
   /** Every flush that added or failed: a failure is kept for the next flush and must be seen. */
   private readonly report: RunReport;
   constructor(sink: UsageSink, intervalMs: number, report: RunReport) {
+    super(intervalMs);
     this.sink = sink;
     this.report = report;
-    this.loop = new WriteBehindLoop(intervalMs, () => this.addPending());
   }
 
   /** Hot path: a request the key check accepted. */
@@ -79,20 +78,7 @@ export class UsageCounter {
     return counted;
   }
 
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  /** Serialised: two flushes never run at once, so a batch is added exactly once or kept. */
-  flush(): Promise<void> {
-    return this.loop.flush();
-  }
-
-  private async addPending(): Promise<void> {
+  protected async writePending(): Promise<void> {
     if (this.pending.size === 0) return;
     const taken = this.pending;
     this.pending = new Map();
@@ -100,16 +86,19 @@ export class UsageCounter {
       .flatMap((byKey) => [...byKey.values()])
       .filter((t) => USAGE_OUTCOMES.some((outcome) => t[outcome.field] !== 0));
     if (batch.length === 0) return;
-    try {
-      await this.sink.add(batch);
-      this.report.succeeded();
-    } catch (error) {
-      // Nothing was added (one statement): keep the counts, next to what arrived meanwhile.
-      for (const t of batch) {
-        const kept = this.tally(t.keyId, t.tenantId, t.hourMs);
-        for (const { field } of USAGE_OUTCOMES) kept[field] += t[field];
-      }
-      this.report.failed(error);
+    await writeOrKeep(
+      batch,
+      (added) => this.sink.add(added),
+      (failed) => this.keep(failed),
+      this.report,
+    );
+  }
+
+  /** Nothing of a failed batch was added (one statement): its counts go next to what arrived meanwhile. */
+  private keep(failed: readonly HourTally[]): void {
+    for (const t of failed) {
+      const kept = this.tally(t.keyId, t.tenantId, t.hourMs);
+      for (const { field } of USAGE_OUTCOMES) kept[field] += t[field];
     }
   }
 

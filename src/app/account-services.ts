@@ -50,7 +50,7 @@ export function buildAccountServices(
   const passkeyRows = new PasskeyRepository(db);
   const recoveryCodes = new RecoveryCodeRepository(db);
   const flags = new FactorFlagsRepository(db);
-  const passkeys = new Passkeys(passkeyRows, clock);
+  const passkeys = new Passkeys({ repository: passkeyRows, clock });
   const verifier = new SecondFactorVerifier({ totp, recoveryCodes, passkeys, secrets, clock });
   const sessions = new SessionService({
     uow,
@@ -61,7 +61,11 @@ export function buildAccountServices(
     limits: sessionLimitsOf(config),
   });
   const ssoRows = new SsoRepository(db);
-  const ssoStore = new SsoSettingsRepositoryStore(ssoRows, secrets, config.ssoAllowPrivate);
+  const ssoStore = new SsoSettingsRepositoryStore({
+    rows: ssoRows,
+    sealer: secrets,
+    allowPrivate: config.ssoAllowPrivate,
+  });
   const oidc = new OidcClient({
     dispatcher: safeAgent({
       allowPrivate: config.ssoAllowPrivate,
@@ -116,7 +120,7 @@ export function buildAccountServices(
       rows: ssoRows,
       store: ssoStore,
       client: oidc,
-      accounts: new SsoAccounts(ssoRows, userRows, audit),
+      accounts: new SsoAccounts({ rows: ssoRows, users: userRows, audit }),
       sessions,
       tenants: tenantRows,
       flags,

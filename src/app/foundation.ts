@@ -54,7 +54,12 @@ export async function openFoundation(config: Config, clock: Clock, overrides: Se
   // Every write starts here: one transaction, its changes published on the feed and applied locally.
   // A commit that queued webhook deliveries starts the worker at once.
   const outbox = eventOutbox(clock);
-  const uow = new UnitOfWork(db, changes, { outbox, onDeliveriesCommitted: () => webhooks.worker.poke() });
+  const uow = new UnitOfWork({
+    db,
+    carrier: changes,
+    outbox,
+    onDeliveriesCommitted: () => webhooks.worker.poke(),
+  });
 
   const keyCache = new KeyCache<KeyFacts>({ maxEntries: config.keyCacheMaxEntries, maxAgeMs: config.keyCacheMaxAgeMs });
   changes.onChange((change) => keyCache.invalidate(change));

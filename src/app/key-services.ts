@@ -96,7 +96,7 @@ export function buildKeyServices(config: Config, clock: Clock, base: Foundation,
     expirySweep: new ExpirySweep({ uow, keyService: keys, clock, ...sweeps }),
     usage,
     usageCounter,
-    usageReports: new UsageService(usageRepository, clock),
+    usageReports: new UsageService({ usage: usageRepository, clock }),
   };
   return {
     services,

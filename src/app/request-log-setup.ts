@@ -34,7 +34,7 @@ export function buildRequestLog(config: Config, clock: Clock, base: Foundation) 
       })
     : null;
   if (writer) base.metrics.watchRequestLog(writer);
-  const partitions = new RequestLogPartitions(db, clock, config.requestLogDays);
+  const partitions = new RequestLogPartitions({ db, clock, days: config.requestLogDays });
   let maintainedAtMs = Number.NEGATIVE_INFINITY;
   const maintain = async (): Promise<void> => {
     if (!on || clock.nowMs() - maintainedAtMs < MAINTAIN_EVERY_MS) return;
@@ -43,7 +43,7 @@ export function buildRequestLog(config: Config, clock: Clock, base: Foundation) 
     maintainedAtMs = clock.nowMs();
   };
   const services: RequestLogServices = {
-    requestLog: new RequestLogService(repository, base.cursors),
+    requestLog: new RequestLogService({ repository, cursors: base.cursors }),
     requestLogWriter: writer,
   };
   const job: BackgroundJob = {

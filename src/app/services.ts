@@ -29,7 +29,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const base = await openFoundation(config, clock, overrides);
   const { database, cursors, changes, uow, metrics, log } = base;
   const { db } = database;
-  const audit = new AuditService(new AuditRepository(db), cursors);
+  const audit = new AuditService({ repository: new AuditRepository(db), cursors });
   const key = buildKeyServices(config, clock, base, audit);
   const { keyRolls, legacyKeys, usage, usageCounter, usageReports, expirySweep } = key.services;
 

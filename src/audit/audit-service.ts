@@ -8,13 +8,16 @@ import type { AuditAction, AuditEventView, AuditPage, AuditTarget } from './audi
 const isPosition = (value: unknown): value is { id: number } =>
   typeof value === 'object' && value !== null && Number.isSafeInteger((value as { id: unknown }).id);
 
+export type AuditServiceOptions = {
+  repository: AuditRepository;
+  cursors: CursorCodec;
+};
+
 /** The tenant's trail of who did what (AuditEvent in docs/api.md). */
 export class AuditService {
-  private readonly repository: AuditRepository;
-  private readonly cursors: CursorCodec;
-  constructor(repository: AuditRepository, cursors: CursorCodec) {
-    this.repository = repository;
-    this.cursors = cursors;
+  private readonly options: AuditServiceOptions;
+  constructor(options: AuditServiceOptions) {
+    this.options = options;
   }
 
   /** Written inside the caller's transaction, so an event exists exactly when its change does. */
@@ -26,7 +29,7 @@ export class AuditService {
     target: AuditTarget,
     detail: Record<string, unknown> = {},
   ): Promise<void> {
-    await this.repository.insert(tx, {
+    await this.options.repository.insert(tx, {
       tenantId,
       actorType: actor.type,
       actorId: actor.type === 'user' ? actor.id : null,
@@ -43,13 +46,14 @@ export class AuditService {
   async list(actor: Actor, tenantId: string, limit: number, cursor?: string): Promise<AuditPage> {
     requirePermission(actor, 'audit:read');
     if (actor.type === 'user' && actor.tenantId !== tenantId) throw new NotFoundError('tenant');
-    const before = cursor ? this.cursors.decode(cursor, `audit:${tenantId}`, isPosition).id : undefined;
-    const rows = await this.repository.list(tenantId, limit + 1, before);
+    const before = cursor ? this.options.cursors.decode(cursor, `audit:${tenantId}`, isPosition).id : undefined;
+    const rows = await this.options.repository.list(tenantId, limit + 1, before);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
       data: page.map(toView),
-      next_cursor: rows.length > limit && last ? this.cursors.encode({ id: last.id }, `audit:${tenantId}`) : null,
+      next_cursor:
+        rows.length > limit && last ? this.options.cursors.encode({ id: last.id }, `audit:${tenantId}`) : null,
     };
   }
 }

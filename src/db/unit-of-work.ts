@@ -33,6 +33,8 @@ export type Work<T> = (tx: Db, changed: ChangeRecorder, emit: EventEmitter) => P
 export type EventOutbox = (tx: Db, event: EventRecord) => Promise<readonly string[]>;
 
 export type UnitOfWorkOptions = {
+  db: Db;
+  carrier: ChangeCarrier;
   outbox: EventOutbox;
   /** After a commit that queued deliveries: the delivery worker looks for them now, not at its next poll. */
   onDeliveriesCommitted?: () => void;
@@ -47,19 +49,15 @@ export type UnitOfWorkOptions = {
  * what changed; they never handle transactions, the feed or the outbox themselves.
  */
 export class UnitOfWork {
-  private readonly db: Db;
-  private readonly carrier: ChangeCarrier;
   private readonly options: UnitOfWorkOptions;
-  constructor(db: Db, carrier: ChangeCarrier, options: UnitOfWorkOptions) {
-    this.db = db;
-    this.carrier = carrier;
+  constructor(options: UnitOfWorkOptions) {
     this.options = options;
   }
 
   async inTransaction<T>(work: Work<T>): Promise<T> {
     const changes: Change[] = [];
     let deliveries = 0;
-    const result = await this.db.transaction(async (transaction) => {
+    const result = await this.options.db.transaction(async (transaction) => {
       // Drizzle types a transaction apart from its database; every query API we use is shared.
       const tx = transaction as unknown as Db;
       const events: EventRecord[] = [];
@@ -69,10 +67,10 @@ export class UnitOfWork {
         (event) => events.push(event),
       );
       for (const event of events) deliveries += (await this.options.outbox(tx, event)).length;
-      for (const change of changes) await this.carrier.sendWithin(tx, change);
+      for (const change of changes) await this.options.carrier.sendWithin(tx, change);
       return value;
     });
-    if (changes.length > 0) await this.carrier.deliverCommitted(changes);
+    if (changes.length > 0) await this.options.carrier.deliverCommitted(changes);
     if (deliveries > 0) this.options.onDeliveriesCommitted?.();
     return result;
   }

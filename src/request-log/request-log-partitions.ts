@@ -9,6 +9,12 @@ const DAYS_AHEAD = 3;
 const DELETE_BATCH = 5_000;
 const PREFIX = 'request_log_p';
 
+export type RequestLogPartitionsOptions = {
+  db: Db;
+  clock: Clock;
+  days: number;
+};
+
 /**
  * Retention by whole days (docs/request-log.md (Retention)): one partition per UTC day, created
  * ahead and dropped once all of it is older than REQUEST_LOG_DAYS. Dropping a partition is a
@@ -18,21 +24,17 @@ const PREFIX = 'request_log_p';
  * them take turns.
  */
 export class RequestLogPartitions {
-  private readonly db: Db;
-  private readonly clock: Clock;
-  private readonly days: number;
-  constructor(db: Db, clock: Clock, days: number) {
-    this.db = db;
-    this.clock = clock;
-    this.days = days;
+  private readonly options: RequestLogPartitionsOptions;
+  constructor(options: RequestLogPartitionsOptions) {
+    this.options = options;
   }
 
   /** Creates the partitions of today and the next days, drops those past retention; returns what it dropped. */
   async maintain(): Promise<string[]> {
-    const today = Math.floor(this.clock.nowMs() / DAY_MS) * DAY_MS;
-    const cutoffMs = this.clock.nowMs() - this.days * DAY_MS;
+    const today = Math.floor(this.options.clock.nowMs() / DAY_MS) * DAY_MS;
+    const cutoffMs = this.options.clock.nowMs() - this.options.days * DAY_MS;
     const dropped: string[] = [];
-    await this.db.transaction(async (tx) => {
+    await this.options.db.transaction(async (tx) => {
       await tx.execute(sql`set local lock_timeout = '2s'`);
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('airkey.request_log_partitions'))`);
       const existing = new Set(await partitionsOf(tx));
@@ -63,7 +65,7 @@ export class RequestLogPartitions {
   /** Rows that no daily partition took, past retention: deleted a batch at a time. */
   private async pruneDefault(cutoff: string): Promise<void> {
     for (;;) {
-      const result = await this.db.execute(sql`
+      const result = await this.options.db.execute(sql`
         delete from request_log_default where ctid in (
           select ctid from request_log_default where at < ${cutoff}::timestamptz limit ${DELETE_BATCH})`);
       if (

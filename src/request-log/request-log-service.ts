@@ -13,26 +13,30 @@ const isPosition = (value: unknown): value is LogPosition =>
   typeof (value as LogPosition).id === 'string' &&
   !Number.isNaN(Date.parse((value as LogPosition).at));
 
+export type RequestLogServiceOptions = {
+  repository: RequestLogRepository;
+  cursors: CursorCodec;
+};
+
 /** Reads a tenant's request log for the back office (docs/request-log.md); needs `api_keys:manage`. */
 export class RequestLogService {
-  private readonly repository: RequestLogRepository;
-  private readonly cursors: CursorCodec;
-  constructor(repository: RequestLogRepository, cursors: CursorCodec) {
-    this.repository = repository;
-    this.cursors = cursors;
+  private readonly options: RequestLogServiceOptions;
+  constructor(options: RequestLogServiceOptions) {
+    this.options = options;
   }
 
   /** A page, newest first; the cursor is bound to the tenant and the filters it was made for. */
   async list(actor: UserActor, filter: RequestLogFilter, limit: number, cursor?: string): Promise<RequestLogPage> {
     requirePermission(actor, 'api_keys:manage');
     const scope = scopeOf(actor.tenantId, filter);
-    const before = cursor === undefined ? undefined : this.cursors.decode(cursor, scope, isPosition);
-    const rows = await this.repository.page(actor.tenantId, filter, limit + 1, before);
+    const before = cursor === undefined ? undefined : this.options.cursors.decode(cursor, scope, isPosition);
+    const rows = await this.options.repository.page(actor.tenantId, filter, limit + 1, before);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
       data: page,
-      next_cursor: rows.length > limit && last ? this.cursors.encode({ at: last.at, id: last.id }, scope) : null,
+      next_cursor:
+        rows.length > limit && last ? this.options.cursors.encode({ at: last.at, id: last.id }, scope) : null,
     };
   }
 
@@ -43,7 +47,7 @@ export class RequestLogService {
    */
   export(actor: UserActor, filter: RequestLogFilter): AsyncIterable<RequestLogEntry> {
     requirePermission(actor, 'api_keys:manage');
-    const { repository } = this;
+    const { repository } = this.options;
     const tenantId = actor.tenantId;
     return (async function* () {
       let before: LogPosition | undefined;

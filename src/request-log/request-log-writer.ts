@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RunReport } from '../shared/failure-streak.ts';
-import { WriteBehindLoop } from '../shared/write-behind.ts';
+import { WriteBehindBuffer } from '../shared/write-behind.ts';
 import type { RequestRecord } from './request-record.ts';
 
 /** Records written together. The id stays with them through every retry: it is how a retry is known. */
@@ -34,7 +34,7 @@ export type RequestLogWriterOptions = {
  * request's time or answer. A failed batch is kept whole, with its id and ahead of newer records,
  * for the next try, so a batch that was written but whose answer was lost writes nothing twice.
  */
-export class RequestLogWriter {
+export class RequestLogWriter extends WriteBehindBuffer {
   /** Records dropped because the buffer was full or the database refused their batch (airkey_request_log_dropped_total). */
   dropped = 0;
   /** Records written to the database by this instance. */
@@ -48,7 +48,6 @@ export class RequestLogWriter {
   private writing = false;
   /** After a failed flush, only the timer tries again: a full batch must not retry at request rate. */
   private healthy = true;
-  private readonly loop: WriteBehindLoop;
   private readonly store: RequestLogStore;
   private readonly capacity: number;
   private readonly batchSize: number;
@@ -57,13 +56,13 @@ export class RequestLogWriter {
   private readonly isPermanent: (error: unknown) => boolean;
 
   constructor(options: RequestLogWriterOptions) {
+    super(options.intervalMs);
     this.store = options.store;
     this.capacity = options.capacity;
     this.batchSize = options.batchSize ?? 1_000;
     this.parallel = options.parallel ?? 1;
     this.report = options.report;
     this.isPermanent = options.isPermanent ?? (() => false);
-    this.loop = new WriteBehindLoop(options.intervalMs, () => this.writePending());
   }
 
   /** Records held and not yet written. */
@@ -79,20 +78,7 @@ export class RequestLogWriter {
     }
     this.buffer.push(entry);
     // A whole round of batches waiting: written now rather than at the next tick.
-    if (this.buffer.length >= this.batchSize * this.parallel && this.healthy && !this.writing) void this.loop.flush();
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Stops the timer and writes what is held (a clean stop loses nothing while the database answers). */
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  flush(): Promise<void> {
-    return this.loop.flush();
+    if (this.buffer.length >= this.batchSize * this.parallel && this.healthy && !this.writing) void this.flush();
   }
 
   /**
@@ -100,7 +86,7 @@ export class RequestLogWriter {
    * never two flushes at once (the loop). A failed batch is kept whole for the next flush; a batch
    * written beside it stays written.
    */
-  private async writePending(): Promise<void> {
+  protected async writePending(): Promise<void> {
     this.writing = true;
     try {
       while (this.retries.length > 0 || this.buffer.length > 0) {

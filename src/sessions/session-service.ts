@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { AuditService } from '../audit/audit-service.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { secondFactorMethods, hasSecondFactor, type FactorFlags } from '../second-factors/factor-flags.ts';
 import { isEnrolmentOnly, type SecondFactorRequirement } from '../shared/second-factor-requirement.ts';
 import { requirePermission, requireRecentSignIn, userActor, type UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
-import { sha256Hex, type RandomBytes } from '../shared/digest.ts';
+import { randomToken, sha256Hex, type RandomBytes } from '../shared/digest.ts';
 import { NotFoundError, PermissionDeniedError } from '../shared/errors.ts';
 import type { UserRepository, UserWithTenant } from '../users/user-repository.ts';
 import { toUserView } from '../users/user-service.ts';
@@ -42,10 +41,8 @@ export type SessionServiceOptions = {
  */
 export class SessionService {
   private readonly options: SessionServiceOptions;
-  private readonly random: RandomBytes;
   constructor(options: SessionServiceOptions) {
     this.options = options;
-    this.random = options.random ?? randomBytes;
   }
 
   /** A completed sign-in: a new session (never a cookie the browser brought) and its audit entry. */
@@ -241,10 +238,10 @@ export class SessionService {
   }
 
   private newToken(): string {
-    return this.random(32).toString('base64url');
+    return randomToken(32, this.options.random);
   }
 
   private newCsrfToken(): string {
-    return this.random(24).toString('base64url');
+    return randomToken(24, this.options.random);
   }
 }

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { hasSecondFactor, secondFactorMethods } from '../second-factors/factor-flags.ts';
 import type { RelyingParty } from '../second-factors/passkeys/passkeys.ts';
 import type { SecondFactorProof } from '../second-factors/verify-second-factor.ts';
 import type { UserActor } from '../shared/actor.ts';
-import { sha256Hex, type RandomBytes } from '../shared/digest.ts';
+import { randomToken, sha256Hex } from '../shared/digest.ts';
 import {
   InvalidCredentialsError,
   InvalidRequestError,
@@ -34,10 +33,8 @@ const PENDING_TTL_MS = 5 * 60_000;
  */
 export class SignInService {
   private readonly options: SignInServiceOptions;
-  private readonly random: RandomBytes;
   constructor(options: SignInServiceOptions) {
     this.options = options;
-    this.random = options.random ?? randomBytes;
   }
 
   async signInWithPassword(email: string, password: string, client: ClientContext): Promise<PasswordSignIn> {
@@ -57,7 +54,7 @@ export class SignInService {
         session: await this.options.sessions.open(user, 'password', client, factors, tenant),
       };
     }
-    const token = this.random(32).toString('base64url');
+    const token = randomToken(32, this.options.random);
     const expiresAt = new Date(this.options.clock.nowMs() + PENDING_TTL_MS);
     await this.options.pending.insert({ tokenDigest: sha256Hex(token), userId: user.id, expiresAt });
     return {

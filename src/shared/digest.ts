@@ -14,3 +14,8 @@ const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encodi
 export function sha256Hex(value: string): string {
   return oneShotHash ? oneShotHash('sha256', value, 'hex') : createHash('sha256').update(value).digest('hex');
 }
+
+/** A token of `size` random bytes, base64url: session, CSRF and sign-in tokens. Tests inject `random`. */
+export function randomToken(size: number, random: RandomBytes = crypto.randomBytes): string {
+  return random(size).toString('base64url');
+}

@@ -11,6 +11,12 @@ import { SsoRefusal } from './sso-refusals.ts';
 /** A person as the provider vouches for them: the identity, a verified e-mail of an allowed domain. */
 export type VouchedPerson = { issuer: string; subject: string; email: string; name: string };
 
+export type SsoAccountsOptions = {
+  rows: SsoRepository;
+  users: UserRepository;
+  audit: AuditService;
+};
+
 /**
  * Who a provider's identity is here (docs/sso.md (Linking)), in one order: the user linked to this
  * issuer and `sub`; else the tenant's user with that e-mail, then linked; else a new user when the
@@ -18,46 +24,42 @@ export type VouchedPerson = { issuer: string; subject: string; email: string; na
  * linked to another identity is never taken over by an e-mail.
  */
 export class SsoAccounts {
-  private readonly rows: SsoRepository;
-  private readonly users: UserRepository;
-  private readonly audit: AuditService;
-  constructor(rows: SsoRepository, users: UserRepository, audit: AuditService) {
-    this.rows = rows;
-    this.users = users;
-    this.audit = audit;
+  private readonly options: SsoAccountsOptions;
+  constructor(options: SsoAccountsOptions) {
+    this.options = options;
   }
 
   async find(tx: Db, tenant: TenantWithSso, person: VouchedPerson, create: boolean, roles: Role[] | undefined) {
-    const linkedId = await this.rows.userOfIdentity(person.issuer, person.subject, tx);
+    const linkedId = await this.options.rows.userOfIdentity(person.issuer, person.subject, tx);
     if (linkedId !== undefined) {
-      const linked = await this.users.findById(linkedId, tx);
+      const linked = await this.options.users.findById(linkedId, tx);
       if (!linked) throw new SsoRefusal('sso_user_unknown');
       if (linked.tenantId !== tenant.tenant.id) throw new SsoRefusal('sso_user_other_organisation');
       return { user: linked, created: false };
     }
-    const byEmail = await this.users.findByEmail(person.email, tx);
+    const byEmail = await this.options.users.findByEmail(person.email, tx);
     if (byEmail) {
       if (byEmail.tenantId !== tenant.tenant.id) throw new SsoRefusal('sso_user_other_organisation');
-      const identities = await this.rows.identitiesOf(byEmail.id, tx);
+      const identities = await this.options.rows.identitiesOf(byEmail.id, tx);
       if (identities.length > 0) {
         throw new SsoRefusal('sso_identity_conflict', {
           linked_issuers: [...new Set(identities.map((i) => i.issuer))],
         });
       }
-      await this.rows.link(tx, person.issuer, person.subject, byEmail.id);
+      await this.options.rows.link(tx, person.issuer, person.subject, byEmail.id);
       return { user: byEmail, created: false };
     }
     if (!create || !tenant.config.createUsers) throw new SsoRefusal('sso_user_unknown');
-    const row = await this.users.insert(tx, {
+    const row = await this.options.users.insert(tx, {
       tenantId: tenant.tenant.id,
       email: person.email,
       name: person.name,
       passwordHash: null,
       roles: roles && roles.length > 0 ? roles : tenant.config.defaultRoles,
     });
-    await this.rows.link(tx, person.issuer, person.subject, row.id);
+    await this.options.rows.link(tx, person.issuer, person.subject, row.id);
     const user: UserWithTenant = { ...row, tenant: tenant.tenant };
-    await this.audit.record(tx, tenant.tenant.id, SYSTEM_ACTOR, 'user.created', target(user), {
+    await this.options.audit.record(tx, tenant.tenant.id, SYSTEM_ACTOR, 'user.created', target(user), {
       roles: user.roles,
       via: 'sso',
     });
@@ -70,14 +72,14 @@ export class SsoAccounts {
    */
   async applyRoles(tx: Db, changed: ChangeRecorder, user: UserWithTenant, roles: Role[] | undefined) {
     if (roles === undefined || sameRoles(roles, user.roles)) return user;
-    await this.users.update(tx, user.id, { roles });
-    await this.audit.record(tx, user.tenantId, SYSTEM_ACTOR, 'user.roles_changed', target(user), {
+    await this.options.users.update(tx, user.id, { roles });
+    await this.options.audit.record(tx, user.tenantId, SYSTEM_ACTOR, 'user.roles_changed', target(user), {
       from: user.roles,
       to: roles,
       via: 'sso',
     });
     changed({ type: 'user', id: user.id });
-    await this.users.endSessions(tx, user.id);
+    await this.options.users.endSessions(tx, user.id);
     return { ...user, roles };
   }
 }

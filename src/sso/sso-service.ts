@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { AuditService } from '../audit/audit-service.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { FactorFlagsRepository } from '../second-factors/factor-flags.ts';
 import type { ClientContext, OpenedSession, SessionService } from '../sessions/session-service.ts';
 import type { UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
-import { sha256Hex, type RandomBytes } from '../shared/digest.ts';
+import { randomToken, sha256Hex, type RandomBytes } from '../shared/digest.ts';
 import { InvalidRequestError } from '../shared/errors.ts';
 import { requireSystemAdministrator } from '../tenants/sign-in-settings-service.ts';
 import type { TenantRepository } from '../tenants/tenant-repository.ts';
@@ -56,10 +55,8 @@ export type SsoServiceOptions = {
  */
 export class SsoService {
   private readonly options: SsoServiceOptions;
-  private readonly random: RandomBytes;
   constructor(options: SsoServiceOptions) {
     this.options = options;
-    this.random = options.random ?? randomBytes;
   }
 
   /** Sends the browser to the provider; re-authentication (a session) asks it to sign in anew (max_age=0). */
@@ -78,7 +75,7 @@ export class SsoService {
       throw error;
     });
     const authorization = await this.options.client.authorizationRequest(config, redirectUri, reauth !== undefined);
-    const token = browserToken && browserToken.length >= 43 ? browserToken : this.random(32).toString('base64url');
+    const token = browserToken && browserToken.length >= 43 ? browserToken : randomToken(32, this.options.random);
     const expiresAt = new Date(this.options.clock.nowMs() + FLOW_TTL_MS);
     await this.options.rows.insertFlow({
       stateDigest: sha256Hex(authorization.state),

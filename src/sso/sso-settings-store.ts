@@ -8,32 +8,34 @@ import type { SsoConfigRow, SsoRepository } from './sso-repository.ts';
 /** Seals and opens the client secret (the same key and box as webhook secrets). */
 export type SecretSealer = { seal(plaintext: string): string; open(sealed: string): string };
 
+export type SsoSettingsStoreOptions = {
+  rows: SsoRepository;
+  sealer: SecretSealer;
+  allowPrivate: boolean;
+};
+
 /**
  * A tenant's identity provider as the sign-in settings read and write it: the issuer checked
  * against where the server may reach, the client secret sealed and never read back.
  */
 export class SsoSettingsRepositoryStore implements SsoSettingsStore {
-  private readonly rows: SsoRepository;
-  private readonly sealer: SecretSealer;
-  private readonly allowPrivate: boolean;
-  constructor(rows: SsoRepository, sealer: SecretSealer, allowPrivate: boolean) {
-    this.rows = rows;
-    this.sealer = sealer;
-    this.allowPrivate = allowPrivate;
+  private readonly options: SsoSettingsStoreOptions;
+  constructor(options: SsoSettingsStoreOptions) {
+    this.options = options;
   }
 
   async view(tenantId: string, tx?: Db): Promise<SsoSettings | null> {
-    const row = await this.rows.configOf(tenantId, tx);
+    const row = await this.options.rows.configOf(tenantId, tx);
     return row ? ssoView(row) : null;
   }
 
   async save(tx: Db, tenantId: string, input: SsoSettingsInput | null): Promise<{ secretChanged: boolean }> {
-    const before = await this.rows.configOf(tenantId, tx);
+    const before = await this.options.rows.configOf(tenantId, tx);
     if (input === null) {
-      if (before) await this.rows.deleteConfig(tx, tenantId);
+      if (before) await this.options.rows.deleteConfig(tx, tenantId);
       return { secretChanged: before !== undefined };
     }
-    const issuer = checkIssuer(input.issuer, this.allowPrivate);
+    const issuer = checkIssuer(input.issuer, this.options.allowPrivate);
     if (input.client_secret === undefined && !before) {
       throw InvalidRequestError.field(
         'sso.client_secret',
@@ -41,8 +43,8 @@ export class SsoSettingsRepositoryStore implements SsoSettingsStore {
       );
     }
     const clientSecretSealed =
-      input.client_secret === undefined ? before!.clientSecretSealed : this.sealer.seal(input.client_secret);
-    await this.rows.saveConfig(tx, {
+      input.client_secret === undefined ? before!.clientSecretSealed : this.options.sealer.seal(input.client_secret);
+    await this.options.rows.saveConfig(tx, {
       tenantId,
       issuer,
       clientId: input.client_id,
@@ -60,7 +62,7 @@ export class SsoSettingsRepositoryStore implements SsoSettingsStore {
 
   /** The client secret in clear, only for the request to the provider's token endpoint. */
   openSecret(row: SsoConfigRow): string {
-    return this.sealer.open(row.clientSecretSealed);
+    return this.options.sealer.open(row.clientSecretSealed);
   }
 }
 

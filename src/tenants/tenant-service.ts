@@ -19,16 +19,9 @@ export type TenantServiceOptions = {
 };
 
 export class TenantService {
-  private readonly uow: UnitOfWork;
-  private readonly tenants: TenantRepository;
-  private readonly keys: TenantServiceOptions['keys'];
-  private readonly audit: AuditService;
-
+  private readonly options: TenantServiceOptions;
   constructor(options: TenantServiceOptions) {
-    this.uow = options.uow;
-    this.tenants = options.tenants;
-    this.keys = options.keys;
-    this.audit = options.audit;
+    this.options = options;
   }
 
   async create(
@@ -43,16 +36,16 @@ export class TenantService {
     if (!SLUG_PATTERN.test(slug)) {
       throw InvalidRequestError.field('slug', 'The slug must be 1–40 lower-case letters, digits or inner hyphens.');
     }
-    if (await this.tenants.findBySlug(slug))
+    if (await this.options.tenants.findBySlug(slug))
       throw new ConflictError('slug_taken', `A tenant with slug "${slug}" exists.`);
-    const row = await this.uow.inTransaction((tx) =>
-      this.tenants.insert(tx, { name, slug, keyAuthority: input.authority ?? 'creator' }),
+    const row = await this.options.uow.inTransaction((tx) =>
+      this.options.tenants.insert(tx, { name, slug, keyAuthority: input.authority ?? 'creator' }),
     );
     return toTenantView(row);
   }
 
   async requireBySlug(slug: string): Promise<TenantRow> {
-    const tenant = await this.tenants.findBySlug(slug);
+    const tenant = await this.options.tenants.findBySlug(slug);
     if (!tenant) throw new NotFoundError(`tenant "${slug}"`);
     return tenant;
   }
@@ -65,10 +58,11 @@ export class TenantService {
     requireSystem(actor, "change a tenant's key authority");
     const tenant = await this.requireBySlug(slug);
     if (tenant.keyAuthority === authority) return toTenantView(tenant);
-    await this.uow.inTransaction(async (tx, changed, emit) => {
-      await this.tenants.setAuthority(tx, tenant.id, authority);
-      const disabled = authority === 'creator' ? await this.keys.disableOrphaned(tx, emit, actor, tenant.id) : [];
-      await this.audit.record(
+    await this.options.uow.inTransaction(async (tx, changed, emit) => {
+      await this.options.tenants.setAuthority(tx, tenant.id, authority);
+      const disabled =
+        authority === 'creator' ? await this.options.keys.disableOrphaned(tx, emit, actor, tenant.id) : [];
+      await this.options.audit.record(
         tx,
         tenant.id,
         actor,

@@ -1,18 +1,12 @@
 import type { RunReport } from '../shared/failure-streak.ts';
-import { WriteBehindLoop } from '../shared/write-behind.ts';
+import { WriteBehindBuffer, writeOrKeep } from '../shared/write-behind.ts';
+import { byField, USAGE_OUTCOMES, type OutcomeCounts } from './usage-outcomes.ts';
 import { HOUR_MS, hourOf } from './usage-series.ts';
 
 /** One key's requests in one UTC hour, as counted by this instance since its last flush. */
-export type HourTally = {
-  keyId: string;
-  tenantId: string;
-  hourMs: number;
-  ok: number;
-  rejected: number;
-  rateLimited: number;
-  ipRefused: number;
-  quotaExceeded: number;
-};
+export type HourTally = { keyId: string; tenantId: string; hourMs: number } & OutcomeCounts;
+
+const NO_COUNTS: Readonly<OutcomeCounts> = byField(() => 0);
 
 /** Where a flush adds its counts (UsageRepository.add): one statement that adds, never sets. */
 export interface UsageSink {
@@ -26,18 +20,17 @@ export interface UsageSink {
  * instances sum exactly. A failed flush keeps its counts for the next one; a crash loses at most
  * the counts since the last flush.
  */
-export class UsageCounter {
+export class UsageCounter extends WriteBehindBuffer {
   /** hour → key id → tally. Hours change rarely, so a lookup is two map gets and no string building. */
   private pending = new Map<number, Map<string, HourTally>>();
-  private readonly loop: WriteBehindLoop;
 
   private readonly sink: UsageSink;
   /** Every flush that added or failed: a failure is kept for the next flush and must be seen. */
   private readonly report: RunReport;
   constructor(sink: UsageSink, intervalMs: number, report: RunReport) {
+    super(intervalMs);
     this.sink = sink;
     this.report = report;
-    this.loop = new WriteBehindLoop(intervalMs, () => this.addPending());
   }
 
   /** Hot path: a request the key check accepted. */
@@ -85,43 +78,27 @@ export class UsageCounter {
     return counted;
   }
 
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  /** Serialised: two flushes never run at once, so a batch is added exactly once or kept. */
-  flush(): Promise<void> {
-    return this.loop.flush();
-  }
-
-  private async addPending(): Promise<void> {
+  protected async writePending(): Promise<void> {
     if (this.pending.size === 0) return;
     const taken = this.pending;
     this.pending = new Map();
     const batch = [...taken.values()]
       .flatMap((byKey) => [...byKey.values()])
-      .filter(
-        (t) => t.ok !== 0 || t.rejected !== 0 || t.rateLimited !== 0 || t.ipRefused !== 0 || t.quotaExceeded !== 0,
-      );
+      .filter((t) => USAGE_OUTCOMES.some((outcome) => t[outcome.field] !== 0));
     if (batch.length === 0) return;
-    try {
-      await this.sink.add(batch);
-      this.report.succeeded();
-    } catch (error) {
-      // Nothing was added (one statement): keep the counts, next to what arrived meanwhile.
-      for (const t of batch) {
-        const kept = this.tally(t.keyId, t.tenantId, t.hourMs);
-        kept.ok += t.ok;
-        kept.rejected += t.rejected;
-        kept.rateLimited += t.rateLimited;
-        kept.ipRefused += t.ipRefused;
-        kept.quotaExceeded += t.quotaExceeded;
-      }
-      this.report.failed(error);
+    await writeOrKeep(
+      batch,
+      (added) => this.sink.add(added),
+      (failed) => this.keep(failed),
+      this.report,
+    );
+  }
+
+  /** Nothing of a failed batch was added (one statement): its counts go next to what arrived meanwhile. */
+  private keep(failed: readonly HourTally[]): void {
+    for (const t of failed) {
+      const kept = this.tally(t.keyId, t.tenantId, t.hourMs);
+      for (const { field } of USAGE_OUTCOMES) kept[field] += t[field];
     }
   }
 
@@ -129,11 +106,8 @@ export class UsageCounter {
     let byKey = this.pending.get(hourMs);
     if (!byKey) this.pending.set(hourMs, (byKey = new Map<string, HourTally>()));
     let tally = byKey.get(keyId);
-    if (!tally)
-      byKey.set(
-        keyId,
-        (tally = { keyId, tenantId, hourMs, ok: 0, rejected: 0, rateLimited: 0, ipRefused: 0, quotaExceeded: 0 }),
-      );
+    // Every tally has the same fields in the same order: the increments above stay monomorphic.
+    if (!tally) byKey.set(keyId, (tally = { keyId, tenantId, hourMs, ...NO_COUNTS }));
     return tally;
   }
 }

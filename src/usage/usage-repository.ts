@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { arrayLiteral } from '../db/array-literal.ts';
 import type { Db } from '../db/handle.ts';
 import { apiKeys, keyUsage, tenantUsage } from '../db/schema.ts';
 import type { HourTally, UsageSink } from './usage-counter.ts';
+import { byField, USAGE_OUTCOMES, type OutcomeCounts } from './usage-outcomes.ts';
 import type { HourCounts } from './usage-series.ts';
 import type { TopKey } from './usage-schemas.ts';
 
@@ -18,45 +19,35 @@ export class UsageRepository implements UsageSink {
    * retried without counting twice. A key deleted since it was counted is left out of key_usage
    * (its rows went with it; inserting would break the foreign key on every retry) but still
    * counts for its tenant. Rows go in key order so concurrent flushes lock in the same order.
-   * The batch travels as eight array parameters, whatever its size.
+   * The batch travels as array parameters, one per column, whatever its size.
    */
   async add(batch: readonly HourTally[]): Promise<void> {
     if (batch.length === 0) return;
+    const counts = USAGE_OUTCOMES.map(({ field }) => sql`${arrayLiteral(batch.map((t) => t[field]))}::bigint[]`);
     await this.db.execute(sql`
       with batch as (
         select * from unnest(
           ${arrayLiteral(batch.map((t) => t.keyId))}::uuid[],
           ${arrayLiteral(batch.map((t) => t.tenantId))}::uuid[],
           ${arrayLiteral(batch.map((t) => new Date(t.hourMs).toISOString()))}::timestamptz[],
-          ${arrayLiteral(batch.map((t) => t.ok))}::bigint[],
-          ${arrayLiteral(batch.map((t) => t.rejected))}::bigint[],
-          ${arrayLiteral(batch.map((t) => t.rateLimited))}::bigint[],
-          ${arrayLiteral(batch.map((t) => t.ipRefused))}::bigint[],
-          ${arrayLiteral(batch.map((t) => t.quotaExceeded))}::bigint[]
-        ) as b(key_id, tenant_id, hour, ok, rejected, rate_limited, ip_refused, quota_exceeded)
+          ${sql.join(counts, sql`, `)}
+        ) as b(key_id, tenant_id, hour, ${columns((c) => c)})
       ),
       per_key as (
-        insert into key_usage (key_id, tenant_id, hour, ok, rejected, rate_limited, ip_refused, quota_exceeded)
-        select b.key_id, b.tenant_id, b.hour, b.ok, b.rejected, b.rate_limited, b.ip_refused, b.quota_exceeded
+        insert into key_usage (key_id, tenant_id, hour, ${columns((c) => c)})
+        select b.key_id, b.tenant_id, b.hour, ${columns((c) => `b.${c}`)}
         from batch b join api_keys k on k.id = b.key_id
         order by b.key_id, b.hour
         on conflict (key_id, hour) do update
-          set ok = key_usage.ok + excluded.ok, rejected = key_usage.rejected + excluded.rejected,
-              rate_limited = key_usage.rate_limited + excluded.rate_limited,
-              ip_refused = key_usage.ip_refused + excluded.ip_refused,
-              quota_exceeded = key_usage.quota_exceeded + excluded.quota_exceeded
+          set ${columns((c) => `${c} = key_usage.${c} + excluded.${c}`)}
       )
-      insert into tenant_usage (tenant_id, hour, ok, rejected, rate_limited, ip_refused, quota_exceeded)
-      select b.tenant_id, b.hour, sum(b.ok), sum(b.rejected), sum(b.rate_limited), sum(b.ip_refused),
-             sum(b.quota_exceeded)
+      insert into tenant_usage (tenant_id, hour, ${columns((c) => c)})
+      select b.tenant_id, b.hour, ${columns((c) => `sum(b.${c})`)}
       from batch b join tenants t on t.id = b.tenant_id
       group by b.tenant_id, b.hour
       order by b.tenant_id, b.hour
       on conflict (tenant_id, hour) do update
-        set ok = tenant_usage.ok + excluded.ok, rejected = tenant_usage.rejected + excluded.rejected,
-            rate_limited = tenant_usage.rate_limited + excluded.rate_limited,
-            ip_refused = tenant_usage.ip_refused + excluded.ip_refused,
-            quota_exceeded = tenant_usage.quota_exceeded + excluded.quota_exceeded`);
+        set ${columns((c) => `${c} = tenant_usage.${c} + excluded.${c}`)}`);
   }
 
   async keyExists(tenantId: string, keyId: string): Promise<boolean> {
@@ -70,14 +61,7 @@ export class UsageRepository implements UsageSink {
 
   async keyHours(keyId: string, from: Date, to: Date): Promise<HourCounts[]> {
     const rows = await this.db
-      .select({
-        hour: keyUsage.hour,
-        ok: keyUsage.ok,
-        rejected: keyUsage.rejected,
-        rateLimited: keyUsage.rateLimited,
-        ipRefused: keyUsage.ipRefused,
-        quotaExceeded: keyUsage.quotaExceeded,
-      })
+      .select({ hour: keyUsage.hour, ...byField(({ field }) => keyUsage[field]) })
       .from(keyUsage)
       .where(and(eq(keyUsage.keyId, keyId), gte(keyUsage.hour, from), lt(keyUsage.hour, to)));
     return rows.map(toHourCounts);
@@ -85,14 +69,7 @@ export class UsageRepository implements UsageSink {
 
   async tenantHours(tenantId: string, from: Date, to: Date): Promise<HourCounts[]> {
     const rows = await this.db
-      .select({
-        hour: tenantUsage.hour,
-        ok: tenantUsage.ok,
-        rejected: tenantUsage.rejected,
-        rateLimited: tenantUsage.rateLimited,
-        ipRefused: tenantUsage.ipRefused,
-        quotaExceeded: tenantUsage.quotaExceeded,
-      })
+      .select({ hour: tenantUsage.hour, ...byField(({ field }) => tenantUsage[field]) })
       .from(tenantUsage)
       .where(and(eq(tenantUsage.tenantId, tenantId), gte(tenantUsage.hour, from), lt(tenantUsage.hour, to)));
     return rows.map(toHourCounts);
@@ -119,20 +96,11 @@ export class UsageRepository implements UsageSink {
   }
 }
 
-function toHourCounts(row: {
-  hour: Date;
-  ok: number;
-  rejected: number;
-  rateLimited: number;
-  ipRefused: number;
-  quotaExceeded: number;
-}): HourCounts {
-  return {
-    hourMs: row.hour.getTime(),
-    ok: Number(row.ok),
-    rejected: Number(row.rejected),
-    rateLimited: Number(row.rateLimited),
-    ipRefused: Number(row.ipRefused),
-    quotaExceeded: Number(row.quotaExceeded),
-  };
+function toHourCounts(row: { hour: Date } & OutcomeCounts): HourCounts {
+  return { hourMs: row.hour.getTime(), ...byField(({ field }) => Number(row[field])) };
+}
+
+/** The count columns, each written by `each`, comma-separated: names from USAGE_OUTCOMES, never from input. */
+function columns(each: (column: string) => string): SQL {
+  return sql.raw(USAGE_OUTCOMES.map(({ column }) => each(column)).join(', '));
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { byOutcome } from './usage-outcomes.ts';
 
 /**
  * The usage contract (docs/api.md) as data: the window a chart asks for and the counts it gets back.
@@ -16,13 +17,7 @@ export const usageQuerySchema = z.object({
 });
 export type UsageQuery = z.infer<typeof usageQuerySchema>;
 
-const countsShape = {
-  ok: z.number().int(),
-  rejected: z.number().int(),
-  rate_limited: z.number().int(),
-  ip_refused: z.number().int(),
-  quota_exceeded: z.number().int(),
-};
+const countsShape = byOutcome(() => z.number().int());
 
 export const usageBucketSchema = z.object({
   start: z.string().describe('ISO 8601 UTC start of the bucket'),

@@ -1,3 +1,4 @@
+import { byOutcome, USAGE_OUTCOMES, type OutcomeCounts, type UsageOutcome } from './usage-outcomes.ts';
 import type { UsageBucket, UsageWindow } from './usage-schemas.ts';
 
 export const HOUR_MS = 3_600_000;
@@ -22,40 +23,23 @@ export function spanOf(window: UsageWindow, nowMs: number): WindowSpan {
   return { bucket, bucketMs, startMs: endMs - count * bucketMs, endMs, count };
 }
 
-export type HourCounts = {
-  hourMs: number;
-  ok: number;
-  rejected: number;
-  rateLimited: number;
-  ipRefused: number;
-  quotaExceeded: number;
-};
-type Totals = { ok: number; rejected: number; rate_limited: number; ip_refused: number; quota_exceeded: number };
+export type HourCounts = { hourMs: number } & OutcomeCounts;
+type Totals = Record<UsageOutcome, number>;
 
 /** Adds hourly rows into the window's buckets, oldest first, empty buckets included; rows outside are ignored. */
 export function seriesOf(span: WindowSpan, rows: Iterable<HourCounts>): { series: UsageBucket[]; total: Totals } {
   const series: UsageBucket[] = Array.from({ length: span.count }, (_, i) => ({
     start: new Date(span.startMs + i * span.bucketMs).toISOString(),
-    ok: 0,
-    rejected: 0,
-    rate_limited: 0,
-    ip_refused: 0,
-    quota_exceeded: 0,
+    ...byOutcome(() => 0),
   }));
-  const total: Totals = { ok: 0, rejected: 0, rate_limited: 0, ip_refused: 0, quota_exceeded: 0 };
+  const total: Totals = byOutcome(() => 0);
   for (const row of rows) {
     if (row.hourMs < span.startMs || row.hourMs >= span.endMs) continue;
     const bucket = series[Math.floor((row.hourMs - span.startMs) / span.bucketMs)]!;
-    bucket.ok += row.ok;
-    bucket.rejected += row.rejected;
-    total.ok += row.ok;
-    bucket.rate_limited += row.rateLimited;
-    total.rejected += row.rejected;
-    total.rate_limited += row.rateLimited;
-    bucket.ip_refused += row.ipRefused;
-    total.ip_refused += row.ipRefused;
-    bucket.quota_exceeded += row.quotaExceeded;
-    total.quota_exceeded += row.quotaExceeded;
+    for (const { name, field } of USAGE_OUTCOMES) {
+      bucket[name] += row[field];
+      total[name] += row[field];
+    }
   }
   return { series, total };
 }

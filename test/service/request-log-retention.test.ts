@@ -58,7 +58,7 @@ describe.each(ENGINES)('request log retention (%s)', (engine) => {
         written += 1;
       }
     })();
-    const dropped = await new RequestLogPartitions(h.services.database.db, h.clock, 2).maintain();
+    const dropped = await new RequestLogPartitions({ db: h.services.database.db, clock: h.clock, days: 2 }).maintain();
     writing = false;
     await writes;
     expect(dropped).toEqual(['request_log_p20261119', 'request_log_p20261120']);

@@ -1,5 +1,5 @@
 import type { RunReport } from '../../shared/failure-streak.ts';
-import { WriteBehindLoop } from '../../shared/write-behind.ts';
+import { WriteBehindBuffer, writeOrKeep } from '../../shared/write-behind.ts';
 import type { KeyRepository } from '../key-repository.ts';
 
 /**
@@ -20,20 +20,19 @@ export type Refusal = { address: string; atMs: number };
  * check only puts a timestamp (or an address) in a map (no I/O); a timer writes the coalesced batch. A crash loses at most one interval of usage timestamps, nothing else.
  * Request counts go to the RequestCounter, which has its own write-behind.
  */
-export class UsageRecorder {
+export class UsageRecorder extends WriteBehindBuffer {
   private pending = new Map<string, number>();
   private refusals = new Map<string, Refusal>();
-  private readonly loop: WriteBehindLoop;
 
   private readonly keys: KeyRepository;
   private readonly counter: RequestCounter;
   /** Every flush that wrote or failed: a failure is kept for the next flush and must be seen. */
   private readonly report: RunReport;
   constructor(keys: KeyRepository, counter: RequestCounter, intervalMs: number, report: RunReport) {
+    super(intervalMs);
     this.keys = keys;
     this.counter = counter;
     this.report = report;
-    this.loop = new WriteBehindLoop(intervalMs, () => this.writePending());
   }
 
   /** Hot path: O(1), synchronous, no allocation beyond the map entry. */
@@ -58,33 +57,31 @@ export class UsageRecorder {
     if (address !== '') this.refusals.set(keyId, { address, atMs });
   }
 
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  flush(): Promise<void> {
-    return this.loop.flush();
-  }
-
-  private async writePending(): Promise<void> {
+  protected async writePending(): Promise<void> {
     if (this.pending.size === 0 && this.refusals.size === 0) return;
-    const [batch, refusals] = [this.pending, this.refusals];
+    const taken = { uses: this.pending, refusals: this.refusals };
     this.pending = new Map();
     this.refusals = new Map();
-    try {
-      await this.keys.recordUsage(batch);
-      await this.keys.recordRefusals(refusals);
-      this.report.succeeded();
-    } catch (error) {
-      // Keep the newer of the failed and the fresh values for the next try (a write twice is harmless).
-      for (const [id, at] of batch) if ((this.pending.get(id) ?? 0) < at) this.pending.set(id, at);
-      for (const [id, refusal] of refusals)
-        if ((this.refusals.get(id)?.atMs ?? 0) < refusal.atMs) this.refusals.set(id, refusal);
-      this.report.failed(error);
-    }
+    await writeOrKeep(
+      taken,
+      (batch) => this.write(batch),
+      (failed) => this.keep(failed),
+      this.report,
+    );
+  }
+
+  private async write({ uses, refusals }: Taken): Promise<void> {
+    await this.keys.recordUsage(uses);
+    await this.keys.recordRefusals(refusals);
+  }
+
+  /** Keeps the newer of the failed and the fresh values for the next try (a write twice is harmless). */
+  private keep({ uses, refusals }: Taken): void {
+    for (const [id, at] of uses) if ((this.pending.get(id) ?? 0) < at) this.pending.set(id, at);
+    for (const [id, refusal] of refusals)
+      if ((this.refusals.get(id)?.atMs ?? 0) < refusal.atMs) this.refusals.set(id, refusal);
   }
 }
+
+/** What one flush took: last use per key id, last refusal per key id. */
+type Taken = { uses: Map<string, number>; refusals: Map<string, Refusal> };

@@ -39,22 +39,9 @@ export type RollServiceOptions = {
  * therefore hold one key more than the limit (creating keys stays refused until it is back below).
  */
 export class RollService {
-  private readonly uow: UnitOfWork;
-  private readonly keys: KeyRepository;
-  private readonly audit: AuditService;
-  private readonly clock: Clock;
-  private readonly random: RandomBytes | undefined;
-  private readonly policy: Pick<KeyPolicyService, 'enforce'>;
-  private readonly quotas: QuotaRepository;
-
+  private readonly options: RollServiceOptions;
   constructor(options: RollServiceOptions) {
-    this.policy = options.policy;
-    this.quotas = options.quotas;
-    this.uow = options.uow;
-    this.keys = options.keys;
-    this.audit = options.audit;
-    this.clock = options.clock;
-    this.random = options.random;
+    this.options = options;
   }
 
   /**
@@ -69,14 +56,14 @@ export class RollService {
     { expiresAt: newExpiry }: { expiresAt?: string | undefined } = {},
   ): Promise<RolledKey> {
     requirePermission(actor, 'api_keys:manage');
-    requireRecentSignIn(actor, this.clock);
-    const now = this.clock.now();
+    requireRecentSignIn(actor, this.options.clock);
+    const now = this.options.clock.now();
     const given = newExpiry === undefined ? undefined : expiryInstantOf(newExpiry, now);
-    const secret = generateSecret(this.random);
-    return this.uow.inTransaction(async (tx, changed, emit) => {
+    const secret = generateSecret(this.options.random);
+    return this.options.uow.inTransaction(async (tx, changed, emit) => {
       // Serialises with creates and other rolls of the tenant's keys.
-      await this.keys.lockTenant(tx, actor.tenantId);
-      const old = await this.keys.findForTenant(tx, actor.tenantId, id);
+      await this.options.keys.lockTenant(tx, actor.tenantId);
+      const old = await this.options.keys.findForTenant(tx, actor.tenantId, id);
       // A retired key is gone for every purpose but the sweep: not found, like a deleted one.
       if (!old || (old.retiresAt !== null && old.retiresAt <= now)) throw new NotFoundError('API key');
       if (isExpired(old.expiresAt, now.getTime())) {
@@ -84,13 +71,13 @@ export class RollService {
       }
       const expiresAt = successorExpiry(old.expiresAt, given);
       // The successor keeps the old key's allowlist, so a policy that requires one judges that.
-      await this.policy.enforce(
+      await this.options.policy.enforce(
         tx,
         actor.tenantId,
         { expiresAt: expiresAt ? expiryDateOf(expiresAt) : null, allowedIps: old.allowedIps },
         given ? undefined : 'Roll it with a new expires_at that the policy allows.',
       );
-      const created = await this.keys.insert(tx, {
+      const created = await this.options.keys.insert(tx, {
         tenantId: actor.tenantId,
         name: old.name,
         hint: hintOf(secret),
@@ -111,13 +98,13 @@ export class RollService {
       // Rolling a retiring key again never extends its retirement.
       const requested = new Date(now.getTime() + OVERLAP_MS[overlap]);
       const retiresAt = old.retiresAt !== null && old.retiresAt < requested ? old.retiresAt : requested;
-      await this.audit.record(tx, actor.tenantId, actor, 'api_key.created', keyTarget(created), {
+      await this.options.audit.record(tx, actor.tenantId, actor, 'api_key.created', keyTarget(created), {
         hint: created.hint,
         expires_at: created.expiresAt ? expiryDateOf(created.expiresAt) : null,
         allowed_ips: created.allowedIps,
         rolled_from: old.id,
       });
-      await this.audit.record(tx, actor.tenantId, actor, 'api_key.rolled', keyTarget(old), {
+      await this.options.audit.record(tx, actor.tenantId, actor, 'api_key.rolled', keyTarget(old), {
         hint: old.hint,
         new_key_id: created.id,
         new_hint: created.hint,
@@ -126,18 +113,18 @@ export class RollService {
       });
       if (overlap === 'none') {
         // Refused at once: deleted in the same transaction, by the user who rolled it.
-        await this.keys.delete(tx, old.id);
-        await this.audit.record(tx, actor.tenantId, actor, 'api_key.deleted', keyTarget(old), {
+        await this.options.keys.delete(tx, old.id);
+        await this.options.audit.record(tx, actor.tenantId, actor, 'api_key.deleted', keyTarget(old), {
           hint: old.hint,
           rolled: true,
         });
       } else {
-        await this.keys.setRetiresAt(tx, old.id, retiresAt);
+        await this.options.keys.setRetiresAt(tx, old.id, retiresAt);
       }
       // Cached facts of the old key lack its retires_at (or its row): every instance drops them.
       changed({ type: 'key', id: old.id });
       const nowMs = now.getTime();
-      const successor = await withQuotaUsed(this.quotas, tx, { ...created, creatorEmail: actor.email }, nowMs);
+      const successor = await withQuotaUsed(this.options.quotas, tx, { ...created, creatorEmail: actor.email }, nowMs);
       const { quotaUsed } = successor;
       emit(keyEvent('api_key.created', successor, nowMs, actor, { rolled_from: old.id }));
       emit(
@@ -158,12 +145,12 @@ export class RollService {
 
   /** The sweep: deletes every key whose retires_at has come (they are already refused), audited as the system. */
   async deleteRetired(): Promise<number> {
-    return this.uow.inTransaction(async (tx, changed, emit) => {
-      const now = this.clock.now();
-      const retired = await withCreatorEmails(tx, await this.keys.deleteRetired(tx, now));
+    return this.options.uow.inTransaction(async (tx, changed, emit) => {
+      const now = this.options.clock.now();
+      const retired = await withCreatorEmails(tx, await this.options.keys.deleteRetired(tx, now));
       for (const key of retired) {
         emit(keyEvent('api_key.deleted', key, now.getTime(), SYSTEM_ACTOR, { reason: 'retired' }));
-        await this.audit.record(tx, key.tenantId, SYSTEM_ACTOR, 'api_key.deleted', keyTarget(key), {
+        await this.options.audit.record(tx, key.tenantId, SYSTEM_ACTOR, 'api_key.deleted', keyTarget(key), {
           hint: key.hint,
           retired_at: key.retiresAt?.toISOString() ?? null,
         });

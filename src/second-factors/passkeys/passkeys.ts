@@ -28,24 +28,27 @@ export function relyingPartyOf(publicOrigin: string | undefined, requestOrigin: 
   return { id: hostname, name: 'airkey', origin: new URL(origin).origin };
 }
 
+export type PasskeysOptions = {
+  repository: PasskeyRepository;
+  clock: Clock;
+};
+
 /**
  * The two WebAuthn ceremonies with this server's rules: user verification required (a passkey is
  * then two factors by itself), resident keys required (a passkey can sign in without an e-mail),
  * and each challenge answered once, by the user and for the purpose it was issued to.
  */
 export class Passkeys {
-  private readonly repository: PasskeyRepository;
-  private readonly clock: Clock;
-  constructor(repository: PasskeyRepository, clock: Clock) {
-    this.repository = repository;
-    this.clock = clock;
+  private readonly options: PasskeysOptions;
+  constructor(options: PasskeysOptions) {
+    this.options = options;
   }
 
   async creationOptions(
     rp: RelyingParty,
     user: { id: string; email: string; name: string },
   ): Promise<PublicKeyCredentialCreationOptionsJSON> {
-    const existing = await this.repository.listForUser(user.id);
+    const existing = await this.options.repository.listForUser(user.id);
     const options = await generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
@@ -96,7 +99,7 @@ export class Passkeys {
     const allowCredentials =
       userId === null
         ? []
-        : (await this.repository.listForUser(userId)).map((passkey) => ({
+        : (await this.options.repository.listForUser(userId)).map((passkey) => ({
             id: passkey.credentialId,
             transports: passkey.transports,
           }));
@@ -125,7 +128,7 @@ export class Passkeys {
       const issued = await this.takeChallengeRow(response.response.clientDataJSON);
       if (!issued || !(purposes as readonly string[]).includes(issued.purpose)) return null;
       if (userId !== null && issued.userId !== userId) return null;
-      const passkey = await this.repository.findByCredentialId(response.id);
+      const passkey = await this.options.repository.findByCredentialId(response.id);
       if (!passkey || (issued.userId !== null && passkey.userId !== issued.userId)) return null;
       const challenge = issued.challenge;
       const verified = await verifyAuthenticationResponse({
@@ -143,7 +146,7 @@ export class Passkeys {
       });
       if (!verified.verified) return null;
       const { newCounter, credentialBackedUp } = verified.authenticationInfo;
-      await this.repository.recordUse(passkey.id, newCounter, credentialBackedUp, this.clock.now());
+      await this.options.repository.recordUse(passkey.id, newCounter, credentialBackedUp, this.options.clock.now());
       return passkey;
     } catch {
       // A malformed response, a bad signature, a counter that went backwards: not this user's passkey.
@@ -153,12 +156,12 @@ export class Passkeys {
 
   /** Housekeeping: challenges nobody answered in time. */
   async deleteExpiredChallenges(): Promise<void> {
-    await this.repository.deleteExpiredChallenges(this.clock.now());
+    await this.options.repository.deleteExpiredChallenges(this.options.clock.now());
   }
 
   private async saveChallenge(challenge: string, purpose: ChallengePurpose, userId: string | null): Promise<void> {
-    const expiresAt = new Date(this.clock.nowMs() + CHALLENGE_TTL_MS);
-    await this.repository.saveChallenge({ challenge, purpose, userId, expiresAt });
+    const expiresAt = new Date(this.options.clock.nowMs() + CHALLENGE_TTL_MS);
+    await this.options.repository.saveChallenge({ challenge, purpose, userId, expiresAt });
   }
 
   /** Takes the challenge the browser signed, if it was issued for this purpose and user and is still fresh. */
@@ -175,7 +178,7 @@ export class Passkeys {
   private async takeChallengeRow(clientDataJSON: string): Promise<ChallengeRow | null> {
     const clientData = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as { challenge?: unknown };
     if (typeof clientData.challenge !== 'string') return null;
-    const row = await this.repository.takeChallenge(clientData.challenge);
-    return row && row.expiresAt.getTime() > this.clock.nowMs() ? row : null;
+    const row = await this.options.repository.takeChallenge(clientData.challenge);
+    return row && row.expiresAt.getTime() > this.options.clock.nowMs() ? row : null;
   }
 }

@@ -1,15 +1,9 @@
 import { BarChart } from '@mantine/charts';
 import { Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { Usage } from './usage-api.ts';
-import { bucketName, chartRows, formatCount, peakOf, requestsOf, usageSummary } from './usage-text.ts';
+import { bucketName, chartRows, formatCount, peakOf, requestsOf, SHOWN_OUTCOMES, usageSummary } from './usage-text.ts';
 
-const SERIES = [
-  { name: 'Accepted', color: 'teal.7' },
-  { name: 'Rejected', color: 'red.7' },
-  { name: 'Rate limited', color: 'orange.5' },
-  { name: 'Quota exceeded', color: 'yellow.6' },
-  { name: 'Address refused', color: 'grape.6' },
-];
+const SERIES = SHOWN_OUTCOMES.map(({ label, color }) => ({ name: label, color }));
 
 type Props = { usage: Usage; id: string; label: string; height?: number };
 
@@ -57,22 +51,20 @@ export function UsageChart({ usage, id, label, height = 180 }: Props) {
           <thead>
             <tr>
               <th scope="col">{usage.bucket === 'hour' ? 'Hour' : 'Day'}</th>
-              <th scope="col">Accepted</th>
-              <th scope="col">Rejected</th>
-              <th scope="col">Rate limited</th>
-              <th scope="col">Quota exceeded</th>
-              <th scope="col">Address refused</th>
+              {SHOWN_OUTCOMES.map(({ outcome, label }) => (
+                <th key={outcome} scope="col">
+                  {label}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
             {usage.series.map((point) => (
               <tr key={point.start}>
                 <th scope="row">{bucketName(point.start, usage.bucket)}</th>
-                <td>{point.ok}</td>
-                <td>{point.rejected}</td>
-                <td>{point.rate_limited}</td>
-                <td>{point.quota_exceeded}</td>
-                <td>{point.ip_refused}</td>
+                {SHOWN_OUTCOMES.map(({ outcome }) => (
+                  <td key={outcome}>{point[outcome]}</td>
+                ))}
               </tr>
             ))}
           </tbody>
@@ -87,11 +79,9 @@ export function UsageTotals({ usage, id }: { usage: Usage; id: string }) {
   return (
     <Group gap="lg" wrap="wrap" data-testid={`${id}-totals`}>
       <Total label="Requests" value={requestsOf(usage.total)} testId={`${id}-total`} />
-      <Total label="Accepted" value={usage.total.ok} testId={`${id}-ok`} />
-      <Total label="Rejected" value={usage.total.rejected} testId={`${id}-rejected`} />
-      <Total label="Rate limited" value={usage.total.rate_limited} testId={`${id}-rate-limited`} />
-      <Total label="Quota exceeded" value={usage.total.quota_exceeded} testId={`${id}-quota-exceeded`} />
-      <Total label="Address refused" value={usage.total.ip_refused} testId={`${id}-ip-refused`} />
+      {SHOWN_OUTCOMES.map(({ outcome, label, testId }) => (
+        <Total key={outcome} label={label} value={usage.total[outcome]} testId={`${id}-${testId}`} />
+      ))}
     </Group>
   );
 }

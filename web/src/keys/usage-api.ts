@@ -6,6 +6,8 @@ import type { TenantUsage, TopKey, Usage, UsageBucket, UsageWindow } from '@cont
 export type { TenantUsage, TopKey, Usage, UsageWindow };
 export type UsagePoint = UsageBucket;
 export type UsageCounts = Usage['total'];
+/** An outcome as the API names it (`rate_limited`): the server's USAGE_OUTCOMES, through the usage schema. */
+export type UsageOutcome = keyof UsageCounts;
 /** The windows the server offers, in picker order (a value: @contracts carries types only). */
 export const USAGE_WINDOWS = ['24h', '7d', '30d'] as const satisfies readonly UsageWindow[];
 

@@ -1,8 +1,34 @@
-import type { Usage, UsageCounts, UsagePoint, UsageWindow } from './usage-api.ts';
+import type { Usage, UsageCounts, UsageOutcome, UsagePoint, UsageWindow } from './usage-api.ts';
 
 // Usage as words and numbers: what the charts show, for reading, for screen readers and for tests.
 export const WINDOW_LABELS: Record<UsageWindow, string> = { '24h': '24 hours', '7d': '7 days', '30d': '30 days' };
 export const WINDOW_SHORT: Record<UsageWindow, string> = { '24h': '24 h', '7d': '7 d', '30d': '30 d' };
+
+type OutcomeText = {
+  /** The legend's, the table's and the totals' name; also the chart row's key for it. */
+  label: string;
+  color: string;
+  /** In the summary sentence: "5 rate limited". */
+  counted: string;
+  /** Said even when zero (accepted and rejected); the refusals only when there were any. */
+  always?: boolean;
+};
+
+/** How each outcome shows, in the order the chart, the table, the totals and the summary show them. */
+const OUTCOME_TEXTS: Record<UsageOutcome, OutcomeText> = {
+  ok: { label: 'Accepted', color: 'teal.7', counted: 'accepted', always: true },
+  rejected: { label: 'Rejected', color: 'red.7', counted: 'rejected', always: true },
+  rate_limited: { label: 'Rate limited', color: 'orange.5', counted: 'rate limited' },
+  quota_exceeded: { label: 'Quota exceeded', color: 'yellow.6', counted: 'over quota' },
+  ip_refused: { label: 'Address refused', color: 'grape.6', counted: 'refused for their address' },
+};
+
+/** Every outcome with its texts, in display order; `testId` names it in test ids (`rate-limited`). */
+export const SHOWN_OUTCOMES = (Object.keys(OUTCOME_TEXTS) as UsageOutcome[]).map((outcome) => ({
+  outcome,
+  testId: outcome.replaceAll('_', '-'),
+  ...OUTCOME_TEXTS[outcome],
+}));
 
 const count = new Intl.NumberFormat('en-GB');
 export const formatCount = (n: number) => count.format(n);
@@ -34,13 +60,11 @@ export function bucketName(start: string, bucket: Usage['bucket']): string {
   return `${weekdayFormat.format(at)}, ${hourFormat.format(at)}–${hourFormat.format(end)} UTC`;
 }
 
-/** Every request counted: accepted, rejected and (where counted, not for top keys) rate limited and refused for the address. */
+/** Every request counted: accepted, rejected and (where counted, not for top keys) the refusals. */
 export function requestsOf(
   counts: Pick<UsageCounts, 'ok' | 'rejected'> & Partial<Omit<UsageCounts, 'ok' | 'rejected'>>,
 ): number {
-  return (
-    counts.ok + counts.rejected + (counts.rate_limited ?? 0) + (counts.ip_refused ?? 0) + (counts.quota_exceeded ?? 0)
-  );
+  return SHOWN_OUTCOMES.reduce((sum, { outcome }) => sum + (counts[outcome] ?? 0), 0);
 }
 
 /**
@@ -48,13 +72,12 @@ export function requestsOf(
  * ", 3 over quota" and ", 2 refused for their address" when any were).
  */
 export function usageSummary(usage: Pick<Usage, 'window' | 'total'>): string {
-  const { ok, rejected, rate_limited, quota_exceeded, ip_refused } = usage.total;
   const total = requestsOf(usage.total);
   const requests = `${formatCount(total)} ${total === 1 ? 'request' : 'requests'}`;
-  const limited = rate_limited > 0 ? `, ${formatCount(rate_limited)} rate limited` : '';
-  const overQuota = quota_exceeded > 0 ? `, ${formatCount(quota_exceeded)} over quota` : '';
-  const refused = ip_refused > 0 ? `, ${formatCount(ip_refused)} refused for their address` : '';
-  return `${requests} in the last ${WINDOW_LABELS[usage.window]}: ${formatCount(ok)} accepted, ${formatCount(rejected)} rejected${limited}${overQuota}${refused}.`;
+  const counted = SHOWN_OUTCOMES.filter(({ outcome, always }) => always || usage.total[outcome] > 0)
+    .map(({ outcome, counted }) => `${formatCount(usage.total[outcome])} ${counted}`)
+    .join(', ');
+  return `${requests} in the last ${WINDOW_LABELS[usage.window]}: ${counted}.`;
 }
 
 /** The busiest bucket, for the summary a screen reader hears before the table. */
@@ -64,23 +87,13 @@ export function peakOf(series: readonly UsagePoint[]): UsagePoint | undefined {
   return peak && requestsOf(peak) > 0 ? peak : undefined;
 }
 
-type ChartRow = {
-  label: string;
-  Accepted: number;
-  Rejected: number;
-  'Rate limited': number;
-  'Quota exceeded': number;
-  'Address refused': number;
-};
+/** The axis label, and one count per outcome keyed by its label, as the legend shows it. */
+type ChartRow = { label: string } & Record<string, string | number>;
 
 /** Chart rows: the axis label plus the five series, named as the legend shows them. */
 export function chartRows(usage: Usage): ChartRow[] {
   return usage.series.map((point) => ({
     label: bucketLabel(point.start, usage.bucket),
-    Accepted: point.ok,
-    Rejected: point.rejected,
-    'Rate limited': point.rate_limited,
-    'Quota exceeded': point.quota_exceeded,
-    'Address refused': point.ip_refused,
+    ...Object.fromEntries(SHOWN_OUTCOMES.map(({ outcome, label }) => [label, point[outcome]])),
   }));
 }

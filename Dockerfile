@@ -20,4 +20,5 @@ VOLUME /home/node/data
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "node_modules/airkey/bin/airkey", "serve"]
+# The Node flags npm start uses too (docs/performance.md, Memory): memory near what the server holds.
+CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=100", "node_modules/airkey/bin/airkey", "serve"]

@@ -4,11 +4,13 @@
  * cores. Usage: node bench/cpu-per-request.ts [requests]
  */
 import type { AirkeyReady } from './airkey-server.ts';
-import { AS_NPM_START, cpuMsOf, load, startServer } from './measure.ts';
+import { AS_NPM_START, cpuMsOf, load, NPM_START_NODE_FLAGS, startServer } from './measure.ts';
 
 const requests = Number(process.argv[2] ?? 100_000);
 
-const airkey = await startServer<AirkeyReady>('./airkey-server.ts', AS_NPM_START);
+const airkey = await startServer<AirkeyReady>('./airkey-server.ts', AS_NPM_START, undefined, 'server', {
+  nodeFlags: [...NPM_START_NODE_FLAGS],
+});
 const bare = await startServer<{ url: string }>(
   './bare-server.ts',
   {},

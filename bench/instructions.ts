@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import type { AirkeyReady } from './airkey-server.ts';
-import { AS_NPM_START, startServer } from './measure.ts';
+import { AS_NPM_START, NPM_START_NODE_FLAGS, startServer } from './measure.ts';
 import { otlpSink } from './otlp-sink.ts';
 import { createBenchKeys } from './bench-keys.ts';
 import { spend, type Limit } from './rate-limits.ts';
@@ -81,7 +81,7 @@ async function count(name: Name, sinkUrl: string, dir: string): Promise<Count> {
         `--log-file=${out}.log`,
       ],
       // Under callgrind's slow clock V8's memory reducer takes the server for idle and runs full GCs.
-      nodeFlags: ['--no-memory-reducer'],
+      nodeFlags: [...NPM_START_NODE_FLAGS, '--no-memory-reducer'],
     },
   );
   const key =

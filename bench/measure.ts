@@ -34,6 +34,16 @@ export function tally(sample: Pick<Sample, 'requests' | 'non2xx' | 'errors'>, ex
 export const AS_NPM_START = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
 
 /**
+ * The V8 flags `npm start` gives the server (package.json's `config.serve_node_flags`): a young
+ * generation and an old-generation growth that keep its memory near what it holds (docs/performance.md, Memory).
+ */
+export const NPM_START_NODE_FLAGS: readonly string[] = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    config: { serve_node_flags: string };
+  }
+).config.serve_node_flags.split(/\s+/);
+
+/**
  * BENCH_PIN=1: the bench and its load children on core 0, every server on the others (needs
  * `taskset` and two cores). The client and the server then stop taking CPU from each other, which
  * steadied whoami (0.97-0.99 of the bare route in two full runs), but a server confined to one core

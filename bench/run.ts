@@ -20,7 +20,7 @@ import type { AirkeyReady } from './airkey-server.ts';
 import type { BareOptions } from './bare-server.ts';
 import { floodScenario } from './flood.ts';
 import { longScenario } from './long.ts';
-import { AS_NPM_START, pinning, responses, startServer, type Server } from './measure.ts';
+import { AS_NPM_START, NPM_START_NODE_FLAGS, pinning, responses, startServer, type Server } from './measure.ts';
 import { throwawayPostgres } from './postgres.ts';
 import { missingRow, table, verdict, type Row } from './rows.ts';
 import type { Engine, Scenario, ScenarioContext, Settings } from './scenario.ts';
@@ -91,7 +91,13 @@ const notes: string[] = [];
 const started = Date.now();
 
 const startAirkey = (env: Record<string, string | undefined>) =>
-  startServer<AirkeyReady>('./airkey-server.ts', { ...AS_NPM_START, BENCH_FLIGHTS_NOW: FLIGHTS_NOW, ...env });
+  startServer<AirkeyReady>(
+    './airkey-server.ts',
+    { ...AS_NPM_START, BENCH_FLIGHTS_NOW: FLIGHTS_NOW, ...env },
+    undefined,
+    'server',
+    { nodeFlags: [...NPM_START_NODE_FLAGS] },
+  );
 const startBare = (options: BareOptions) => startServer<{ url: string }>('./bare-server.ts', {}, options);
 
 /** Runs the engine's wanted scenarios; the shared subject and reference start on first use. */

@@ -10,7 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AirkeyReady } from './airkey-server.ts';
-import { AS_NPM_START, interleaved, SMALL_DIFFERENCE, startServer, type Server } from './measure.ts';
+import {
+  AS_NPM_START,
+  interleaved,
+  NPM_START_NODE_FLAGS,
+  SMALL_DIFFERENCE,
+  startServer,
+  type Server,
+} from './measure.ts';
 import { atLeast, type Row } from './rows.ts';
 import type { Scenario, Settings } from './scenario.ts';
 import { fmt } from './scenarios.ts';
@@ -84,7 +91,13 @@ export const tracing: Scenario = {
   alone: true,
   run: ({ settings }) =>
     tracingCost(settings, (env, file = './airkey-server.ts') =>
-      startServer<AirkeyReady>(file, { ...AS_NPM_START, BENCH_FLIGHTS_NOW: '2026-11-22T12:00:00Z', ...env }),
+      startServer<AirkeyReady>(
+        file,
+        { ...AS_NPM_START, BENCH_FLIGHTS_NOW: '2026-11-22T12:00:00Z', ...env },
+        undefined,
+        'server',
+        { nodeFlags: [...NPM_START_NODE_FLAGS] },
+      ),
     ),
 };
 

@@ -15,7 +15,7 @@ import { signedInAs } from '../test/support/actors.ts';
 import { WEBHOOK_EVENT_TYPES } from '../src/shared/event-types.ts';
 import { newWebhookSecret } from '../src/webhooks/secret-box.ts';
 import type { AirkeyReady } from './airkey-server.ts';
-import { AS_NPM_START, interleaved, startServer } from './measure.ts';
+import { AS_NPM_START, interleaved, NPM_START_NODE_FLAGS, startServer } from './measure.ts';
 import { atLeast, atMost, type Row } from './rows.ts';
 import type { Scenario, Settings } from './scenario.ts';
 import { fmt } from './scenarios.ts';
@@ -113,8 +113,15 @@ async function hungReceiver(s: Settings): Promise<Row[]> {
   const hung = createServer(() => undefined);
   const url = await listen(hung);
   const env = { ...AS_NPM_START, WEBHOOK_ALLOW_PRIVATE: '1', BENCH_ENGINE: 'pglite' };
-  const quiet = await startServer<AirkeyReady>('./airkey-server.ts', env);
-  const burdened = await startServer<AirkeyReady>('./airkey-server.ts', { ...env, BENCH_HUNG_WEBHOOK: url });
+  const asServed = { nodeFlags: [...NPM_START_NODE_FLAGS] };
+  const quiet = await startServer<AirkeyReady>('./airkey-server.ts', env, undefined, 'server', asServed);
+  const burdened = await startServer<AirkeyReady>(
+    './airkey-server.ts',
+    { ...env, BENCH_HUNG_WEBHOOK: url },
+    undefined,
+    'server',
+    asServed,
+  );
   const rows: Row[] = [];
   try {
     for (const path of ['/api/v1/whoami', '/api/v1/flights?limit=50']) {

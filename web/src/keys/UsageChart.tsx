@@ -1,5 +1,5 @@
 import { BarChart } from '@mantine/charts';
-import { Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { ColorSwatch, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { Usage } from './usage-api.ts';
 import { bucketName, chartRows, formatCount, peakOf, requestsOf, SHOWN_OUTCOMES, usageSummary } from './usage-text.ts';
 
@@ -21,14 +21,13 @@ export function UsageChart({ usage, id, label, height = 180 }: Props) {
   return (
     <Stack gap="xs">
       <UsageTotals usage={usage} id={id} />
+      <UsageLegend />
       <BarChart
         h={height}
         data={chartRows(usage)}
         dataKey="label"
         type="stacked"
         series={SERIES}
-        withLegend
-        legendProps={{ verticalAlign: 'top', height: 32 }}
         tickLine="none"
         gridAxis="y"
         withXAxis
@@ -96,5 +95,23 @@ function Total({ label, value, testId }: { label: string; value: number; testId:
         {formatCount(value)}
       </Text>
     </Stack>
+  );
+}
+
+/**
+ * The series' colours, in the totals' order, above the chart rather than inside it: a legend
+ * drawn inside the chart has a fixed height and, wrapped on a narrow screen, lies over the bars.
+ * Hidden from screen readers, which read the same numbers from the table.
+ */
+function UsageLegend() {
+  return (
+    <Group gap="sm" aria-hidden data-testid="usage-legend">
+      {SHOWN_OUTCOMES.map(({ outcome, label, color }) => (
+        <Group key={outcome} gap={6} wrap="nowrap">
+          <ColorSwatch color={`var(--mantine-color-${color.replace('.', '-')})`} size={10} withShadow={false} />
+          <Text size="sm">{label}</Text>
+        </Group>
+      ))}
+    </Group>
   );
 }

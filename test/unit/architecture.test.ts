@@ -1,20 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { folderOf, importGraphOfSrc, madge, ROOT } from '../support/import-graph.ts';
 
 /**
  * The house rules a reader relies on (STYLE.md, habits 1 and 12; the README's Layout), checked on
  * the import graph of every file in src/: no cycles, a core that knows no transport, vocabulary and
- * storage below the features, arrows pointing down.
+ * storage below the features, arrows pointing down. The rooms inside src/keys: architecture-keys.test.ts.
  */
-type MadgeResult = { circular(): string[][]; obj(): Record<string, string[]> };
-type Madge = (paths: string[], config: Record<string, unknown>) => Promise<MadgeResult>;
-// madge ships CommonJS without types.
-const madge = createRequire(import.meta.url)('madge') as Madge;
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
 /**
  * The layers, bottom up. A file at the top of src/ is its own "folder" (`config.ts`).
  * - foundation: the vocabulary, storage, revocation (the change feed, acknowledgements, the lease
@@ -69,25 +61,8 @@ const FORBIDDEN: Record<Layer, readonly Layer[]> = {
   entries: [],
 };
 
-/**
- * The rooms of src/keys, one per concern, and the rooms each may import besides its own. The root
- * (`keys`) holds what every room shares: the key as stored (rows, repository), as the check
- * caches it (facts) and as the API shows it (view, schemas, expiry); it imports no room. The check
- * runs on every request, so it stays clear of the writes: no lifecycle, no events, no sweeps.
- */
-const KEY_ROOMS: Record<string, readonly string[]> = {
-  keys: [],
-  'keys/format': [],
-  'keys/policy': [],
-  'keys/events': ['keys'],
-  'keys/check': ['keys', 'keys/format'],
-  'keys/lifecycle': ['keys', 'keys/format', 'keys/events', 'keys/policy'],
-  'keys/sweeps': ['keys', 'keys/events', 'keys/lifecycle'],
-};
-
 /** src-relative file → src-relative files it imports. */
 let graph: Record<string, string[]>;
-const folderOf = (file: string) => file.split('/')[0]!;
 const DECLARED: readonly string[] = Object.values(LAYERS).flat();
 /** The longest declared path holding a file: `limits/rate/lease.ts` → `limits/rate`, `limits/fields.ts` → `limits`. */
 const featureOf = (file: string) =>
@@ -97,16 +72,12 @@ const featureOf = (file: string) =>
   );
 const layerOf = (file: string): Layer | undefined =>
   (Object.keys(LAYERS) as Layer[]).find((layer) => (LAYERS[layer] as readonly string[]).includes(folderOf(file)));
-/** `keys/check/decide.ts` → `keys/check`; a file at the root of src/keys → `keys`. */
-const roomOf = (file: string) => file.split('/').slice(0, -1).join('/');
 const importsOf = (folders: readonly string[]) =>
   Object.entries(graph).filter(([file]) => folders.includes(folderOf(file)));
 
 describe('architecture', () => {
   beforeAll(async () => {
-    graph = (
-      await madge(['src'], { baseDir: `${ROOT}src`, fileExtensions: ['ts'], tsConfig: `${ROOT}tsconfig.json` })
-    ).obj();
+    graph = await importGraphOfSrc();
   }, 60_000);
 
   it('has no circular import in the server or the back office', { timeout: 60_000 }, async () => {
@@ -206,30 +177,6 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
     // The rule above reads the graph: keys/ does import the lower rooms.
     expect(graph['keys/key-view.ts']).toContain('limits/quota/quota.ts');
-  });
-
-  it('places every file of src/keys in a declared room', () => {
-    const rooms = Object.keys(KEY_ROOMS);
-    const files = Object.keys(graph).filter((file) => folderOf(file) === 'keys');
-    expect(files.filter((file) => !rooms.includes(roomOf(file)))).toEqual([]);
-    expect(rooms.filter((room) => !files.some((file) => roomOf(file) === room))).toEqual([]);
-  });
-
-  it('has each room of src/keys import only the rooms it declares', () => {
-    const offenders = importsOf(['keys']).flatMap(([file, deps]) =>
-      deps
-        .filter((dep) => folderOf(dep) === 'keys' && roomOf(dep) !== roomOf(file))
-        .filter((dep) => !(KEY_ROOMS[roomOf(file)] ?? []).includes(roomOf(dep)))
-        .map((dep) => `${file} -> ${dep}`),
-    );
-    expect(offenders).toEqual([]);
-  });
-
-  it('keeps the key check apart from the key lifecycle: keys/check imports nothing of keys/lifecycle', () => {
-    const offenders = importsOf(['keys']).flatMap(([file, deps]) =>
-      roomOf(file) === 'keys/check' ? deps.filter((dep) => roomOf(dep) === 'keys/lifecycle') : [],
-    );
-    expect(offenders).toEqual([]);
   });
 
   it('keeps the SQL of keys, limits and webhooks in their repositories (*-repository.ts) and budget stores', () => {

@@ -1,14 +1,17 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { diag, type DiagLogger } from '@opentelemetry/api';
+import { getNumberFromEnv } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { readableSpans } from './span-records.ts';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace';
+import { readSpanBatch } from './span-records.ts';
 import { ScrubbingExporter } from './scrubbing-exporter.ts';
-import type { FromWorker, ToWorker } from './worker-exporter.ts';
+import type { FromWorker, ToWorker } from './worker-span-processor.ts';
 
 /**
- * The export worker (started by worker-exporter.ts): scrubs, encodes and sends the batches the
- * request thread hands over, with the standard OTLP exporter, which reads the same OTEL_*
- * variables here. Its diagnostics go back to the request thread's log.
+ * The export worker (started by worker-span-processor.ts): the SDK's batch processor, configured by
+ * the OTEL_BSP_* variables as the SDK would configure it, takes the spans the request thread hands
+ * over; its batches are scrubbed, encoded and sent by the standard OTLP exporter, which reads the
+ * same OTEL_* variables here. Its diagnostics go back to the request thread's log.
  */
 const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
@@ -37,20 +40,34 @@ diag.setLogger(
   (workerData as { level: number }).level,
 );
 
-const exporter = new ScrubbingExporter(new OTLPTraceExporter(), (error) =>
-  post({ type: 'failure', message: error?.message }),
-);
+/** As the SDK reads a batch processor setting: a number above zero, or the default with a warning. */
+function positiveFromEnv(name: string): number | undefined {
+  const value = getNumberFromEnv(name);
+  if (value === undefined || value > 0) return value;
+  diag.warn(`${name} (${value}) is invalid, expected number greater than 0, using default.`);
+  return undefined;
+}
+
+const processor = new BatchSpanProcessor({
+  exporter: new ScrubbingExporter(new OTLPTraceExporter(), (error) =>
+    post({ type: 'failure', message: error?.message }),
+  ),
+  maxQueueSize: positiveFromEnv('OTEL_BSP_MAX_QUEUE_SIZE'),
+  scheduledDelayMillis: positiveFromEnv('OTEL_BSP_SCHEDULE_DELAY'),
+  exportTimeoutMillis: positiveFromEnv('OTEL_BSP_EXPORT_TIMEOUT'),
+  maxExportBatchSize: positiveFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
+});
 
 port.on('message', (message: ToWorker) => {
   switch (message.type) {
-    case 'export':
-      exporter.export(readableSpans(message.batch), () => post({ type: 'exported', id: message.id }));
+    case 'spans':
+      for (const span of readSpanBatch(message.batch)) processor.onEnd(span);
       break;
     case 'flush':
-      void exporter.forceFlush().finally(() => post({ type: 'flushed', id: message.id }));
+      void processor.forceFlush().finally(() => post({ type: 'flushed', id: message.id }));
       break;
     case 'shutdown':
-      void exporter.shutdown().finally(() => {
+      void processor.shutdown().finally(() => {
         post({ type: 'flushed', id: message.id });
         port.close();
       });

@@ -9,7 +9,7 @@ import { samplerFromEnv } from './sampler-from-env.ts';
 import { scrubSecrets } from './scrubbing-exporter.ts';
 import { DEFAULT_SERVICE_NAME } from './settings.ts';
 import type { Tracing } from './tracing-handle.ts';
-import { WorkerExporter } from './worker-exporter.ts';
+import { WorkerSpanProcessor } from './worker-span-processor.ts';
 
 const SHUTDOWN_MS = 2_000;
 
@@ -28,8 +28,8 @@ export async function startSdk(env: NodeJS.ProcessEnv): Promise<Tracing | undefi
   if (protocol && protocol !== 'http/protobuf')
     diag.warn(`OTLP protocol "${protocol}" is not supported: only http/protobuf`);
 
-  // Encoding and sending spans happen on a worker thread; its configuration warnings count here.
-  const exporter = await WorkerExporter.start({
+  // Batching, encoding and sending spans happen on a worker thread; its configuration warnings count here.
+  const processor = await WorkerSpanProcessor.start({
     env,
     level,
     onDiag: (at, message) => diagnostics[at](message),
@@ -46,7 +46,7 @@ export async function startSdk(env: NodeJS.ProcessEnv): Promise<Tracing | undefi
     idGenerator: requests.idGenerator,
     // Unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES names the service (the SDK reads both).
     ...(serviceNamedBy(env) ? {} : { serviceName: DEFAULT_SERVICE_NAME }),
-    ...(exporter ? { traceExporter: exporter } : {}),
+    ...(processor ? { spanProcessors: [processor] } : {}),
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [

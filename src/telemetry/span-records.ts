@@ -3,110 +3,184 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 
 type Resource = ReadableSpan['resource'];
 type Scope = ReadableSpan['instrumentationScope'];
-
-/** A span context as plain data: what a worker can receive (a TraceState object cannot be cloned). */
-type ContextRecord = [traceId: string, spanId: string, traceFlags: number, traceState?: string, isRemote?: boolean];
+type Status = ReadableSpan['status'];
+type LinkRecord = { context: SpanContext; attributes?: Attributes; droppedAttributesCount?: number };
 
 /**
- * A finished span as plain data, for the export worker: no methods, no class instances, so a
- * structured clone copies it as it is. Its resource and scope travel once per batch, by index.
+ * Finished spans as one flat array of strings and numbers, for the export worker. A structured
+ * clone of a packed array of primitives costs about a third of the same spans as objects, and it
+ * is the request thread that pays for the clone. Resources and scopes travel once per batch, by
+ * index; events and links (rare on a request's spans) as they are, a trace state as its header.
  */
-export type SpanRecord = {
-  name: string;
-  kind: ReadableSpan['kind'];
-  context: ContextRecord;
-  parent: ContextRecord | undefined;
-  startTime: HrTime;
-  endTime: HrTime;
-  duration: HrTime;
-  status: ReadableSpan['status'];
-  attributes: Attributes;
-  links: Array<{ context: ContextRecord; attributes?: Attributes; droppedAttributesCount?: number }>;
-  events: ReadableSpan['events'];
-  dropped: [attributes: number, events: number, links: number];
-  resource: number;
-  scope: number;
-};
-
-export type BatchRecord = {
-  spans: SpanRecord[];
+export type SpanBatch = {
+  values: unknown[];
   resources: Array<{ attributes: Attributes; schemaUrl?: string }>;
   scopes: Scope[];
 };
 
-const contextRecord = (context: SpanContext): ContextRecord => [
-  context.traceId,
-  context.spanId,
-  context.traceFlags,
-  context.traceState?.serialize(),
-  context.isRemote,
-];
+/** On the request thread: spans written into a batch as they end. */
+export class SpanBatchWriter {
+  private values: unknown[] = [];
+  private resources: Resource[] = [];
+  private scopes: Scope[] = [];
+  private count = 0;
 
-const spanContext = ([traceId, spanId, traceFlags, traceState, isRemote]: ContextRecord): SpanContext => ({
-  traceId,
-  spanId,
-  traceFlags,
-  ...(traceState === undefined ? {} : { traceState: createTraceState(traceState) }),
-  ...(isRemote === undefined ? {} : { isRemote }),
-});
+  get size(): number {
+    return this.count;
+  }
 
-/** On the request thread: a batch of the SDK's finished spans as plain data, copying no attribute. */
-export function batchRecord(spans: readonly ReadableSpan[]): BatchRecord {
-  const resources: Resource[] = [];
-  const scopes: Scope[] = [];
-  const indexOf = <T>(list: T[], item: T) => {
-    const index = list.indexOf(item);
-    return index === -1 ? list.push(item) - 1 : index;
-  };
-  const records = spans.map((span): SpanRecord => ({
-    name: span.name,
-    kind: span.kind,
-    context: contextRecord(span.spanContext()),
-    parent: span.parentSpanContext && contextRecord(span.parentSpanContext),
-    startTime: span.startTime,
-    endTime: span.endTime,
-    duration: span.duration,
-    status: span.status,
-    attributes: span.attributes,
-    links: span.links.map((link) => ({ ...link, context: contextRecord(link.context) })),
-    events: span.events,
-    dropped: [span.droppedAttributesCount, span.droppedEventsCount, span.droppedLinksCount],
-    resource: indexOf(resources, span.resource),
-    scope: indexOf(scopes, span.instrumentationScope),
-  }));
+  add(span: ReadableSpan): void {
+    const values = this.values;
+    const context = span.spanContext();
+    const parent = span.parentSpanContext;
+    values.push(
+      span.name,
+      span.kind,
+      context.traceId,
+      context.spanId,
+      context.traceFlags,
+      context.traceState?.serialize(),
+      parent?.traceId,
+      parent?.spanId,
+      parent?.traceFlags,
+      parent?.traceState?.serialize(),
+      parent?.isRemote,
+      span.startTime[0],
+      span.startTime[1],
+      span.endTime[0],
+      span.endTime[1],
+      span.duration[0],
+      span.duration[1],
+      span.status.code,
+      span.status.message,
+      span.droppedAttributesCount,
+      span.droppedEventsCount,
+      span.droppedLinksCount,
+      indexOf(this.resources, span.resource),
+      indexOf(this.scopes, span.instrumentationScope),
+      span.events.length === 0 ? undefined : span.events,
+      span.links.length === 0 ? undefined : span.links.map(linkRecord),
+    );
+    let attributeCount = 0;
+    const countAt = values.push(0) - 1;
+    for (const key in span.attributes) {
+      values.push(key, span.attributes[key]);
+      attributeCount++;
+    }
+    values[countAt] = attributeCount;
+    this.count++;
+  }
+
+  /** The batch so far, and a fresh one begun. */
+  take(): SpanBatch {
+    const batch: SpanBatch = {
+      values: this.values,
+      resources: this.resources.map((resource) => ({ attributes: resource.attributes, schemaUrl: resource.schemaUrl })),
+      scopes: this.scopes.map(({ name, version, schemaUrl }) => ({ name, version, schemaUrl })),
+    };
+    this.values = [];
+    this.resources = [];
+    this.scopes = [];
+    this.count = 0;
+    return batch;
+  }
+}
+
+/** In the export worker: the batch as the spans the SDK's batch processor and the OTLP exporter take. */
+export function readSpanBatch(batch: SpanBatch): ReadableSpan[] {
+  // One object per resource, shared by its spans: the OTLP encoding groups spans by resource identity.
+  const resources = batch.resources.map((resource) => new ReceivedResource(resource.attributes, resource.schemaUrl));
+  const values = batch.values;
+  const spans: ReadableSpan[] = [];
+  let at = 0;
+  const next = <T>() => values[at++] as T;
+  while (at < values.length) {
+    const name = next<string>();
+    const kind = next<ReadableSpan['kind']>();
+    const context = spanContext(next(), next(), next(), next());
+    const parentTraceId = next<string | undefined>();
+    const parentSpanId = next<string>();
+    const parentFlags = next<number>();
+    const parentState = next<string | undefined>();
+    const parentRemote = next<boolean | undefined>();
+    const parent =
+      parentTraceId === undefined
+        ? undefined
+        : spanContext(parentTraceId, parentSpanId, parentFlags, parentState, parentRemote);
+    const startTime: HrTime = [next(), next()];
+    const endTime: HrTime = [next(), next()];
+    const duration: HrTime = [next(), next()];
+    const code = next<Status['code']>();
+    const message = next<string | undefined>();
+    const status: Status = message === undefined ? { code } : { code, message };
+    const droppedAttributesCount = next<number>();
+    const droppedEventsCount = next<number>();
+    const droppedLinksCount = next<number>();
+    const resource = resources[next<number>()]!;
+    const instrumentationScope = batch.scopes[next<number>()]!;
+    const events = next<ReadableSpan['events'] | undefined>() ?? [];
+    const links = (next<LinkRecord[] | undefined>() ?? []).map(receivedLink);
+    const attributes: Attributes = {};
+    for (let remaining = next<number>(); remaining > 0; remaining--) attributes[next<string>()] = next();
+    spans.push({
+      name,
+      kind,
+      spanContext: () => context,
+      parentSpanContext: parent,
+      startTime,
+      endTime,
+      duration,
+      ended: true,
+      status,
+      attributes,
+      links,
+      events,
+      droppedAttributesCount,
+      droppedEventsCount,
+      droppedLinksCount,
+      resource,
+      instrumentationScope,
+    });
+  }
+  return spans;
+}
+
+function indexOf<T>(list: T[], item: T): number {
+  const index = list.indexOf(item);
+  return index === -1 ? list.push(item) - 1 : index;
+}
+
+/** A link's context as plain data: a TraceState object cannot be cloned, its header can. */
+function linkRecord(link: Link): LinkRecord {
+  const { traceState, ...context } = link.context;
   return {
-    spans: records,
-    resources: resources.map((resource) => ({ attributes: resource.attributes, schemaUrl: resource.schemaUrl })),
-    scopes: scopes.map(({ name, version, schemaUrl }) => ({ name, version, schemaUrl })),
+    ...link,
+    context: traceState === undefined ? context : ({ ...context, traceState: traceState.serialize() } as never),
   };
 }
 
-/** In the export worker: the batch as the spans the OTLP exporter takes. */
-export function readableSpans(batch: BatchRecord): ReadableSpan[] {
-  // One object per resource, shared by its spans: the OTLP encoding groups spans by resource identity.
-  const resources = batch.resources.map((resource) => new ReceivedResource(resource.attributes, resource.schemaUrl));
-  return batch.spans.map((record) => {
-    const context = spanContext(record.context);
-    return {
-      name: record.name,
-      kind: record.kind,
-      spanContext: () => context,
-      parentSpanContext: record.parent && spanContext(record.parent),
-      startTime: record.startTime,
-      endTime: record.endTime,
-      duration: record.duration,
-      ended: true,
-      status: record.status,
-      attributes: record.attributes,
-      links: record.links.map((link): Link => ({ ...link, context: spanContext(link.context) })),
-      events: record.events,
-      droppedAttributesCount: record.dropped[0],
-      droppedEventsCount: record.dropped[1],
-      droppedLinksCount: record.dropped[2],
-      resource: resources[record.resource]!,
-      instrumentationScope: batch.scopes[record.scope]!,
-    };
-  });
+function receivedLink(link: LinkRecord): Link {
+  const { traceState, ...context } = link.context as Omit<SpanContext, 'traceState'> & { traceState?: string };
+  return {
+    ...link,
+    context: spanContext(context.traceId, context.spanId, context.traceFlags, traceState, context.isRemote),
+  };
+}
+
+function spanContext(
+  traceId: string,
+  spanId: string,
+  traceFlags: number,
+  traceState: string | undefined,
+  isRemote?: boolean,
+): SpanContext {
+  return {
+    traceId,
+    spanId,
+    traceFlags,
+    ...(traceState === undefined ? {} : { traceState: createTraceState(traceState) }),
+    ...(isRemote === undefined ? {} : { isRemote }),
+  };
 }
 
 /** The resource the request thread's SDK resolved (detectors done), as received: data only. */

@@ -5,13 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { runNode } from '../support/node-process.ts';
 import { startOtlpReceiver } from '../support/otlp-receiver.ts';
 
-const EXPORTER = new URL('../../src/telemetry/worker-exporter.ts', import.meta.url).href;
+const PROCESSOR = new URL('../../src/telemetry/worker-span-processor.ts', import.meta.url).href;
+const SDK_TRACE = import.meta.resolve('@opentelemetry/sdk-trace');
 
-/** Runs `body` in a Node process of its own, after starting a worker exporter aimed at `endpoint`. */
-function runWithExporter(endpoint: string, body: string): Promise<{ code: number; output: string }> {
+/** Runs `body` in a Node process of its own, after starting a worker span processor aimed at `endpoint`. */
+function runWithProcessor(endpoint: string, body: string): Promise<{ code: number; output: string }> {
   const script = `
-    const { WorkerExporter } = await import(${JSON.stringify(EXPORTER)});
-    const exporter = await WorkerExporter.start({
+    const { WorkerSpanProcessor } = await import(${JSON.stringify(PROCESSOR)});
+    const processor = await WorkerSpanProcessor.start({
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: ${JSON.stringify(endpoint)} },
       level: 30,
       onDiag() {},
@@ -28,9 +29,9 @@ describe('the export worker', () => {
   it('answers a shutdown even when nothing else keeps the process alive', async () => {
     const receiver = await startOtlpReceiver();
     try {
-      const { code, output } = await runWithExporter(
+      const { code, output } = await runWithProcessor(
         receiver.url,
-        "await exporter.forceFlush(); await exporter.shutdown(); console.log('shut down');",
+        "await processor.forceFlush(); await processor.shutdown(); console.log('shut down');",
       );
       expect(output).toContain('shut down');
       expect(code).toBe(0);
@@ -42,9 +43,32 @@ describe('the export worker', () => {
   it('does not keep an otherwise finished process alive while idle', async () => {
     const receiver = await startOtlpReceiver();
     try {
-      const { code, output } = await runWithExporter(receiver.url, "console.log('started');");
+      const { code, output } = await runWithProcessor(receiver.url, "console.log('started');");
       expect(output).toContain('started');
       expect(code).toBe(0);
+    } finally {
+      await receiver.close();
+    }
+  }, 30_000);
+
+  it('sends on shutdown the spans that ended just before it, still waiting on the request thread', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const { code, output } = await runWithProcessor(
+        receiver.url,
+        `const { TracerProvider } = await import(${JSON.stringify(SDK_TRACE)});
+        const tracer = new TracerProvider({ spanProcessors: [processor] }).getTracer('airkey-test');
+        for (const name of ['first', 'second', 'third']) tracer.startSpan(name, { attributes: { 'airkey.order': name } }).end();
+        await processor.shutdown();
+        console.log('shut down');`,
+      );
+      expect(output).toContain('shut down');
+      expect(code).toBe(0);
+      expect(receiver.spans.map((span) => [span.name, span.attributes['airkey.order']])).toEqual([
+        ['first', 'first'],
+        ['second', 'second'],
+        ['third', 'third'],
+      ]);
     } finally {
       await receiver.close();
     }

@@ -85,6 +85,25 @@ describe('bad input', () => {
     }
   }, 120_000);
 
+  it('logs an unusable batch processor setting (read by the export worker) and serves untraced', async () => {
+    const receiver = await startOtlpReceiver();
+    const server = await startInstance(
+      'invalid batch delay',
+      await freshPostgresUrl(),
+      otelEnv(receiver.url, { OTEL_BSP_SCHEDULE_DELAY: '0' }),
+    );
+    try {
+      expect(server.output()).toContain('OTEL_BSP_SCHEDULE_DELAY (0) is invalid');
+      expect(server.output()).toContain('tracing is off');
+      await whoamiTimes(server, 3);
+      await sleep(1_000);
+      expect(receiver.bodies).toEqual([]);
+    } finally {
+      await server.stop();
+      await receiver.close();
+    }
+  }, 120_000);
+
   it('answers quickly with an unreachable collector, and warns once', async () => {
     const closedPort = await freePort();
     const server = await startInstance(

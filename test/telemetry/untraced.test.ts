@@ -65,44 +65,36 @@ describe('tracing off', () => {
 });
 
 describe('bad input', () => {
-  it('logs the SDK warning for an invalid variable and serves untraced', async () => {
-    const receiver = await startOtlpReceiver();
-    const server = await startInstance(
-      'invalid sampler',
-      await freshPostgresUrl(),
-      otelEnv(receiver.url, { OTEL_TRACES_SAMPLER: 'sometimes' }),
-    );
-    try {
-      expect(server.output()).toContain('unknown OTEL_TRACES_SAMPLER value \\"sometimes\\"');
-      expect(server.output()).toContain('tracing is off');
-      await whoamiTimes(server, 3);
-      // Nothing may arrive: give the 50 ms batch delay many times over.
-      await sleep(1_000);
-      expect(receiver.bodies).toEqual([]);
-    } finally {
-      await server.stop();
-      await receiver.close();
-    }
-  }, 120_000);
-
-  it('logs an unusable batch processor setting (read by the export worker) and serves untraced', async () => {
-    const receiver = await startOtlpReceiver();
-    const server = await startInstance(
-      'invalid batch delay',
-      await freshPostgresUrl(),
-      otelEnv(receiver.url, { OTEL_BSP_SCHEDULE_DELAY: '0' }),
-    );
-    try {
-      expect(server.output()).toContain('OTEL_BSP_SCHEDULE_DELAY (0) is invalid');
-      expect(server.output()).toContain('tracing is off');
-      await whoamiTimes(server, 3);
-      await sleep(1_000);
-      expect(receiver.bodies).toEqual([]);
-    } finally {
-      await server.stop();
-      await receiver.close();
-    }
-  }, 120_000);
+  it.each([
+    {
+      what: 'an unknown sampler',
+      variable: { OTEL_TRACES_SAMPLER: 'sometimes' },
+      warning: 'unknown OTEL_TRACES_SAMPLER value \\"sometimes\\"',
+    },
+    {
+      what: 'a batch queue of no spans (read by the export worker)',
+      variable: { OTEL_BSP_MAX_QUEUE_SIZE: '0' },
+      warning: 'OTEL_BSP_MAX_QUEUE_SIZE (0) is invalid',
+    },
+  ])(
+    'logs the SDK warning for $what and serves untraced',
+    async ({ variable, warning }) => {
+      const receiver = await startOtlpReceiver();
+      const server = await startInstance('invalid variable', await freshPostgresUrl(), otelEnv(receiver.url, variable));
+      try {
+        expect(server.output()).toContain(warning);
+        expect(server.output()).toContain('tracing is off');
+        await whoamiTimes(server, 3);
+        // Nothing may arrive: give the 50 ms batch delay many times over.
+        await sleep(1_000);
+        expect(receiver.bodies).toEqual([]);
+      } finally {
+        await server.stop();
+        await receiver.close();
+      }
+    },
+    120_000,
+  );
 
   it('answers quickly with an unreachable collector, and warns once', async () => {
     const closedPort = await freePort();

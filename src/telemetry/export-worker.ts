@@ -1,6 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { diag, type DiagLogger } from '@opentelemetry/api';
-import { getNumberFromEnv } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace';
 import { readSpanBatch } from './span-records.ts';
@@ -40,11 +39,13 @@ diag.setLogger(
   (workerData as { level: number }).level,
 );
 
-/** As the SDK reads a batch processor setting: a number above zero, or the default with a warning. */
+/** A batch processor setting as NodeSDK reads it: a number above zero, or the default with a warning. */
 function positiveFromEnv(name: string): number | undefined {
-  const value = getNumberFromEnv(name);
-  if (value === undefined || value > 0) return value;
-  diag.warn(`${name} (${value}) is invalid, expected number greater than 0, using default.`);
+  const raw = process.env[name]?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (value > 0) return value;
+  diag.warn(`${name} (${raw}) is invalid, expected number greater than 0, using default.`);
   return undefined;
 }
 

@@ -65,7 +65,7 @@ describe('tracing off', () => {
 });
 
 describe('bad input', () => {
-  it.each([
+  it.each<{ what: string; variable: Record<string, string>; warning: string }>([
     {
       what: 'an unknown sampler',
       variable: { OTEL_TRACES_SAMPLER: 'sometimes' },

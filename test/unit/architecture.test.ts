@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { folderOf, importGraphOfSrc, madge, ROOT } from '../support/import-graph.ts';
 
 /**
- * The house rules a reader relies on (STYLE.md, habits 1 and 12; the README's Layout), checked on
+ * The house rules a reader relies on (STYLE.md, habits 1 and 12; docs/architecture.md), checked on
  * the import graph of every file in src/: no cycles, a core that knows no transport, vocabulary and
  * storage below the features, arrows pointing down. The rooms inside src/keys: architecture-keys.test.ts.
  */

@@ -61,13 +61,9 @@ export class SpanBatchWriter {
       span.events.length === 0 ? undefined : span.events,
       span.links.length === 0 ? undefined : span.links.map(linkRecord),
     );
-    let attributeCount = 0;
     const countAt = values.push(0) - 1;
-    for (const key in span.attributes) {
-      values.push(key, span.attributes[key]);
-      attributeCount++;
-    }
-    values[countAt] = attributeCount;
+    for (const key in span.attributes) values.push(key, span.attributes[key]);
+    values[countAt] = (values.length - countAt - 1) / 2;
     this.count++;
   }
 

@@ -1,10 +1,10 @@
-import type { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { scrubUrl } from '../shared/redaction.ts';
 
-type Exporter = Pick<OTLPTraceExporter, 'export' | 'shutdown' | 'forceFlush'>;
-type Spans = Parameters<OTLPTraceExporter['export']>[0];
+type Exporter = Required<Pick<SpanExporter, 'export' | 'shutdown' | 'forceFlush'>>;
+type Spans = Parameters<SpanExporter['export']>[0];
 type ExportedSpan = Spans[number];
-type Done = Parameters<OTLPTraceExporter['export']>[1];
+type Done = Parameters<SpanExporter['export']>[1];
 type Attributes = ExportedSpan['attributes'];
 
 // @opentelemetry/core's ExportResultCode.SUCCESS, without loading core for one number.

@@ -5,11 +5,13 @@
  * and CPU time on this machine move 10–30 % between adjacent rounds (on an otherwise idle machine: a
  * server slowed by other work counts more). Usage:
  *   npm run bench:instructions -- [--requests=3000] [--warmup=50000]
- *     [--only=off,none,tenth,all,limited,quota,both,refused]
+ *     [--only=off,none,tenth,all,limited,quota,both,refused] [--threads]
+ * --threads also counts each thread apart (the request thread is the first; the export worker is
+ * the one that appears with tracing on; the rest are V8's and libuv's helpers).
  * Two configurations run at a time, about four minutes a pair (a server runs ~50× slower under callgrind).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
@@ -23,6 +25,7 @@ const flag = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const requests = Number(flag('requests', '3000'));
 const warmup = Number(flag('warmup', '50000'));
+const byThread = process.argv.includes('--threads');
 type Configuration = {
   what: string;
   sampler?: [string, string];
@@ -55,7 +58,7 @@ const wanted = flag('only', Object.keys(CONFIGURATIONS).join(',')).split(',') as
 // TurboFan and Maglev still compile now and then after the warm-up, unevenly between runs.
 const JIT_COMPILER = /compiler::|maglev|Maglev|turboshaft/;
 
-type Count = { name: Name; perRequest: number; compilerPerRequest: number };
+type Count = { name: Name; perRequest: number; compilerPerRequest: number; threads?: number[] };
 
 async function count(name: Name, sinkUrl: string, dir: string): Promise<Count> {
   const { sampler, limit, quota, spent }: Configuration = CONFIGURATIONS[name];
@@ -77,6 +80,7 @@ async function count(name: Name, sinkUrl: string, dir: string): Promise<Count> {
         'valgrind',
         '--tool=callgrind',
         '--instr-atstart=no',
+        ...(byThread ? ['--separate-threads=yes'] : []),
         `--callgrind-out-file=${out}`,
         `--log-file=${out}.log`,
       ],
@@ -115,7 +119,18 @@ async function count(name: Name, sinkUrl: string, dir: string): Promise<Count> {
     await agent.close();
     child.kill('SIGKILL');
   }
-  return { name, ...tally(`${out}.1`) };
+  if (!byThread) return { name, ...tally(`${out}.1`) };
+  const files = readdirSync(dir)
+    .filter((file) => file.startsWith(`callgrind.${name}.1-`))
+    .sort()
+    .map((file) => join(dir, file));
+  const counts = files.map(tally);
+  return {
+    name,
+    perRequest: counts.reduce((sum, count) => sum + count.perRequest, 0),
+    compilerPerRequest: counts.reduce((sum, count) => sum + count.compilerPerRequest, 0),
+    threads: counts.map((count) => count.perRequest),
+  };
 }
 
 /** Instructions per request in a callgrind dump, and the JIT compilers' share of them. */
@@ -160,3 +175,14 @@ for (const c of counts)
   console.log(
     `| ${CONFIGURATIONS[c.name].what} | ${Math.round(c.perRequest).toLocaleString('en')} | ${off ? (off / c.perRequest).toFixed(2) : '–'} | ${Math.round(c.compilerPerRequest).toLocaleString('en')} |`,
   );
+if (byThread) {
+  console.log('\n| configuration | instructions per request, by thread (JIT compilers apart; under 500 left out) |');
+  console.log('|---|---|');
+  for (const c of counts)
+    console.log(
+      `| ${CONFIGURATIONS[c.name].what} | ${c
+        .threads!.filter((n) => n >= 500)
+        .map((n) => Math.round(n).toLocaleString('en'))
+        .join(' · ')} |`,
+    );
+}

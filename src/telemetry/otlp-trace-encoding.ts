@@ -27,8 +27,8 @@ for (let digit = 0; digit < 16; digit++) {
  * ProtobufTraceSerializer writes for the same spans (test/unit/otlp-trace-encoding.test.ts holds
  * the two together), written in one pass by one writer. The SDK's serializer sizes the request in a
  * first pass and writes it in a second, each through an interface two classes implement, so none
- * of its many small calls is inlined: under callgrind it cost the worker some 60,000 instructions a
- * span, most of everything the worker does.
+ * of its many small calls is inlined: under callgrind it cost the worker about 50,000 instructions a
+ * span, nearly half of all the worker does (bench/RESULTS.md).
  */
 export function encodeTraceRequest(spans: readonly ReadableSpan[]): Uint8Array {
   const writer = new ProtobufWriter(spans.length * BYTES_PER_SPAN_GUESS);

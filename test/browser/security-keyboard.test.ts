@@ -1,4 +1,4 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Request } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible, shot } from './browser-kit.ts';
@@ -106,11 +106,21 @@ describe('back office in Chromium: security by keyboard alone', () => {
     // the clock moves would find the ended session and send the person to sign-in from here.
     await tabTo(page.getByRole('navigation').getByRole('link', { name: 'Users' }));
     await page.waitForLoadState('networkidle');
+    // Every query the page then sends is refused; the page must still leave for sign-in once (a
+    // second navigation aborts the first).
+    const signInLoads: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.isNavigationRequest() && new URL(request.url()).pathname === '/backoffice/login')
+        signInLoads.push(request.url());
+    };
+    page.on('request', onRequest);
     clock.advance(31 * MINUTE_MS);
     await page.keyboard.press('Enter');
     await page.waitForURL('**/backoffice/login?*');
     expect(new URL(page.url()).searchParams.get('next')).toBe('/backoffice/users');
     await page.getByRole('status').getByText('Your session ended').waitFor();
+    page.off('request', onRequest);
+    expect(signInLoads).toHaveLength(1);
     await expectAccessible(page, 'sign-in after an ended session');
     await page.getByLabel('E-mail').fill(ADMIN.email);
     await page.getByLabel(/^Password/).fill(ADMIN.password);

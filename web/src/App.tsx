@@ -3,7 +3,7 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import { useState } from 'react';
 import { isApiError } from './shared/api-client.ts';
 import { FeedbackProvider } from './shared/Feedback.tsx';
-import { signInUrl } from './session/next.ts';
+import { goToSignIn } from './session/next.ts';
 import { ReauthProvider } from './session/ReauthDialog.tsx';
 import { Routes } from './Routes.tsx';
 import { prefetchKeysOnKeysPage } from './keys/keys-api.ts';
@@ -42,6 +42,6 @@ function toSignInIfSignedOut(error: unknown): void {
   // The sign-in page handles its own refusals (a lapsed second-factor step among them).
   if (window.location.pathname.startsWith('/backoffice/login')) return;
   const here = window.location.pathname + window.location.search;
-  if (isApiError(error, 'session_expired')) window.location.replace(signInUrl(here, 'session_expired'));
-  else if (isApiError(error, 'not_authenticated')) window.location.replace(signInUrl(here));
+  if (isApiError(error, 'session_expired')) goToSignIn(here, 'session_expired');
+  else if (isApiError(error, 'not_authenticated')) goToSignIn(here);
 }

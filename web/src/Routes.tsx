@@ -3,7 +3,7 @@ import { useEffect, type ReactNode } from 'react';
 import { BACKOFFICE_PAGES, type BackofficePath, type Permission } from '@contracts';
 import { ApiKeysPage } from './keys/ApiKeysPage.tsx';
 import { LoginPage } from './session/LoginPage.tsx';
-import { signInUrl } from './session/next.ts';
+import { goToSignIn } from './session/next.ts';
 import { permissionsOfSession, useSession } from './session/session-api.ts';
 import { ProblemAlert } from './shared/Feedback.tsx';
 import { isApiError } from './shared/api-client.ts';
@@ -74,7 +74,7 @@ export function Routes() {
     if (enrolling && pathname !== SECURITY) navigate(SECURITY, { replace: true });
   }, [enrolling, pathname]);
   useEffect(() => {
-    if (signedOut) window.location.replace(signInUrl(pathname + search));
+    if (signedOut) goToSignIn(pathname + search);
   }, [signedOut, pathname, search]);
 
   if (isLogin) return <LoginPage />;

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { safeNext, signInUrl } from './next.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { goToSignIn, safeNext, signInUrl } from './next.ts';
 
 const origin = 'http://127.0.0.1:3000';
 
@@ -38,5 +38,20 @@ describe('the ?next= target after sign-in', () => {
     const url = new URL(signInUrl('/backoffice/users', 'session_expired'), origin);
     expect(url.searchParams.get('reason')).toBe('session_expired');
     expect(safeNext(url.searchParams.get('next'), origin)).toBe('/backoffice/users');
+  });
+});
+
+describe('leaving for sign-in when a session lapses', () => {
+  it('navigates once, however many refused queries ask: a second navigation would abort the first', () => {
+    const replace = vi.fn();
+    vi.stubGlobal('window', { location: { replace } });
+    try {
+      goToSignIn('/backoffice/users', 'session_expired');
+      goToSignIn('/backoffice/users', 'session_expired');
+      goToSignIn('/backoffice/users');
+      expect(replace.mock.calls).toEqual([['/backoffice/login?next=%2Fbackoffice%2Fusers&reason=session_expired']]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -28,3 +28,15 @@ export function safeNext(raw: string | null | undefined, origin: string): string
 export function signInUrl(path: string, reason?: 'session_expired'): string {
   return `/backoffice/login?next=${encodeURIComponent(path)}${reason ? `&reason=${reason}` : ''}`;
 }
+
+let leaving = false;
+
+/**
+ * To sign-in by a full navigation, once per page: when a session lapses, every query then refused
+ * would start a navigation of its own, each cancelling the one before (the browser aborts it).
+ */
+export function goToSignIn(path: string, reason?: 'session_expired'): void {
+  if (leaving) return;
+  leaving = true;
+  window.location.replace(signInUrl(path, reason));
+}

@@ -1,9 +1,10 @@
-import { createTraceState, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import { createTraceState, ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags } from '@opentelemetry/api';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeTraceRequest } from '../../src/telemetry/otlp-trace-encoding.ts';
+import { recordingTracer, REMOTE_CALLER } from '../support/sdk-spans.ts';
 
 /** What the OTLP exporter would have sent for these spans: the SDK's own serializer. */
 const sdkBytes = (spans: ReadableSpan[]) => Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!);
@@ -158,16 +159,7 @@ describe('the OTLP trace request the export worker sends', () => {
   });
 
   it("is the SDK's bytes for the SDK's own spans, a request's worth and more than the first guess of its size", async () => {
-    const finished = new InMemorySpanExporter();
-    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: finished })] });
-    const tracer = provider.getTracer('airkey', '1.0.0');
-    const caller = trace.setSpanContext(ROOT_CONTEXT, {
-      traceId: '0af7651916cd43dd8448eb211c80319c',
-      spanId: 'b7ad6b7169203331',
-      traceFlags: TraceFlags.SAMPLED,
-      traceState: createTraceState('vendor=opaque'),
-      isRemote: true,
-    });
+    const { tracer, finished } = recordingTracer('airkey', '1.0.0');
     for (let i = 0; i < 600; i++) {
       const span = tracer.startSpan(
         'GET /api/v1/flights',
@@ -175,15 +167,14 @@ describe('the OTLP trace request the export worker sends', () => {
           kind: SpanKind.SERVER,
           attributes: { 'http.request.method': 'GET', 'url.path': `/api/v1/flights/${'x'.repeat(i)}` },
         },
-        i % 2 === 0 ? caller : ROOT_CONTEXT,
+        i % 2 === 0 ? REMOTE_CALLER : ROOT_CONTEXT,
       );
       span.setAttributes({ 'http.response.status_code': 200, 'airkey.key.id': 'a1b2c3d4-0000-4000-8000-123456789abc' });
       span.addEvent('retried', { attempt: i });
       span.setStatus({ code: SpanStatusCode.ERROR, message: 'é'.repeat(i % 90) });
       span.end();
     }
-    await provider.forceFlush();
-    const spans = finished.getFinishedSpans();
+    const spans = await finished();
     const bytes = ourBytes(spans);
     expect(bytes.length).toBeGreaterThan(spans.length * 512);
     expect(bytes.equals(sdkBytes(spans))).toBe(true);

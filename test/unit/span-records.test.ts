@@ -1,32 +1,16 @@
-import {
-  context,
-  createTraceState,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  TraceFlags,
-} from '@opentelemetry/api';
-import { TracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import { readSpanBatch, SpanBatchWriter } from '../../src/telemetry/span-records.ts';
+import { recordingTracer, REMOTE_CALLER } from '../support/sdk-spans.ts';
 
 /** Ended spans of the real SDK: a server span under a remote caller, and a child with an event, a link and a failure. */
 async function sdkSpans(): Promise<ReadableSpan[]> {
-  const finished = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: finished })] });
-  const tracer = provider.getTracer('airkey-test', '1.2.3');
-  const caller = trace.setSpanContext(ROOT_CONTEXT, {
-    traceId: '0af7651916cd43dd8448eb211c80319c',
-    spanId: 'b7ad6b7169203331',
-    traceFlags: TraceFlags.SAMPLED,
-    traceState: createTraceState('vendor=opaque'),
-    isRemote: true,
-  });
+  const { tracer, finished } = recordingTracer('airkey-test', '1.2.3');
   const server = tracer.startSpan(
     'GET /api/v1/flights',
     { kind: SpanKind.SERVER, attributes: { 'http.request.method': 'GET', 'http.response.status_code': 200 } },
-    caller,
+    REMOTE_CALLER,
   );
   const child = tracer.startSpan(
     'airkey.key_check',
@@ -40,8 +24,7 @@ async function sdkSpans(): Promise<ReadableSpan[]> {
   child.setStatus({ code: SpanStatusCode.ERROR, message: 'not found' });
   child.end();
   server.end();
-  await provider.forceFlush();
-  return finished.getFinishedSpans();
+  return finished();
 }
 
 const comparable = (span: ReadableSpan) => ({

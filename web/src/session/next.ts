@@ -35,8 +35,12 @@ let leaving = false;
  * To sign-in by a full navigation, once per page: when a session lapses, every query then refused
  * would start a navigation of its own, each cancelling the one before (the browser aborts it).
  */
-export function goToSignIn(path: string, reason?: 'session_expired'): void {
+export function goToSignIn(
+  path: string,
+  reason?: 'session_expired',
+  location: Pick<Location, 'replace'> = window.location,
+): void {
   if (leaving) return;
   leaving = true;
-  window.location.replace(signInUrl(path, reason));
+  location.replace(signInUrl(path, reason));
 }

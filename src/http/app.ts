@@ -8,6 +8,7 @@ import { countRequest, metricsRoutes } from '../metrics/metrics-routes.ts';
 import { clientAddressHook } from './client-address.ts';
 import { clientErrorHandler, frameworkErrors, requireHost } from './framework-errors.ts';
 import { loggerOptions } from '../app/logger.ts';
+import { requestLoggerFactory } from './request-logger.ts';
 import { logRequestDone, requestLineLogger } from './logging.ts';
 import { hoistExamples, openapiOptions } from './openapi.ts';
 import { errorHandler, notFoundHandler } from './problem.ts';
@@ -52,6 +53,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     logger: loggerOptions({ level: config.logLevel, stream: options.logStream }),
     // One line per request, written by logRequestDone, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: requestLoggerFactory,
     // Off: the client is derived once, by our own walk of X-Forwarded-For (client-address.ts).
     trustProxy: false,
     rewriteUrl: (request) => stripQueryKey(request),

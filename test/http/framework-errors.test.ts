@@ -85,6 +85,13 @@ describe('errors before any route runs', () => {
         ['%E0', '/api/v1'],
       );
       expect(body.errors).toEqual([{ path: 'path', message: anyString() }]);
+      // Logged through the request's own logger (request-logger.ts): the request's id is on the line.
+      const rejected = h.logs
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line.msg === 'request rejected by the router' && line.code === 'FST_ERR_BAD_URL');
+      expect(rejected).toEqual([
+        expect.objectContaining({ level: 30, reqId: expect.stringMatching(/^req-\d+$/) as string }),
+      ]);
     });
 
     it('answers a request without Host with 400 invalid_request instead of an empty 400', async () => {

@@ -8,10 +8,9 @@ import type { LogOptions } from '../app/logger.ts';
  * cannot hold a credential (the URL is scrubbed, the key appears by id), so it skips the redaction
  * pass the main logger runs on every call, a visible share of a request (docs/performance.md).
  * Same level, same destination (the main logger's stream, or stdout), same pid/hostname base.
- * Written asynchronously, as Fastify's own logger is: lines that arrive while a write is under way
- * go out together in the next one: a synchronous write per line would be one system call per
- * request. pino flushes what is pending when the process exits; a SIGKILL can
- * lose the lines of the last write.
+ * Written asynchronously: lines that arrive while a write is under way go out together in the next
+ * one, where a synchronous write per line would be one system call per request. pino flushes what
+ * is pending when the process exits; a SIGKILL can lose the lines of the last write.
  */
 export function requestLineLogger(options: LogOptions): Logger {
   return pino({ level: options.level }, options.stream ?? stdoutAsBuffers());

@@ -197,6 +197,15 @@ export type Pair = {
 export const SMALL_DIFFERENCE = { rounds: 21, seconds: 2 };
 
 /**
+ * Fresh servers for each share of a small difference's rounds (rows 7 and 14). A server process
+ * keeps its speed for its lifetime (the code V8 settled on, where its threads landed): one pair of
+ * processes read 0.79 at 10 % over 21 rounds, every round within 0.75–0.85, and the next run of the
+ * same code 1.21. Rounds spread over several sets of processes take that luck into the median
+ * instead of making it the result.
+ */
+export const PROCESS_SETS = 3;
+
+/**
  * Runs a load until its throughput settles (airkey has far more code for the JIT to optimise than
  * the bare route: its first seconds ran at half speed), at most 7 × 2 s.
  */

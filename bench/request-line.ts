@@ -4,14 +4,12 @@
  * at warn, which writes none, in the same interleaved rounds, over three sets of fresh processes. Both
  * run without the request log, so only the line differs.
  */
-import { interleavedRounds, pairOf, SMALL_DIFFERENCE, type Load, type Sample } from './measure.ts';
+import { interleavedRounds, pairOf, PROCESS_SETS, SMALL_DIFFERENCE, type Load, type Sample } from './measure.ts';
 import { atLeast, type Row } from './rows.ts';
 import type { Scenario } from './scenario.ts';
 import { fmt } from './scenarios.ts';
 import { keyLoad } from './wrk.ts';
 import type { AirkeyReady } from './airkey-server.ts';
-
-const PROCESS_SETS = 3;
 
 export const requestLine: Scenario = {
   name: 'requestline',
@@ -25,8 +23,7 @@ export const requestLine: Scenario = {
       connections: s.connections,
       seconds: Math.min(s.seconds, SMALL_DIFFERENCE.seconds),
     });
-    // Fresh processes for each share of the rounds, as row 7 takes them (tracing.ts, PROCESS_SETS): a
-    // pair of processes keeps its luck for its lifetime (one pair here read 0.82, the next one 0.71).
+    // One pair of processes read 0.82 here, the next pair 0.71, with the same code.
     const info: Sample[] = [];
     const warn: Sample[] = [];
     const roundsPerSet = Math.ceil(Math.max(s.rounds, SMALL_DIFFERENCE.rounds) / PROCESS_SETS);

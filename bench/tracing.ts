@@ -16,6 +16,7 @@ import {
   interleavedRounds,
   NPM_START_NODE_FLAGS,
   pairOf,
+  PROCESS_SETS,
   SMALL_DIFFERENCE,
   startServer,
   type Sample,
@@ -30,14 +31,6 @@ import { keyLoad } from './wrk.ts';
 type Start = (env: Record<string, string | undefined>, file?: string) => Promise<Server<AirkeyReady>>;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/**
- * Fresh servers for each share of the rounds. A server process keeps its speed for its lifetime
- * (the code V8 settled on, where its threads landed): one pair of processes read 0.79 at 10 % over
- * 21 rounds, every round within 0.75–0.85, and the next run of the same code 1.21. Rounds spread over
- * several sets of processes take that luck into the median instead of making it the result.
- */
-const PROCESS_SETS = 3;
 
 type Comparison = { what: string; subject: keyof Servers; reference: keyof Servers; minRatio?: number };
 type Servers = { today: AirkeyReady; off: AirkeyReady; tenth: AirkeyReady; all: AirkeyReady };

@@ -5,7 +5,7 @@ import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentel
 import { ProtobufTraceSerializer, TraceExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
 import { BatchSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { encodeTraceRequest } from './otlp-trace-encoding.ts';
-import { readSpanBatch } from './span-records.ts';
+import { SpanBatchReader } from './span-records.ts';
 import { ScrubbingExporter } from './scrubbing-exporter.ts';
 import type { FromWorker, ToWorker } from './worker-span-processor.ts';
 
@@ -76,10 +76,11 @@ const processor = new BatchSpanProcessor({
   maxExportBatchSize: positiveFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
 });
 
+const batches = new SpanBatchReader();
 port.on('message', (message: ToWorker) => {
   switch (message.type) {
     case 'spans':
-      for (const span of readSpanBatch(message.batch)) processor.onEnd(span);
+      for (const span of batches.read(message.batch)) processor.onEnd(span);
       break;
     case 'flush':
       void processor.forceFlush().finally(() => post({ type: 'flushed', id: message.id }));

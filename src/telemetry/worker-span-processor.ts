@@ -44,6 +44,9 @@ export class WorkerSpanProcessor implements SpanProcessor {
   private timer: NodeJS.Timeout | undefined;
   private nextId = 0;
   private gone = false;
+  /** While a resource's detectors finish: spans wait, then go with every attribute. */
+  private settling: Promise<void> | undefined;
+  private readonly waitedFor = new WeakSet<object>();
 
   private constructor(worker: Worker) {
     this.worker = worker;
@@ -81,13 +84,15 @@ export class WorkerSpanProcessor implements SpanProcessor {
     else this.timer ??= setTimeout(() => this.handOver(), HAND_OVER_MS).unref();
   }
 
-  forceFlush(): Promise<void> {
+  async forceFlush(): Promise<void> {
     this.handOver();
+    await this.settling;
     return this.call('flush');
   }
 
   async shutdown(): Promise<void> {
     this.handOver();
+    await this.settling;
     await this.call('shutdown');
     await this.worker.terminate();
   }
@@ -95,7 +100,20 @@ export class WorkerSpanProcessor implements SpanProcessor {
   private handOver(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending.size === 0 || this.gone) return;
+    if (this.pending.size === 0 || this.gone || this.settling) return;
+    // The SDK's batch processor waits for a resource's detectors before it exports; so do we,
+    // once per resource, before its attributes are read and sent (they are sent once).
+    const unsettled = this.pending.unsettledResource();
+    if (unsettled && !this.waitedFor.has(unsettled)) {
+      this.waitedFor.add(unsettled);
+      this.settling = Promise.resolve(unsettled.waitForAsyncAttributes?.())
+        .catch(() => {})
+        .then(() => {
+          this.settling = undefined;
+          this.handOver();
+        });
+      return;
+    }
     this.post({ type: 'spans', batch: this.pending.take() });
   }
 

@@ -7,6 +7,8 @@ import { startOtlpReceiver } from '../support/otlp-receiver.ts';
 
 const PROCESSOR = new URL('../../src/telemetry/worker-span-processor.ts', import.meta.url).href;
 const SDK_TRACE = import.meta.resolve('@opentelemetry/sdk-trace');
+const RESOURCES = import.meta.resolve('@opentelemetry/resources');
+const OTEL_API = import.meta.resolve('@opentelemetry/api');
 
 /** Runs `body` in a Node process of its own, after starting a worker span processor aimed at `endpoint`. */
 function runWithProcessor(endpoint: string, body: string): Promise<{ code: number; output: string }> {
@@ -69,6 +71,33 @@ describe('the export worker', () => {
         ['second', 'second'],
         ['third', 'third'],
       ]);
+    } finally {
+      await receiver.close();
+    }
+  }, 30_000);
+
+  it("waits for a resource's late attributes, and sends them without a warning", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const { code, output } = await runWithProcessor(
+        receiver.url,
+        `const { diag } = await import(${JSON.stringify(OTEL_API)});
+        diag.setLogger({ error: (m) => console.log('diag', m), warn: (m) => console.log('diag', m), info() {}, debug() {}, verbose() {} });
+        const { resourceFromAttributes } = await import(${JSON.stringify(RESOURCES)});
+        const { TracerProvider } = await import(${JSON.stringify(SDK_TRACE)});
+        // As the host detector reads the machine's id: a value that arrives after the first spans end.
+        const hostId = new Promise((resolve) => setTimeout(() => resolve('machine-4242'), 100));
+        const resource = resourceFromAttributes({ 'service.name': 'airkey-test', 'host.id': hostId });
+        const tracer = new TracerProvider({ resource, spanProcessors: [processor] }).getTracer('airkey-test');
+        for (const name of ['early', 'later']) tracer.startSpan(name).end();
+        await processor.shutdown();
+        console.log('shut down');`,
+      );
+      expect(output).toContain('shut down');
+      expect(output).not.toContain('diag');
+      expect(code).toBe(0);
+      expect(receiver.spans.map((span) => span.name)).toEqual(['early', 'later']);
+      expect(Buffer.concat(receiver.bodies).includes('machine-4242')).toBe(true);
     } finally {
       await receiver.close();
     }

@@ -1,7 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
-import { readSpanBatch, SpanBatchWriter } from '../../src/telemetry/span-records.ts';
+import { SpanBatchReader, SpanBatchWriter } from '../../src/telemetry/span-records.ts';
 import { recordingTracer, REMOTE_CALLER } from '../support/sdk-spans.ts';
 
 /** Ended spans of the real SDK: a server span under a remote caller, and a child with an event, a link and a failure. */
@@ -53,7 +53,7 @@ describe('spans handed to the export worker', () => {
     const writer = new SpanBatchWriter();
     for (const span of spans) writer.add(span);
     expect(writer.size).toBe(2);
-    const received = readSpanBatch(structuredClone(writer.take()));
+    const received = new SpanBatchReader().read(structuredClone(writer.take()));
     expect(received.map(comparable)).toEqual(spans.map(comparable));
     expect(received[0]!.resource).toBe(received[1]!.resource);
   });
@@ -63,6 +63,21 @@ describe('spans handed to the export worker', () => {
     for (const span of await sdkSpans()) writer.add(span);
     writer.take();
     expect(writer.size).toBe(0);
-    expect(readSpanBatch(writer.take())).toEqual([]);
+    expect(new SpanBatchReader().read(writer.take())).toEqual([]);
+  });
+
+  it('carry a resource once, and name it in later batches', async () => {
+    const writer = new SpanBatchWriter();
+    const reader = new SpanBatchReader();
+    const spans = await sdkSpans();
+    writer.add(spans[0]!);
+    const first = structuredClone(writer.take());
+    writer.add(spans[1]!);
+    const second = structuredClone(writer.take());
+    expect([first.resources.length, second.resources.length]).toEqual([1, 0]);
+    const [one] = reader.read(first);
+    const [two] = reader.read(second);
+    expect(two!.resource.attributes).toEqual(spans[1]!.resource.attributes);
+    expect(two!.resource).toBe(one!.resource);
   });
 });

@@ -20,9 +20,9 @@ const QUOTES_AND_BACKSLASHES = /["\\]/g;
 export function textArrayLiteral(values: ReadonlyArray<string | null>): string {
   let literal = '{';
   for (let i = 0; i < values.length; i++) {
-    const value = values[i];
+    const value = values[i]!;
     if (i > 0) literal += ',';
-    if (value === null || value === undefined) literal += 'NULL';
+    if (value === null) literal += 'NULL';
     else if (QUOTE_OR_BACKSLASH.test(value)) literal += `"${value.replace(QUOTES_AND_BACKSLASHES, '\\$&')}"`;
     else literal += `"${value}"`;
   }

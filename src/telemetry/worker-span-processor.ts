@@ -46,7 +46,7 @@ export class WorkerSpanProcessor implements SpanProcessor {
   private gone = false;
   /** While a resource's detectors finish: spans wait, then go with every attribute. */
   private settling: Promise<void> | undefined;
-  private readonly waitedFor = new WeakSet<object>();
+  private readonly waitedFor = new WeakSet<ReadableSpan['resource']>();
 
   private constructor(worker: Worker) {
     this.worker = worker;

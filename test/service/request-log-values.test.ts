@@ -99,20 +99,18 @@ describe.each(ENGINES)('request log values (%s)', (engine) => {
   it('keeps the instant to the millisecond and the duration', async () => {
     const repository = new RequestLogRepository(h.services.database.db);
     const keyId = randomUUID();
-    const instants = [
-      '2026-11-22T11:59:59.999Z',
-      '2026-11-22T12:00:00.000Z',
-      '2026-11-22T12:00:00.001Z',
-      '2026-11-22T23:59:59.999Z',
+    const sent = [
+      { at: '2026-11-22T11:59:59.999Z', durationMs: 0 },
+      { at: '2026-11-22T12:00:00.000Z', durationMs: 0.01 },
+      { at: '2026-11-22T12:00:00.001Z', durationMs: 12.34 },
+      { at: '2026-11-22T23:59:59.999Z', durationMs: 1500.5 },
     ];
-    const records = instants.map((at, i) => ({
+    const records = sent.map(({ at, durationMs }) => ({
       ...recordFor(randomUUID(), Date.parse(at), keyId),
-      durationMs: [0, 0.01, 12.34, 1500.5][i]!,
+      durationMs,
     }));
     await repository.insert({ id: randomUUID(), records });
     const rows = await stored(keyId);
-    expect(rows.map((row) => ({ at: row.at, durationMs: row.durationMs }))).toEqual(
-      instants.map((at, i) => ({ at, durationMs: [0, 0.01, 12.34, 1500.5][i] })),
-    );
+    expect(rows.map((row) => ({ at: row.at, durationMs: row.durationMs }))).toEqual(sent);
   });
 });

@@ -1,0 +1,203 @@
+/**
+ * Where a whoami's CPU goes, per request, for several tracing configurations side by side: each
+ * server's threads apart (`/proc/<pid>/task`), or with `--profile` the request thread's time by
+ * function and by file from a V8 CPU profile, counted only inside the loads and each configuration
+ * shown as its difference from the first. Rounds alternate between fresh servers, in sets.
+ *
+ * A configuration is `off` or a sampling ratio (`0`, `0.01`, `1`: parentbased_traceidratio, spans
+ * to an OTLP sink in this process), optionally `@<checkout>` to run another copy of the code.
+ * Usage: node bench/cpu-breakdown.ts [--profile] [--sets=3] [--rounds=6] [--seconds=3] off 0.1 1
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { AirkeyReady } from './airkey-server.ts';
+import { AS_NPM_START, median, NPM_START_NODE_FLAGS, startServer, type Server } from './measure.ts';
+import { otlpSink } from './otlp-sink.ts';
+import { hasWrk, wrkLoad } from './wrk.ts';
+
+const { values: options, positionals: configs } = parseArgs({
+  allowPositionals: true,
+  options: {
+    profile: { type: 'boolean', default: false },
+    sets: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '6' },
+    seconds: { type: 'string', default: '3' },
+  },
+});
+if (!hasWrk) throw new Error('bench/cpu-breakdown.ts loads with wrk (Debian package wrk)');
+if (configs.length === 0) throw new Error('name at least one configuration: off, or a sampling ratio');
+const sets = Number(options.sets);
+const rounds = Number(options.rounds);
+const seconds = Number(options.seconds);
+// A profile's first and last 0.2 s of each load are ramps, not load.
+const EDGE_US = 200_000;
+
+const sink = await otlpSink();
+
+function envOf(config: string): Record<string, string> {
+  const setting = config.split('@')[0]!;
+  if (setting === 'off') return {};
+  const ratio = Number(setting);
+  if (!(ratio >= 0 && ratio <= 1)) throw new Error(`"${config}" is neither off nor a ratio from 0 to 1`);
+  return {
+    OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: String(ratio),
+  };
+}
+
+/** CPU ms so far of each of a process's threads, grouped: the request thread, V8's helpers, others by name. */
+function threadCpuMs(pid: number): Map<string, number> {
+  const byThread = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const group = tid === String(pid) ? 'request thread' : /^(V8|node)/.test(name) ? "V8's helpers" : name;
+    byThread.set(group, (byThread.get(group) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+  }
+  return byThread;
+}
+
+type Tally = {
+  rps: number[];
+  requests: number;
+  threads: Map<string, number[]>;
+  functions: Map<string, number>;
+  files: Map<string, number>;
+};
+type Running = { server: Server<AirkeyReady>; profileDir?: string; loads: Array<[number, number]> };
+const tallies = new Map<string, Tally>(
+  configs.map((config) => [
+    config,
+    { rps: [], requests: 0, threads: new Map(), functions: new Map(), files: new Map() },
+  ]),
+);
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+for (let set = 1; set <= sets; set++) {
+  const running = new Map<string, Running>();
+  for (const config of configs) {
+    const checkout = config.split('@')[1];
+    const profileDir = options.profile ? mkdtempSync(join(tmpdir(), 'airkey-profile-')) : undefined;
+    const profileFlags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200'] : [];
+    const server = await startServer<AirkeyReady>(
+      checkout ? join(checkout, 'bench/airkey-server.ts') : './airkey-server.ts',
+      { ...AS_NPM_START, BENCH_FLIGHTS_NOW: '2026-11-22T12:00:00Z', REQUEST_LOG_DAYS: '0', ...envOf(config) },
+      undefined,
+      'server',
+      { nodeFlags: [...NPM_START_NODE_FLAGS, ...profileFlags] },
+    );
+    running.set(config, { server, profileDir, loads: [] });
+  }
+  const whoami = ({ server }: Running) => ({
+    url: `${server.info.url}/api/v1/whoami`,
+    connections: 50,
+    seconds,
+    keys: [server.info.key],
+  });
+  for (const each of running.values()) await wrkLoad(whoami(each)); // warm-up
+  for (let round = 0; round < rounds; round++) {
+    for (const config of round % 2 ? [...configs].reverse() : configs) {
+      const each = running.get(config)!;
+      const tally = tallies.get(config)!;
+      const before = threadCpuMs(each.server.child.pid!);
+      const started = nowUs();
+      const sample = await wrkLoad(whoami(each));
+      each.loads.push([started + EDGE_US, nowUs() - EDGE_US]);
+      const after = threadCpuMs(each.server.child.pid!);
+      tally.rps.push(sample.rps);
+      tally.requests += options.profile ? sample.requests * (1 - (2 * EDGE_US) / 1e6 / seconds) : sample.requests;
+      let all = 0;
+      for (const [group, ms] of after) {
+        const us = ((ms - (before.get(group) ?? 0)) * 1000) / sample.requests;
+        all += us;
+        tally.threads.set(group, [...(tally.threads.get(group) ?? []), us]);
+      }
+      tally.threads.set('all threads', [...(tally.threads.get('all threads') ?? []), all]);
+    }
+  }
+  for (const [config, each] of running) {
+    await each.server.stop();
+    if (each.profileDir) readProfile(each, tallies.get(config)!);
+  }
+}
+sink.close();
+
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
+
+/** Adds the request thread's sampled time inside the loads, by function and by file. */
+function readProfile({ profileDir, loads }: Running, tally: Tally): void {
+  const file = readdirSync(profileDir!).find((name) => name.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`no CPU profile in ${profileDir}: did the server exit cleanly?`);
+  const profile = JSON.parse(readFileSync(join(profileDir!, file), 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+    startTime: number;
+  };
+  rmSync(profileDir!, { recursive: true, force: true });
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  // V8's profile clock and process.hrtime are both the monotonic clock.
+  let at = profile.startTime;
+  profile.samples.forEach((id, index) => {
+    const delta = profile.timeDeltas[index] ?? 0;
+    at += delta;
+    const { functionName, url, lineNumber } = nodes.get(id)!.callFrame;
+    if (functionName === '(idle)' || !loads.some(([from, to]) => at >= from && at <= to)) return;
+    const path = url.replace(/^file:\/\//, '');
+    const where = path.includes('node_modules/')
+      ? path.replace(/.*node_modules\//, '~/')
+      : path.replace(/^.*?\/(src|bench)\//, '$1/');
+    const fn = `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`;
+    const packageOrFile = where.startsWith('~/')
+      ? where
+          .split('/')
+          .slice(0, where.startsWith('~/@') ? 3 : 2)
+          .join('/')
+      : where || functionName;
+    tally.functions.set(fn, (tally.functions.get(fn) ?? 0) + delta);
+    tally.files.set(packageOrFile, (tally.files.get(packageOrFile) ?? 0) + delta);
+    tally.functions.set('(all, sampled)', (tally.functions.get('(all, sampled)') ?? 0) + delta);
+  });
+}
+
+const first = tallies.get(configs[0]!)!;
+const fixed = (value: number, digits = 1) => value.toFixed(digits);
+console.log(`\n${sets} sets × ${rounds} rounds × ${seconds} s, wrk -c50, medians of rounds; µs of CPU per request`);
+const groups = [...new Set(configs.flatMap((config) => [...tallies.get(config)!.threads.keys()]))];
+console.log(['configuration', 'req/s', 'ratio to first', ...groups].join(' | '));
+for (const config of configs) {
+  const tally = tallies.get(config)!;
+  const ratio = median(tally.rps.map((rps, round) => rps / first.rps[round]!));
+  const cells = groups.map((group) => fixed(median(tally.threads.get(group) ?? [0])));
+  console.log([config, fixed(median(tally.rps), 0), fixed(ratio, 3), ...cells].join(' | '));
+}
+if (options.profile) {
+  const perRequest = (tally: Tally, table: Map<string, number>, key: string) => (table.get(key) ?? 0) / tally.requests;
+  for (const config of configs.slice(1)) {
+    const tally = tallies.get(config)!;
+    for (const [title, of] of [
+      ['package or file', (t: Tally) => t.files],
+      ['function', (t: Tally) => t.functions],
+    ] as const) {
+      const keys = new Set([...of(first).keys(), ...of(tally).keys()]);
+      const rows = [...keys]
+        .map((key) => ({ key, was: perRequest(first, of(first), key), now: perRequest(tally, of(tally), key) }))
+        .sort((a, b) => Math.abs(b.now - b.was) - Math.abs(a.now - a.was))
+        .slice(0, title === 'function' ? 30 : 15);
+      console.log(
+        `\n${config} against ${configs[0]}, the request thread by ${title}: µs per request (difference, ${configs[0]})`,
+      );
+      for (const { key, was, now } of rows)
+        console.log(`${fixed(now - was, 3).padStart(8)} ${fixed(was, 3).padStart(8)}  ${key}`);
+    }
+  }
+}

@@ -124,6 +124,12 @@ for (let set = 1; set <= sets; set++) {
       tally.threads.set('all threads', [...(tally.threads.get('all threads') ?? []), all]);
     }
   }
+  // Each process keeps its own speed for its life (docs/performance.md): show the spread.
+  const thisSet = configs.map((config) => {
+    const requestThread = tallies.get(config)!.threads.get('request thread')!.slice(-rounds);
+    return `${config} ${median(requestThread).toFixed(1)}`;
+  });
+  console.log(`set ${set}, request thread µs a request: ${thisSet.join(' · ')}`);
   for (const [config, each] of running) {
     await each.server.stop();
     if (each.profileDir) readProfile(each, tallies.get(config)!);

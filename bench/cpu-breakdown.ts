@@ -81,6 +81,11 @@ const tallies = new Map<string, Tally>(
   ]),
 );
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+const append = (series: Map<string, number[]>, key: string, value: number) => {
+  const values = series.get(key);
+  if (values) values.push(value);
+  else series.set(key, [value]);
+};
 
 for (let set = 1; set <= sets; set++) {
   const running = new Map<string, Running>();
@@ -119,9 +124,9 @@ for (let set = 1; set <= sets; set++) {
       for (const [group, ms] of after) {
         const us = ((ms - (before.get(group) ?? 0)) * 1000) / sample.requests;
         all += us;
-        tally.threads.set(group, [...(tally.threads.get(group) ?? []), us]);
+        append(tally.threads, group, us);
       }
-      tally.threads.set('all threads', [...(tally.threads.get('all threads') ?? []), all]);
+      append(tally.threads, 'all threads', all);
     }
   }
   // Each process keeps its own speed for its life (docs/performance.md): show the spread.

@@ -184,12 +184,23 @@ const first = tallies.get(configs[0]!)!;
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 console.log(`\n${sets} sets × ${rounds} rounds × ${seconds} s, wrk -c50, medians of rounds; µs of CPU per request`);
 const groups = [...new Set(configs.flatMap((config) => [...tallies.get(config)!.threads.keys()]))];
-console.log(['configuration', 'req/s', 'ratio to first', ...groups].join(' | '));
+console.log(['configuration', 'req/s', 'ratio to first', ...groups, 'CPU ratio to first'].join(' | '));
+// The machine's speed drifts over a run; only quotients of rounds run next to each other compare.
+const pairedRatio = (values: number[], firsts: number[]) =>
+  median(values.map((value, round) => value / firsts[round]!));
 for (const config of configs) {
   const tally = tallies.get(config)!;
-  const ratio = median(tally.rps.map((rps, round) => rps / first.rps[round]!));
   const cells = groups.map((group) => fixed(median(tally.threads.get(group) ?? [0])));
-  console.log([config, fixed(median(tally.rps), 0), fixed(ratio, 3), ...cells].join(' | '));
+  const cpuRatio = pairedRatio(tally.threads.get('all threads')!, first.threads.get('all threads')!);
+  console.log(
+    [
+      config,
+      fixed(median(tally.rps), 0),
+      fixed(pairedRatio(tally.rps, first.rps), 3),
+      ...cells,
+      fixed(cpuRatio, 3),
+    ].join(' | '),
+  );
 }
 if (options.profile) {
   const perRequest = (tally: Tally, table: Map<string, number>, key: string) => (table.get(key) ?? 0) / tally.requests;

@@ -43,7 +43,8 @@ export class RequestLogSink {
   private droppedHere = 0;
   private columns: RequestColumns;
   private timer: NodeJS.Timeout | undefined;
-  private readonly drain: RequestLogDrain;
+  /** Where the chunks go (tests reach the worker through it). */
+  readonly drain: RequestLogDrain;
   private readonly capacity: number;
   private readonly intervalMs: number;
 

@@ -84,7 +84,7 @@ export class WorkerDrain implements RequestLogDrain {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(WORKER, { workerData: this.data });
+    const worker = new Worker(WORKER, { workerData: this.data, name: 'request-log' });
     // An idle worker does not keep the process alive; stop() writes what it holds.
     worker.unref();
     worker.on('message', (message: FromWriter) => {

@@ -172,7 +172,8 @@ type ProfileNode = { id: number; callFrame: { functionName: string; url: string;
 
 /** Adds the request thread's sampled time inside the loads, by function and by file. */
 function readProfile({ profileDir, loads }: Running, tally: Tally): void {
-  const file = readdirSync(profileDir!).find((name) => name.endsWith('.cpuprofile'));
+  // The request thread's profile: a worker thread writes its own, named with its thread id.
+  const file = readdirSync(profileDir!).find((name) => /\.0\.\d+\.cpuprofile$/.test(name));
   if (!file) throw new Error(`no CPU profile in ${profileDir}: did the server exit cleanly?`);
   const profile = JSON.parse(readFileSync(join(profileDir!, file), 'utf8')) as {
     nodes: ProfileNode[];

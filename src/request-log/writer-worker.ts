@@ -1,10 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import type { Db } from '../db/handle.ts';
 import { isDataRejected } from '../db/unavailable.ts';
 import { recordsOf } from './request-columns.ts';
-import { RequestLogRepository } from './request-log-repository.ts';
+import { CopyStore } from './copy-store.ts';
 import { RequestLogWriter } from './request-log-writer.ts';
 import type { FromWriter, ToWriter, WriterWorkerData } from './worker-drain.ts';
 
@@ -22,7 +20,7 @@ const pool = new pg.Pool({ connectionString: data.databaseUrl, max: data.paralle
 // An idle client that loses its server must not end the thread; the next statement reports it.
 pool.on('error', () => {});
 const writer = new RequestLogWriter({
-  store: new RequestLogRepository(drizzle(pool) as unknown as Db),
+  store: new CopyStore(pool),
   capacity: Number.MAX_SAFE_INTEGER,
   intervalMs: data.intervalMs,
   batchSize: data.batchSize,

@@ -1,8 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import type { Db } from '../db/handle.ts';
 import { isDataRejected } from '../db/unavailable.ts';
 import { recordsOf } from './request-columns.ts';
-import { CopyStore } from './copy-store.ts';
+import { RequestLogRepository } from './request-log-repository.ts';
 import { RequestLogWriter } from './request-log-writer.ts';
 import type { FromWriter, ToWriter, WriterWorkerData } from './worker-drain.ts';
 
@@ -20,7 +22,7 @@ const pool = new pg.Pool({ connectionString: data.databaseUrl, max: data.paralle
 // An idle client that loses its server must not end the thread; the next statement reports it.
 pool.on('error', () => {});
 const writer = new RequestLogWriter({
-  store: new CopyStore(pool),
+  store: new RequestLogRepository(drizzle(pool) as unknown as Db),
   capacity: Number.MAX_SAFE_INTEGER,
   intervalMs: data.intervalMs,
   batchSize: data.batchSize,

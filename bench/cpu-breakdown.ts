@@ -78,6 +78,7 @@ function threadCpuMs(pid: number): Map<string, number> {
 
 type Tally = {
   rps: number[];
+  p99: number[];
   requests: number;
   threads: Map<string, number[]>;
   functions: Map<string, number>;
@@ -92,7 +93,7 @@ type Running = {
 const tallies = new Map<string, Tally>(
   configs.map((config) => [
     config,
-    { rps: [], requests: 0, threads: new Map(), functions: new Map(), files: new Map() },
+    { rps: [], p99: [], requests: 0, threads: new Map(), functions: new Map(), files: new Map() },
   ]),
 );
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -137,6 +138,7 @@ for (let set = 1; set <= sets; set++) {
       each.loads.push([started + EDGE_US, nowUs() - EDGE_US]);
       const after = await cpuMs(each);
       tally.rps.push(sample.rps);
+      tally.p99.push(sample.p99);
       tally.requests += options.profile ? sample.requests * (1 - (2 * EDGE_US) / 1e6 / seconds) : sample.requests;
       let all = 0;
       for (const [group, ms] of after) {
@@ -216,6 +218,8 @@ console.log(
     'configuration',
     'req/s',
     'ratio to first',
+    'p99 ms',
+    'p99 ratio to first',
     ...groups,
     'CPU ratio to first',
     'Δ request thread (paired)',
@@ -237,6 +241,8 @@ for (const config of configs) {
       config,
       fixed(median(tally.rps), 0),
       fixed(pairedRatio(tally.rps, first.rps), 3),
+      fixed(median(tally.p99), 2),
+      fixed(pairedRatio(tally.p99, first.p99), 2),
       ...cells,
       fixed(cpuRatio, 3),
       fixed(pairedDifference(tally.threads.get('request thread')!, first.threads.get('request thread')!), 2),

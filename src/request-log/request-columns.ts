@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { REQUEST_OUTCOMES, type RequestOutcome } from './request-log-schemas.ts';
-import type { RequestRecord } from './request-record.ts';
+import type { RequestFields, RequestRecord } from './request-record.ts';
 
 const OUTCOME_CODE: ReadonlyMap<RequestOutcome, number> = new Map(REQUEST_OUTCOMES.map((outcome, i) => [outcome, i]));
 
@@ -63,7 +63,7 @@ export class RequestColumns {
   }
 
   /** One record; the caller checks `full` first. */
-  append(record: Omit<RequestRecord, 'id'> & { id?: string }): void {
+  append(record: RequestFields): void {
     const chunk = this.chunk;
     const row = chunk.size++;
     chunk.atMs[row] = record.atMs;

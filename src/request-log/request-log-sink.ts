@@ -1,6 +1,5 @@
-import { RequestColumns } from './request-columns.ts';
-import type { RequestChunk } from './request-columns.ts';
-import type { RequestRecord } from './request-record.ts';
+import { RequestColumns, type RequestChunk } from './request-columns.ts';
+import type { RequestFields } from './request-record.ts';
 
 /** What a drain has done with the records handed to it: written and dropped so far, and still held. */
 export type DrainState = { readonly written: number; readonly dropped: number; readonly pending: number };
@@ -70,7 +69,7 @@ export class RequestLogSink {
   }
 
   /** Hot path (after the response): the fields into columns, or a count when full. */
-  record(entry: Omit<RequestRecord, 'id'> & { id?: string }): void {
+  record(entry: RequestFields): void {
     if (this.pending >= this.capacity) {
       this.droppedHere += 1;
       return;

@@ -5,8 +5,11 @@
  * shown as its difference from the first. Rounds alternate between fresh servers, in sets.
  *
  * A configuration is `off` or a sampling ratio (`0`, `0.01`, `1`: parentbased_traceidratio, spans
- * to an OTLP sink in this process), optionally `@<checkout>` to run another copy of the code.
- * Usage: node bench/cpu-breakdown.ts [--profile] [--sets=3] [--rounds=6] [--seconds=3] off 0.1 1
+ * to an OTLP sink in this process), optionally `+log` for the request log on (flushed every second;
+ * off otherwise), optionally `@<checkout>` to run another copy of the code. On PostgreSQL
+ * (`--engine=postgres`) each server gets a database of its own, and the CPU of that database's
+ * backends counts as the server's ("postgres backends").
+ * Usage: node bench/cpu-breakdown.ts [--profile] [--engine=pglite] [--sets=3] [--rounds=6] [--seconds=3] off 0.1 1
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,12 +18,15 @@ import { parseArgs } from 'node:util';
 import type { AirkeyReady } from './airkey-server.ts';
 import { AS_NPM_START, median, NPM_START_NODE_FLAGS, startServer, type Server } from './measure.ts';
 import { otlpSink } from './otlp-sink.ts';
+import { throwawayPostgres } from './postgres.ts';
+import { backendCpuMs } from './postgres-cpu.ts';
 import { hasWrk, wrkLoad } from './wrk.ts';
 
 const { values: options, positionals: configs } = parseArgs({
   allowPositionals: true,
   options: {
     profile: { type: 'boolean', default: false },
+    engine: { type: 'string', default: 'pglite' },
     sets: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '6' },
     seconds: { type: 'string', default: '3' },
@@ -37,10 +43,14 @@ const EDGE_US = 200_000;
 const sink = await otlpSink();
 
 function envOf(config: string): Record<string, string> {
-  const setting = config.split('@')[0]!;
+  const [setting = '', log] = config.split('@')[0]!.split('+');
+  return { REQUEST_LOG_DAYS: log === 'log' ? '30' : '0', USAGE_FLUSH_MS: '1000', ...tracingEnvOf(setting) };
+}
+
+function tracingEnvOf(setting: string): Record<string, string> {
   if (setting === 'off') return {};
   const ratio = Number(setting);
-  if (!(ratio >= 0 && ratio <= 1)) throw new Error(`"${config}" is neither off nor a ratio from 0 to 1`);
+  if (!(ratio >= 0 && ratio <= 1)) throw new Error(`"${setting}" is neither off nor a ratio from 0 to 1`);
   return {
     OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
     OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
@@ -68,16 +78,22 @@ function threadCpuMs(pid: number): Map<string, number> {
 
 type Tally = {
   rps: number[];
+  p99: number[];
   requests: number;
   threads: Map<string, number[]>;
   functions: Map<string, number>;
   files: Map<string, number>;
 };
-type Running = { server: Server<AirkeyReady>; profileDir?: string; loads: Array<[number, number]> };
+type Running = {
+  server: Server<AirkeyReady>;
+  profileDir?: string;
+  loads: Array<[number, number]>;
+  database?: { url: string; drop(): Promise<void> };
+};
 const tallies = new Map<string, Tally>(
   configs.map((config) => [
     config,
-    { rps: [], requests: 0, threads: new Map(), functions: new Map(), files: new Map() },
+    { rps: [], p99: [], requests: 0, threads: new Map(), functions: new Map(), files: new Map() },
   ]),
 );
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -93,14 +109,17 @@ for (let set = 1; set <= sets; set++) {
     const checkout = config.split('@')[1];
     const profileDir = options.profile ? mkdtempSync(join(tmpdir(), 'airkey-profile-')) : undefined;
     const profileFlags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200'] : [];
+    const database = options.engine === 'postgres' ? await throwawayPostgres(undefined) : undefined;
+    if (options.engine === 'postgres' && !database) throw new Error('no PostgreSQL at 127.0.0.1:5432');
+    const engineEnv = database ? { BENCH_ENGINE: 'postgres', BENCH_DATABASE_URL: database.url } : {};
     const server = await startServer<AirkeyReady>(
       checkout ? join(checkout, 'bench/airkey-server.ts') : './airkey-server.ts',
-      { ...AS_NPM_START, BENCH_FLIGHTS_NOW: '2026-11-22T12:00:00Z', REQUEST_LOG_DAYS: '0', ...envOf(config) },
+      { ...AS_NPM_START, BENCH_FLIGHTS_NOW: '2026-11-22T12:00:00Z', ...engineEnv, ...envOf(config) },
       undefined,
       'server',
       { nodeFlags: [...NPM_START_NODE_FLAGS, ...profileFlags] },
     );
-    running.set(config, { server, profileDir, loads: [] });
+    running.set(config, { server, profileDir, loads: [], ...(database ? { database } : {}) });
   }
   const whoami = ({ server }: Running) => ({
     url: `${server.info.url}/api/v1/whoami`,
@@ -113,12 +132,13 @@ for (let set = 1; set <= sets; set++) {
     for (const config of round % 2 ? [...configs].reverse() : configs) {
       const each = running.get(config)!;
       const tally = tallies.get(config)!;
-      const before = threadCpuMs(each.server.child.pid!);
+      const before = await cpuMs(each);
       const started = nowUs();
       const sample = await wrkLoad(whoami(each));
       each.loads.push([started + EDGE_US, nowUs() - EDGE_US]);
-      const after = threadCpuMs(each.server.child.pid!);
+      const after = await cpuMs(each);
       tally.rps.push(sample.rps);
+      tally.p99.push(sample.p99);
       tally.requests += options.profile ? sample.requests * (1 - (2 * EDGE_US) / 1e6 / seconds) : sample.requests;
       let all = 0;
       for (const [group, ms] of after) {
@@ -137,16 +157,25 @@ for (let set = 1; set <= sets; set++) {
   console.log(`set ${set}, request thread µs a request: ${thisSet.join(' · ')}`);
   for (const [config, each] of running) {
     await each.server.stop();
+    await each.database?.drop();
     if (each.profileDir) readProfile(each, tallies.get(config)!);
   }
 }
 sink.close();
 
+/** The server's threads and, on PostgreSQL, its database's backends. */
+async function cpuMs(each: Running): Promise<Map<string, number>> {
+  const threads = threadCpuMs(each.server.child.pid!);
+  if (each.database) threads.set('postgres backends', await backendCpuMs(each.database.url));
+  return threads;
+}
+
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
 
 /** Adds the request thread's sampled time inside the loads, by function and by file. */
 function readProfile({ profileDir, loads }: Running, tally: Tally): void {
-  const file = readdirSync(profileDir!).find((name) => name.endsWith('.cpuprofile'));
+  // The request thread's profile: a worker thread writes its own, named with its thread id.
+  const file = readdirSync(profileDir!).find((name) => /\.0\.\d+\.cpuprofile$/.test(name));
   if (!file) throw new Error(`no CPU profile in ${profileDir}: did the server exit cleanly?`);
   const profile = JSON.parse(readFileSync(join(profileDir!, file), 'utf8')) as {
     nodes: ProfileNode[];
@@ -184,10 +213,25 @@ const first = tallies.get(configs[0]!)!;
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 console.log(`\n${sets} sets × ${rounds} rounds × ${seconds} s, wrk -c50, medians of rounds; µs of CPU per request`);
 const groups = [...new Set(configs.flatMap((config) => [...tallies.get(config)!.threads.keys()]))];
-console.log(['configuration', 'req/s', 'ratio to first', ...groups, 'CPU ratio to first'].join(' | '));
+console.log(
+  [
+    'configuration',
+    'req/s',
+    'ratio to first',
+    'p99 ms',
+    'p99 ratio to first',
+    ...groups,
+    'CPU ratio to first',
+    'Δ request thread (paired)',
+    'Δ all (paired)',
+  ].join(' | '),
+);
 // The machine's speed drifts over a run; only quotients of rounds run next to each other compare.
 const pairedRatio = (values: number[], firsts: number[]) =>
   median(values.map((value, round) => value / firsts[round]!));
+// With one entry per whoami, the difference from a log-off first configuration is the CPU an entry costs.
+const pairedDifference = (values: number[], firsts: number[]) =>
+  median(values.map((value, round) => value - firsts[round]!));
 for (const config of configs) {
   const tally = tallies.get(config)!;
   const cells = groups.map((group) => fixed(median(tally.threads.get(group) ?? [0])));
@@ -197,8 +241,12 @@ for (const config of configs) {
       config,
       fixed(median(tally.rps), 0),
       fixed(pairedRatio(tally.rps, first.rps), 3),
+      fixed(median(tally.p99), 2),
+      fixed(pairedRatio(tally.p99, first.p99), 2),
       ...cells,
       fixed(cpuRatio, 3),
+      fixed(pairedDifference(tally.threads.get('request thread')!, first.threads.get('request thread')!), 2),
+      fixed(pairedDifference(tally.threads.get('all threads')!, first.threads.get('all threads')!), 2),
     ].join(' | '),
   );
 }

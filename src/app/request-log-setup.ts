@@ -4,6 +4,9 @@ import { RequestLogPartitions } from '../request-log/request-log-partitions.ts';
 import { RequestLogRepository } from '../request-log/request-log-repository.ts';
 import { RequestLogService } from '../request-log/request-log-service.ts';
 import { RequestLogWriter } from '../request-log/request-log-writer.ts';
+import { InThreadDrain } from '../request-log/in-thread-drain.ts';
+import { RequestLogSink, type RequestLogDrain } from '../request-log/request-log-sink.ts';
+import { WorkerDrain } from '../request-log/worker-drain.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { BackgroundJob } from './background-jobs.ts';
 import type { Foundation } from './foundation.ts';
@@ -22,15 +25,10 @@ export function buildRequestLog(config: Config, clock: Clock, base: Foundation) 
   const repository = new RequestLogRepository(db);
   const on = config.requestLogDays > 0;
   const writer = on
-    ? new RequestLogWriter({
-        store: repository,
+    ? new RequestLogSink({
+        drain: drainOf(config, base, repository),
         capacity: config.requestLogBuffer,
         intervalMs: config.usageFlushMs,
-        // PostgreSQL has a pool: two statements at once keep up with a busy instance. PGlite has one
-        // connection on the request thread: smaller batches hold that thread for a shorter while.
-        ...(base.database.kind === 'postgres' ? { parallel: 2 } : { parallel: 1, batchSize: 250 }),
-        report: base.streakOf('request_log'),
-        isPermanent: isDataRejected,
       })
     : null;
   if (writer) base.metrics.watchRequestLog(writer);
@@ -56,4 +54,30 @@ export function buildRequestLog(config: Config, clock: Clock, base: Foundation) 
     stop: () => writer?.stop(),
   };
   return { services, job, maintain };
+}
+
+/**
+ * PostgreSQL: a worker thread with its own two connections writes, two batches at a time, off the
+ * request thread. PGlite has one connection, on the request thread: the writer runs there, in
+ * smaller batches that hold the thread for a shorter while.
+ */
+function drainOf(config: Config, base: Foundation, repository: RequestLogRepository): RequestLogDrain {
+  const report = base.streakOf('request_log');
+  if (base.database.kind === 'postgres' && config.databaseUrl) {
+    return new WorkerDrain(
+      { databaseUrl: config.databaseUrl, intervalMs: config.usageFlushMs, batchSize: 1_000, parallel: 2 },
+      report,
+    );
+  }
+  return new InThreadDrain(
+    new RequestLogWriter({
+      store: repository,
+      capacity: Number.MAX_SAFE_INTEGER,
+      intervalMs: config.usageFlushMs,
+      parallel: 1,
+      batchSize: 250,
+      report,
+      isPermanent: isDataRejected,
+    }),
+  );
 }

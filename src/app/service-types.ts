@@ -21,7 +21,7 @@ import type { QuotaMeter } from '../limits/quota/quota-meter.ts';
 import type { RollService } from '../keys/lifecycle/roll-service.ts';
 import type { UsageRecorder } from '../keys/check/usage-recorder.ts';
 import type { RequestLogService } from '../request-log/request-log-service.ts';
-import type { RequestLogWriter } from '../request-log/request-log-writer.ts';
+import type { RequestLogSink } from '../request-log/request-log-sink.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { SecondFactorService } from '../second-factors/second-factor-service.ts';
 import type { SessionService } from '../sessions/session-service.ts';
@@ -105,7 +105,7 @@ export type FlightServices = { flights: FlightService };
 export type RequestLogServices = {
   requestLog: RequestLogService;
   /** Null when REQUEST_LOG_DAYS is 0: nothing is recorded. */
-  requestLogWriter: RequestLogWriter | null;
+  requestLogWriter: RequestLogSink | null;
 };
 
 /** Webhook endpoints, the box that seals their secrets, and what the sealing key said at start. */

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestLogWriter } from '../request-log/request-log-writer.ts';
+import type { RequestLogSink } from '../request-log/request-log-sink.ts';
 import { outcomeOf } from '../request-log/request-record.ts';
 import type { Clock } from '../shared/clock.ts';
 import { scrubUrl } from '../shared/redaction.ts';
@@ -17,7 +16,7 @@ const MCP_NAME_MAX = 100;
  * string, a header other than the user agent, or a body: only an MCP request's JSON-RPC method and
  * tool name are read from it.
  */
-export function requestLogRecorder(writer: RequestLogWriter, clock: Clock) {
+export function requestLogRecorder(writer: RequestLogSink, clock: Clock) {
   return function recordRequest(request: FastifyRequest, reply: FastifyReply): void {
     const principal = request.principal ?? request.refusedKey;
     if (principal === undefined) return;
@@ -26,7 +25,6 @@ export function requestLogRecorder(writer: RequestLogWriter, clock: Clock) {
     const route = templateOf(request.routeOptions.url ?? '');
     const mcp = route === '/mcp' ? mcpCallOf(request.body) : undefined;
     writer.record({
-      id: randomUUID(),
       atMs: clock.nowMs() - Math.round(durationMs),
       tenantId: principal.tenant.id,
       keyId: principal.key.id,

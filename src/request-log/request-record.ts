@@ -1,8 +1,8 @@
 import type { RequestOutcome } from './request-log-schemas.ts';
 
 /**
- * One request as the writer buffers it: plain values the request already held, no key material.
- * `id` is made when the request is recorded: with `at`, it orders a page and names an entry.
+ * One request as the writer writes it: plain values the request already held, no key material.
+ * `id`, with `at`, orders a page and names an entry; the writer makes it (the request thread does not).
  */
 export type RequestRecord = {
   id: string;
@@ -23,6 +23,9 @@ export type RequestRecord = {
   mcpMethod: string | null;
   mcpTool: string | null;
 };
+
+/** What the hook hands over: a record, its id left to the writer (a test may give one). */
+export type RequestFields = Omit<RequestRecord, 'id'> & { id?: string };
 
 /** Problem codes that name the outcome whatever the status (an MCP tool error is a 200). */
 const OUTCOME_OF_CODE: Readonly<Record<string, RequestOutcome>> = {

@@ -1,0 +1,102 @@
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { WorkerDrain } from '../../src/request-log/worker-drain.ts';
+import { ENGINES } from '../support/databases.ts';
+import { rowsOf, type Harness } from '../support/harness.ts';
+import { useHarness } from '../support/use.ts';
+
+const CAPACITY = 20;
+
+async function countOf(h: Harness, keyId: string): Promise<number> {
+  const { rows } = await rowsOf<{ n: number }>(
+    h,
+    sql`select count(*)::int as n from request_log where key_id = ${keyId}::uuid`,
+  );
+  return rows[0]!.n;
+}
+
+async function droppedMetric(h: Harness): Promise<number> {
+  const text = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+  return Number(/^airkey_request_log_dropped_total (\d+)$/m.exec(text)?.[1]);
+}
+
+async function whoamis(h: Harness, secret: string, n: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i++) statuses.push((await h.api(secret, '/api/v1/whoami')).statusCode);
+  return statuses;
+}
+
+/**
+ * The log's writer failing under the requests (docs/request-log.md (Writing)): a store that refuses
+ * writes or a writer thread that dies costs log entries, counted as dropped, never a request.
+ */
+describe.each(ENGINES)('the request log when its store refuses writes (%s)', (engine) => {
+  const h = useHarness({ engine, now: '2026-11-22T12:00:00Z', config: { requestLogBuffer: CAPACITY } });
+
+  it('answers every request while the store refuses, drops past the bound, and writes the rest once it accepts', async () => {
+    const admin = await h.signedIn();
+    const { api_key: key, secret } = await h.createKey(admin);
+    const writer = h.services.requestLogWriter!;
+    await rowsOf(h, sql`alter table request_log rename to request_log_away`);
+    try {
+      expect(await whoamis(h, secret, CAPACITY + 10)).toEqual(Array<number>(CAPACITY + 10).fill(200));
+      await writer.flush();
+      expect({ pending: writer.pending, dropped: writer.dropped }).toEqual({ pending: CAPACITY, dropped: 10 });
+      expect(await droppedMetric(h)).toBe(10);
+    } finally {
+      await rowsOf(h, sql`alter table request_log_away rename to request_log`);
+    }
+    await writer.flush();
+    expect(writer.pending).toBe(0);
+    expect(await countOf(h, key.id)).toBe(CAPACITY);
+  });
+
+  it('writes everything it holds when the services stop', async () => {
+    const admin = await h.signedIn();
+    const { api_key: key, secret } = await h.createKey(admin);
+    expect(await whoamis(h, secret, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(h.services.requestLogWriter!.pending).toBe(5);
+    await h.services.requestLogWriter!.stop();
+    expect(h.services.requestLogWriter!.pending).toBe(0);
+    expect(await countOf(h, key.id)).toBe(5);
+  });
+});
+
+describe('the request log when its writer thread dies (postgres)', () => {
+  const h = useHarness({ engine: 'postgres', now: '2026-11-22T12:00:00Z' });
+
+  it('answers every request, counts what the dead thread held as dropped, and writes again with a new one', async () => {
+    const admin = await h.signedIn();
+    const { api_key: key, secret } = await h.createKey(admin);
+    const writer = h.services.requestLogWriter!;
+    const drain = writer.drain;
+    if (!(drain instanceof WorkerDrain)) throw new Error('PostgreSQL writes from a worker thread');
+    expect(await whoamis(h, secret, 3)).toEqual([200, 200, 200]);
+    await writer.flush();
+    expect(await countOf(h, key.id)).toBe(3);
+
+    // The worker's next statement waits on this lock: it holds five entries when it dies.
+    const locker = new pg.Client({ connectionString: h.config.databaseUrl });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query('lock table request_log in access exclusive mode');
+      expect(await whoamis(h, secret, 5)).toEqual([200, 200, 200, 200, 200]);
+      const handedOver = writer.flush();
+      expect(writer.pending).toBe(5);
+      await drain.thread!.terminate();
+      await handedOver;
+      expect({ pending: writer.pending, dropped: writer.dropped }).toEqual({ pending: 0, dropped: 5 });
+      expect(await droppedMetric(h)).toBe(5);
+      expect(await whoamis(h, secret, 2)).toEqual([200, 200]);
+    } finally {
+      await locker.query('rollback');
+      await locker.end();
+    }
+    await writer.flush();
+    expect(drain.thread).toBeDefined();
+    expect(writer.dropped).toBe(5);
+    expect(await countOf(h, key.id)).toBe(5);
+  });
+});

@@ -12,6 +12,7 @@ import { PendingSignInRepository } from '../sessions/pending-sign-in-repository.
 import { SessionRepository } from '../sessions/session-repository.ts';
 import { sessionLimitsOf } from '../sessions/session-rules.ts';
 import { SessionService } from '../sessions/session-service.ts';
+import { SignInAttempts } from '../sessions/sign-in-attempts.ts';
 import { SignInService } from '../sessions/sign-in-service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { OidcClient } from '../sso/oidc-client.ts';
@@ -60,6 +61,16 @@ export function buildAccountServices(
     clock,
     limits: sessionLimitsOf(config),
   });
+  // Every password and code given at the door, also a wrong current password on the Security page.
+  const attempts = new SignInAttempts({
+    uow,
+    audit,
+    perClient: base.throttles.signInFailures,
+    spray: base.throttles.signInSpray,
+    secondFactors: base.throttles.signInSecondFactors,
+    passwords: base.throttles.signInPasswords,
+    onError: base.reportError,
+  });
   const ssoRows = new SsoRepository(db);
   const ssoStore = new SsoSettingsRepositoryStore({
     rows: ssoRows,
@@ -97,6 +108,7 @@ export function buildAccountServices(
       verifier,
       passkeys,
       audit,
+      attempts,
       throttle: base.throttles.signInFailures,
       sprayThrottle: base.throttles.signInSpray,
       clock,

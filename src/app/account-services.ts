@@ -96,6 +96,8 @@ export function buildAccountServices(
       audit,
       clock,
       withSecondFactor: (userIds) => flags.usersWithSecondFactor(userIds),
+      checkCurrentPassword: (user, address, verify) =>
+        attempts.check({ account: user.email, user, method: 'password', client: { address, userAgent: '' } }, verify),
     }),
     sessions,
     signIns: new SignInService({
@@ -111,6 +113,7 @@ export function buildAccountServices(
       attempts,
       throttle: base.throttles.signInFailures,
       sprayThrottle: base.throttles.signInSpray,
+      preSessionWork: base.throttles.preSessionWork,
       clock,
     }),
     secondFactors: new SecondFactorService({

@@ -33,6 +33,8 @@ export type SignInServiceOptions = {
   throttle: FailureThrottle;
   /** Failures per client across all accounts (many): stops spraying, not an office's typos. */
   sprayThrottle: FailureThrottle;
+  /** Calls that do work before anyone is known, per client (passkey options, SSO start). */
+  preSessionWork: FailureThrottle;
   clock: Clock;
   random?: RandomBytes;
 };

@@ -96,7 +96,9 @@ export class SignInService {
     who: { actor?: UserActor | undefined; pendingToken?: string | undefined },
     purpose: 'sign_in' | 'second_factor' | 'reauthenticate' | undefined,
     relyingParty: RelyingParty,
+    client: ClientContext,
   ) {
+    await this.admitPreSessionWork(client);
     const chosen = purpose ?? (who.actor ? 'reauthenticate' : who.pendingToken ? 'second_factor' : 'sign_in');
     if (chosen === 'reauthenticate') {
       if (!who.actor) throw new NotAuthenticatedError();
@@ -107,6 +109,16 @@ export class SignInService {
       return this.options.passkeys.requestOptions(relyingParty, chosen, pending.userId);
     }
     return this.options.passkeys.requestOptions(relyingParty, 'sign_in', null);
+  }
+
+  /**
+   * Work done for whoever asks, before anyone is known (a challenge row, an SSO flow and its
+   * provider's discovery): every call spends a point of the client's, as failed key checks do.
+   */
+  async admitPreSessionWork(client: ClientContext): Promise<void> {
+    const { preSessionWork } = this.options;
+    const from = clientKey(client.address);
+    if (!(await preSessionWork.tryTake(from))) throw new TooManyRequestsError(Math.max(1, preSessionWork.knownBlockSeconds(from)));
   }
 
   /** A passkey alone: phishing-resistant, and with user verification two factors by itself. */

@@ -175,6 +175,11 @@ export class SignInService {
     return this.options.sessions.renew(actor, method, client, factors, tenant?.secondFactorRequired ?? 'none');
   }
 
+  /** Resolves once the audit entries of past wrong attempts (written after their answers) are in. */
+  async attemptsSettled(): Promise<void> {
+    await this.options.attempts.settled();
+  }
+
   /** Housekeeping: abandoned second-factor steps and unanswered passkey challenges. */
   async deleteExpired(): Promise<void> {
     await this.options.pending.deleteExpired(this.options.clock.now());

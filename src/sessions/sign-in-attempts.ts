@@ -23,7 +23,12 @@ export type SignInAttemptsOptions = {
 };
 
 /** Who is trying, as far as it is known: an unknown account is counted all the same. */
-export type Attempt = { account: string; user: UserWithTenant | undefined; method: SignInMethod; client: ClientContext };
+export type Attempt = {
+  account: string;
+  user: UserWithTenant | undefined;
+  method: SignInMethod;
+  client: ClientContext;
+};
 
 type Counted = { throttle: FailureThrottle; key: string; lock?: 'password' | 'second_factor' };
 

@@ -43,7 +43,10 @@ export class SignInService {
     const user = await this.options.users.findByEmail(account);
     // An unknown account costs what a known one does: a hash verified, the same counts taken.
     const attempt = { account, user, method: 'password', client } as const;
-    if (!(await this.options.attempts.check(attempt, () => verifyPassword(user?.passwordHash ?? null, password))) || !user) {
+    if (
+      !(await this.options.attempts.check(attempt, () => verifyPassword(user?.passwordHash ?? null, password))) ||
+      !user
+    ) {
       throw new InvalidCredentialsError();
     }
     // Judged after the password, so the answer says nothing about an account to whoever lacks it.
@@ -118,7 +121,8 @@ export class SignInService {
   async admitPreSessionWork(client: ClientContext): Promise<void> {
     const { preSessionWork } = this.options;
     const from = clientKey(client.address);
-    if (!(await preSessionWork.tryTake(from))) throw new TooManyRequestsError(Math.max(1, preSessionWork.knownBlockSeconds(from)));
+    if (!(await preSessionWork.tryTake(from)))
+      throw new TooManyRequestsError(Math.max(1, preSessionWork.knownBlockSeconds(from)));
   }
 
   /** A passkey alone: phishing-resistant, and with user verification two factors by itself. */

@@ -144,7 +144,12 @@ export class UserService {
    * sign-in, so a stolen session cannot guess it at the hash's speed), then the rule; their other
    * sessions end. `address` is the client's, as the sign-in throttles count it.
    */
-  async changeOwnPassword(actor: UserActor, address: string, currentPassword: string, newPassword: string): Promise<void> {
+  async changeOwnPassword(
+    actor: UserActor,
+    address: string,
+    currentPassword: string,
+    newPassword: string,
+  ): Promise<void> {
     requireRecentSignIn(actor, this.options.clock);
     const { users, audit, uow } = this.options;
     const user = await users.findById(actor.id);

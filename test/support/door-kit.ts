@@ -21,7 +21,12 @@ export function passwordFrom(
   password: string,
   cookie?: string,
 ): Promise<LightMyRequestResponse> {
-  return app.inject({ method: 'POST', url: '/backoffice/api/session', payload: { email, password }, ...from(client, cookie) });
+  return app.inject({
+    method: 'POST',
+    url: '/backoffice/api/session',
+    payload: { email, password },
+    ...from(client, cookie),
+  });
 }
 
 /** The second-factor step by `client` with a pending cookie. */
@@ -31,14 +36,25 @@ export function codeFrom(
   pending: string,
   body: Record<string, unknown>,
 ): Promise<LightMyRequestResponse> {
-  return app.inject({ method: 'POST', url: '/backoffice/api/session/second-factor', payload: body, ...from(client, pending) });
+  return app.inject({
+    method: 'POST',
+    url: '/backoffice/api/session/second-factor',
+    payload: body,
+    ...from(client, pending),
+  });
 }
 
 /** The password step by `client`: its pending cookie, or fails the test. */
-export async function pendingFrom(app: FastifyInstance, client: string, email: string, password: string): Promise<string> {
+export async function pendingFrom(
+  app: FastifyInstance,
+  client: string,
+  email: string,
+  password: string,
+): Promise<string> {
   const response = await passwordFrom(app, client, email, password);
   const pending = cookieFrom(response, 'airkey_pending');
-  if (response.statusCode !== 200 || !pending) throw new Error(`no pending step: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 200 || !pending)
+    throw new Error(`no pending step: ${response.statusCode} ${response.body}`);
   return pending;
 }
 

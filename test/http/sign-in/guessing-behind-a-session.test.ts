@@ -14,7 +14,10 @@ describe('guessing behind a session, and work before anyone is known', () => {
   it('counts a wrong current password on PUT /me/password as a wrong password at the door', async () => {
     const admin = await h.signedIn();
     const change = (current: string) =>
-      admin.request('PUT', '/backoffice/api/me/password', { current_password: current, new_password: 'a new long password' });
+      admin.request('PUT', '/backoffice/api/me/password', {
+        current_password: current,
+        new_password: 'a new long password',
+      });
     for (let i = 0; i < 5; i++) expectProblem(await change(`wrong ${i}`), 401, 'invalid_credentials');
     const right = await change(TEST_PASSWORD);
     expectProblem(right, 429, 'too_many_requests');

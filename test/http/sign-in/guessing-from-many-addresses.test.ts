@@ -26,7 +26,9 @@ describe('guessing from many addresses', () => {
     const authenticator = new SoftAuthenticator('http://localhost');
     const creation = await admin.request('POST', '/backoffice/api/me/passkeys/options');
     const registered = authenticator.register(creation.json());
-    expect((await admin.request('POST', '/backoffice/api/me/passkeys', { name: 'Key', response: registered })).statusCode).toBe(201);
+    expect(
+      (await admin.request('POST', '/backoffice/api/me/passkeys', { name: 'Key', response: registered })).statusCode,
+    ).toBe(201);
 
     const statuses: number[] = [];
     for (let i = 1; i <= 12; i++) {
@@ -39,7 +41,10 @@ describe('guessing from many addresses', () => {
 
     // The right code from an address never seen, and a recovery code, are refused until the quarter ends.
     const fresh = await pendingFrom(h.app, '203.0.113.9', admin.email, TEST_PASSWORD);
-    const right = await codeFrom(h.app, '203.0.113.9', fresh, { method: 'totp', code: totpCode(secret, h.clock.nowMs()) });
+    const right = await codeFrom(h.app, '203.0.113.9', fresh, {
+      method: 'totp',
+      code: totpCode(secret, h.clock.nowMs()),
+    });
     expectProblem(right, 429, 'too_many_requests');
     expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(right.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
@@ -49,7 +54,11 @@ describe('guessing from many addresses', () => {
     // A passkey is not guessed: it still signs in.
     const options = await h.app.inject({ method: 'POST', url: '/backoffice/api/session/passkey/options' });
     const assertion = authenticator.assert(options.json<PublicKeyCredentialRequestOptionsJSON>());
-    const byPasskey = await h.app.inject({ method: 'POST', url: '/backoffice/api/session/passkey', payload: { response: assertion } });
+    const byPasskey = await h.app.inject({
+      method: 'POST',
+      url: '/backoffice/api/session/passkey',
+      payload: { response: assertion },
+    });
     expect(byPasskey.statusCode).toBe(200);
 
     const locks = await locksOf(h, admin.userId);
@@ -67,10 +76,15 @@ describe('guessing from many addresses', () => {
     const user = await h.user(tenant.id, ['crew']);
     const inOne = (i: number) => `2001:db8:aa:1:${i.toString(16)}::${i}`;
     const statuses: number[] = [];
-    for (let i = 1; i <= 6; i++) statuses.push((await passwordFrom(h.app, inOne(i), user.email, `wrong ${i}`)).statusCode);
+    for (let i = 1; i <= 6; i++)
+      statuses.push((await passwordFrom(h.app, inOne(i), user.email, `wrong ${i}`)).statusCode);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
     // The /64 is refused whichever of its addresses asks, even with the right password.
-    expectProblem(await passwordFrom(h.app, '2001:db8:aa:1:ffff::1', user.email, TEST_PASSWORD), 429, 'too_many_requests');
+    expectProblem(
+      await passwordFrom(h.app, '2001:db8:aa:1:ffff::1', user.email, TEST_PASSWORD),
+      429,
+      'too_many_requests',
+    );
     // Another /64, and an IPv4 client, are other clients: the account answers them.
     expect((await passwordFrom(h.app, '2001:db8:aa:2::1', user.email, TEST_PASSWORD)).statusCode).toBe(200);
     expect((await passwordFrom(h.app, '192.0.2.44', user.email, TEST_PASSWORD)).statusCode).toBe(200);
@@ -81,7 +95,8 @@ describe('guessing from many addresses', () => {
     const user = await h.user(tenant.id, ['crew']);
     const clients = ['2001:db8:bb:1::1', '2001:db8:bb:2::1', '192.0.2.50', '192.0.2.51'];
     for (const client of clients) {
-      for (let i = 0; i < 5; i++) expect((await passwordFrom(h.app, client, user.email, `wrong ${i}`)).statusCode).toBe(401);
+      for (let i = 0; i < 5; i++)
+        expect((await passwordFrom(h.app, client, user.email, `wrong ${i}`)).statusCode).toBe(401);
       expectProblem(await passwordFrom(h.app, client, user.email, 'wrong again'), 429, 'too_many_requests');
     }
     expect((await passwordFrom(h.app, '2001:db8:bb:3::1', user.email, TEST_PASSWORD)).statusCode).toBe(200);

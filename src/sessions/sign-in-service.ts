@@ -42,13 +42,9 @@ export class SignInService {
     const account = email.trim().toLowerCase();
     const user = await this.options.users.findByEmail(account);
     // An unknown account costs what a known one does: a hash verified, the same counts taken.
-    const attempt = { account, user, method: 'password', client } as const;
-    if (
-      !(await this.options.attempts.check(attempt, () => verifyPassword(user?.passwordHash ?? null, password))) ||
-      !user
-    ) {
-      throw new InvalidCredentialsError();
-    }
+    const verify = () => verifyPassword(user?.passwordHash ?? null, password);
+    const accepted = await this.options.attempts.check({ account, user, method: 'password', client }, verify);
+    if (!accepted || !user) throw new InvalidCredentialsError();
     // Judged after the password, so the answer says nothing about an account to whoever lacks it.
     const tenant = await this.requirePasswordSignIn(user, client, 'password');
     const factors = await this.options.flags.flagsOf(user.id);

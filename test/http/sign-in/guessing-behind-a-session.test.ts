@@ -57,4 +57,12 @@ describe('guessing behind a session, and work before anyone is known', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect((await options('192.0.2.78')).statusCode).toBe(200);
   });
+
+  it('throttles SSO start per client the same way: each call would store a flow', async () => {
+    const start = (client: string) =>
+      h.app.inject({ method: 'GET', url: '/backoffice/sso/no-such-tenant/start', remoteAddress: client });
+    for (let i = 0; i < 20; i++) expect((await start('192.0.2.87')).statusCode).toBe(302);
+    expectProblem(await start('192.0.2.87'), 429, 'too_many_requests');
+    expect((await start('192.0.2.88')).statusCode).toBe(302);
+  });
 });

@@ -12,6 +12,7 @@ import { PendingSignInRepository } from '../sessions/pending-sign-in-repository.
 import { SessionRepository } from '../sessions/session-repository.ts';
 import { sessionLimitsOf } from '../sessions/session-rules.ts';
 import { SessionService } from '../sessions/session-service.ts';
+import { SignInAttempts } from '../sessions/sign-in-attempts.ts';
 import { SignInService } from '../sessions/sign-in-service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { OidcClient } from '../sso/oidc-client.ts';
@@ -60,6 +61,16 @@ export function buildAccountServices(
     clock,
     limits: sessionLimitsOf(config),
   });
+  // Every password and code given at the door, also a wrong current password on the Security page.
+  const attempts = new SignInAttempts({
+    uow,
+    audit,
+    perClient: base.throttles.signInFailures,
+    spray: base.throttles.signInSpray,
+    secondFactors: base.throttles.signInSecondFactors,
+    passwords: base.throttles.signInPasswords,
+    onError: base.reportError,
+  });
   const ssoRows = new SsoRepository(db);
   const ssoStore = new SsoSettingsRepositoryStore({
     rows: ssoRows,
@@ -85,6 +96,8 @@ export function buildAccountServices(
       audit,
       clock,
       withSecondFactor: (userIds) => flags.usersWithSecondFactor(userIds),
+      checkCurrentPassword: (user, address, verify) =>
+        attempts.check({ account: user.email, user, method: 'password', client: { address, userAgent: '' } }, verify),
     }),
     sessions,
     signIns: new SignInService({
@@ -97,8 +110,10 @@ export function buildAccountServices(
       verifier,
       passkeys,
       audit,
+      attempts,
       throttle: base.throttles.signInFailures,
       sprayThrottle: base.throttles.signInSpray,
+      preSessionWork: base.throttles.preSessionWork,
       clock,
     }),
     secondFactors: new SecondFactorService({

@@ -92,7 +92,7 @@ export async function openFoundation(config: Config, clock: Clock, overrides: Se
     reportError,
     streakOf,
     redis,
-    throttles: createThrottles(redis, clock),
+    throttles: createThrottles(redis, clock, db),
     webhooks,
   };
 }

@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_rotated',
   'user.signed_in',
   'user.sign_in_failed',
+  'user.sign_in_locked',
   'user.created',
   'user.roles_changed',
   'user.deleted',

@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, text, timestamp, uuid, boolean } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, text, timestamp, uuid, boolean } from 'drizzle-orm/pg-core';
 import { users } from './schema.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -78,4 +78,15 @@ export const webauthnChallenges = pgTable('webauthn_challenges', {
   /** The user it was issued to; null for a passkey sign-in, where nobody is known yet. */
   userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
   expiresAt: at('expires_at').notNull(),
+});
+
+/**
+ * Sign-in attempts counted per key (an account and client, or an account alone) in a fixed window
+ * that starts at its first attempt, shared by every instance on PostgreSQL without Redis. Rows of
+ * ended windows are pruned with the abandoned sign-ins.
+ */
+export const signInAttempts = pgTable('sign_in_attempts', {
+  key: text('key').primaryKey(),
+  windowStart: at('window_start').notNull(),
+  count: integer('count').notNull(),
 });

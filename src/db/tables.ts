@@ -1,7 +1,14 @@
 import * as core from './schema.ts';
 import { instances, settings } from './instance-tables.ts';
 import { quotaHoldings, quotaPeriods, rateLimitWindows } from './rate-limit-tables.ts';
-import { passkeys, pendingSignIns, recoveryCodes, totpFactors, webauthnChallenges } from './sign-in-tables.ts';
+import {
+  passkeys,
+  pendingSignIns,
+  recoveryCodes,
+  signInAttempts,
+  totpFactors,
+  webauthnChallenges,
+} from './sign-in-tables.ts';
 import { requestLog, requestLogBatches } from './request-log-tables.ts';
 import { ssoConfigurations, ssoFlows, ssoIdentities } from './sso-tables.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from './webhook-tables.ts';
@@ -22,6 +29,7 @@ export const schema = {
   passkeys,
   recoveryCodes,
   webauthnChallenges,
+  signInAttempts,
   requestLog,
   requestLogBatches,
   ssoConfigurations,

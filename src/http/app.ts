@@ -147,7 +147,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       },
       { prefix: '/backoffice/api' },
     );
-    await browser.register(plugin(backofficeSsoRoutes, { sso: services.sso, sessions, config }));
+    await browser.register(plugin(backofficeSsoRoutes, { sso: services.sso, sessions, signIns, config }));
     await browser.register(plugin(backofficePages, { sessions }));
     apiDocsRoutes(browser);
   });

@@ -1,6 +1,7 @@
 import { and, asc, eq, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { sessions, tenants, users } from '../db/schema.ts';
+import { pendingSignIns } from '../db/sign-in-tables.ts';
 import type { UserWithTenant } from '../users/user-repository.ts';
 import { factorColumns, type FactorFlags } from '../second-factors/factor-flags.ts';
 import type { SecondFactorRequirement } from '../shared/second-factor-requirement.ts';
@@ -98,8 +99,14 @@ export class SessionRepository {
     return deleted.length > 0;
   }
 
-  /** Every session of the tenant's users but one (the caller's own); returns how many ended. */
+  /**
+   * Every session of the tenant's users but one (the caller's own), and every pending sign-in of
+   * theirs; returns how many sessions ended.
+   */
   async deleteForTenant(tx: Db, tenantId: string, exceptId: string | null): Promise<number> {
+    await tx
+      .delete(pendingSignIns)
+      .where(sql`${pendingSignIns.userId} in (select ${users.id} from ${users} where ${users.tenantId} = ${tenantId})`);
     const deleted = await tx
       .delete(sessions)
       .where(

@@ -156,6 +156,7 @@ export class SessionService {
   async endMine(actor: UserActor, id: string): Promise<void> {
     await this.options.uow.inTransaction(async (tx) => {
       if (!(await this.options.sessions.deleteOfUser(tx, actor.id, id))) throw new NotFoundError('session');
+      await this.options.users.endPendingSignIns(tx, actor.id);
       await this.auditEnded(tx, actor, actor, { session_id: id, sessions_ended: 1 });
     });
   }

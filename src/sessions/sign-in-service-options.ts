@@ -9,6 +9,7 @@ import type { TenantRepository } from '../tenants/tenant-repository.ts';
 import type { FailureThrottle } from '../throttle/failure-throttle.ts';
 import type { UserRepository } from '../users/user-repository.ts';
 import type { PendingSignInRepository } from './pending-sign-in-repository.ts';
+import type { SignInAttempts } from './sign-in-attempts.ts';
 import type { SecondFactorStep } from './session-schemas.ts';
 import type { OpenedSession, SessionService } from './session-service.ts';
 
@@ -26,10 +27,14 @@ export type SignInServiceOptions = {
   verifier: SecondFactorVerifier;
   passkeys: Passkeys;
   audit: AuditService;
+  /** Where every password and code is checked: counted first, audited when wrong. */
+  attempts: SignInAttempts;
   /** Failed passwords and second factors per account and client, counted together (a few). */
   throttle: FailureThrottle;
   /** Failures per client across all accounts (many): stops spraying, not an office's typos. */
   sprayThrottle: FailureThrottle;
+  /** Calls that do work before anyone is known, per client (passkey options, SSO start). */
+  preSessionWork: FailureThrottle;
   clock: Clock;
   random?: RandomBytes;
 };

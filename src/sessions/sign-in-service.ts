@@ -17,6 +17,7 @@ import type { UserWithTenant } from '../users/user-repository.ts';
 import type { SignInMethod } from './session-rules.ts';
 import type { ReauthenticateBody } from './session-schemas.ts';
 import type { OpenedSession } from './session-service.ts';
+import { clientKey } from '../throttle/client-key.ts';
 import { signInDetail, userTarget, type ClientContext } from './sign-in-audit.ts';
 import type { PasswordSignIn, SignInServiceOptions } from './sign-in-service-options.ts';
 
@@ -28,8 +29,8 @@ const PENDING_TTL_MS = 5 * 60_000;
 /**
  * How a person proves who they are (docs/sign-in.md), the order of checks said once per way in:
  * throttle, credentials, the tenant's sign-in rule, then a session or the second-factor step.
- * Every attempt is audited with its method, address and browser; every failure counts against the
- * account and client, whichever way it came (a password, a code, a passkey, a re-authentication).
+ * Every attempt is audited with its method, address and browser; every password and code is checked
+ * through `SignInAttempts`, which counts it first (per account and client, per account, per client).
  */
 export class SignInService {
   private readonly options: SignInServiceOptions;
@@ -39,12 +40,11 @@ export class SignInService {
 
   async signInWithPassword(email: string, password: string, client: ClientContext): Promise<PasswordSignIn> {
     const account = email.trim().toLowerCase();
-    await this.refuseWhileThrottled(client, account);
     const user = await this.options.users.findByEmail(account);
-    if (!(await verifyPassword(user?.passwordHash ?? null, password)) || !user) {
-      await this.failed(client, account, user, 'password');
-      throw new InvalidCredentialsError();
-    }
+    // An unknown account costs what a known one does: a hash verified, the same counts taken.
+    const verify = () => verifyPassword(user?.passwordHash ?? null, password);
+    const accepted = await this.options.attempts.check({ account, user, method: 'password', client }, verify);
+    if (!accepted || !user) throw new InvalidCredentialsError();
     // Judged after the password, so the answer says nothing about an account to whoever lacks it.
     const tenant = await this.requirePasswordSignIn(user, client, 'password');
     const factors = await this.options.flags.flagsOf(user.id);
@@ -75,11 +75,9 @@ export class SignInService {
     const pending = await this.livePending(pendingToken);
     const user = await this.options.users.findById(pending.userId);
     if (!user) throw new NotAuthenticatedError();
-    await this.refuseWhileThrottled(client, user.email);
-    if (!(await this.options.verifier.verify(user.id, proof, 'second_factor', relyingParty))) {
-      await this.failed(client, user.email, user, proof.method);
-      throw new InvalidSecondFactorError();
-    }
+    const attempt = { account: user.email, user, method: proof.method, client };
+    const verify = () => this.options.verifier.verify(user.id, proof, 'second_factor', relyingParty);
+    if (!(await this.options.attempts.check(attempt, verify))) throw new InvalidSecondFactorError();
     // Two racing completions of one pending sign-in open one session.
     if (!(await this.options.uow.inTransaction((tx) => this.options.pending.take(tx, pending.id)))) {
       throw new NotAuthenticatedError();
@@ -97,7 +95,9 @@ export class SignInService {
     who: { actor?: UserActor | undefined; pendingToken?: string | undefined },
     purpose: 'sign_in' | 'second_factor' | 'reauthenticate' | undefined,
     relyingParty: RelyingParty,
+    client: ClientContext,
   ) {
+    await this.admitPreSessionWork(client);
     const chosen = purpose ?? (who.actor ? 'reauthenticate' : who.pendingToken ? 'second_factor' : 'sign_in');
     if (chosen === 'reauthenticate') {
       if (!who.actor) throw new NotAuthenticatedError();
@@ -110,6 +110,17 @@ export class SignInService {
     return this.options.passkeys.requestOptions(relyingParty, 'sign_in', null);
   }
 
+  /**
+   * Work done for whoever asks, before anyone is known (a challenge row, an SSO flow and its
+   * provider's discovery): every call spends a point of the client's, as failed key checks do.
+   */
+  async admitPreSessionWork(client: ClientContext): Promise<void> {
+    const { preSessionWork } = this.options;
+    const from = clientKey(client.address);
+    if (!(await preSessionWork.tryTake(from)))
+      throw new TooManyRequestsError(Math.max(1, preSessionWork.knownBlockSeconds(from)));
+  }
+
   /** A passkey alone: phishing-resistant, and with user verification two factors by itself. */
   async signInWithPasskey(
     response: AuthenticationResponseJSON,
@@ -117,13 +128,13 @@ export class SignInService {
     relyingParty: RelyingParty,
   ): Promise<OpenedSession> {
     const { sprayThrottle, passkeys, users } = this.options;
-    const sprayed = await sprayThrottle.retryAfter(client.address);
+    const sprayed = await sprayThrottle.retryAfter(clientKey(client.address));
     if (sprayed > 0) throw new TooManyRequestsError(sprayed);
     // A challenge issued for a pending second factor may sign in too: the same user's passkey.
     const passkey = await passkeys.verifyAssertion(relyingParty, ['sign_in', 'second_factor'], null, response);
     const user = passkey ? await users.findById(passkey.userId) : undefined;
     if (!user) {
-      await sprayThrottle.recordFailure(client.address);
+      await sprayThrottle.recordFailure(clientKey(client.address));
       throw new InvalidSecondFactorError();
     }
     await this.refuseWhileThrottled(client, user.email);
@@ -143,7 +154,6 @@ export class SignInService {
   ): Promise<OpenedSession> {
     const user = await this.options.users.findById(actor.id);
     if (!user) throw new NotAuthenticatedError();
-    await this.refuseWhileThrottled(client, user.email);
     const factors = await this.options.flags.flagsOf(user.id);
     let method: SignInMethod;
     if ('password' in body) {
@@ -151,19 +161,23 @@ export class SignInService {
         throw InvalidRequestError.field('method', 'You have a second factor: re-authenticate with it, not a password.');
       }
       method = 'password';
-      if (!(await verifyPassword(user.passwordHash, body.password))) {
-        await this.failed(client, user.email, user, method);
+      const attempt = { account: user.email, user, method, client };
+      if (!(await this.options.attempts.check(attempt, () => verifyPassword(user.passwordHash, body.password)))) {
         throw new InvalidCredentialsError();
       }
     } else {
       method = body.method;
-      if (!(await this.options.verifier.verify(user.id, body, 'reauthenticate', relyingParty))) {
-        await this.failed(client, user.email, user, method);
-        throw new InvalidSecondFactorError();
-      }
+      const attempt = { account: user.email, user, method, client };
+      const verify = () => this.options.verifier.verify(user.id, body, 'reauthenticate', relyingParty);
+      if (!(await this.options.attempts.check(attempt, verify))) throw new InvalidSecondFactorError();
     }
     const tenant = await this.options.tenants.findById(user.tenantId);
     return this.options.sessions.renew(actor, method, client, factors, tenant?.secondFactorRequired ?? 'none');
+  }
+
+  /** Resolves once the audit entries of past wrong attempts (written after their answers) are in. */
+  async attemptsSettled(): Promise<void> {
+    await this.options.attempts.settled();
   }
 
   /** Housekeeping: abandoned second-factor steps and unanswered passkey challenges. */
@@ -188,29 +202,10 @@ export class SignInService {
     return tenant?.secondFactorRequired ?? 'none';
   }
 
-  /**
-   * Per account and client, so one person's typos behind an office's shared address do not lock
-   * out their colleagues; per client alone only past a count no typing reaches (spraying).
-   */
+  /** A passkey is not guessed, but an account this client has been refused stays refused to it. */
   private async refuseWhileThrottled(client: ClientContext, account: string): Promise<void> {
-    const retryAfter = Math.max(
-      await this.options.throttle.retryAfter(`${client.address}|${account}`),
-      await this.options.sprayThrottle.retryAfter(client.address),
-    );
+    const retryAfter = await this.options.throttle.retryAfter(`${clientKey(client.address)}|${account}`);
     if (retryAfter > 0) throw new TooManyRequestsError(retryAfter);
-  }
-
-  private async failed(
-    client: ClientContext,
-    account: string,
-    user: UserWithTenant | undefined,
-    method: SignInMethod,
-  ): Promise<void> {
-    await Promise.all([
-      this.options.throttle.recordFailure(`${client.address}|${account}`),
-      this.options.sprayThrottle.recordFailure(client.address),
-    ]);
-    if (user) await this.auditFailure(user, method, client, 'wrong');
   }
 
   /** Whoever tried is unknown: no actor id, the account is the target. */

@@ -1,7 +1,9 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import type { Db } from '../db/handle.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
+import { DatabaseLimiter } from './database-limiter.ts';
 
 export type ThrottleOptions = {
   /** Failures allowed per window before the client is blocked. */
@@ -12,7 +14,23 @@ export type ThrottleOptions = {
   redis?: Redis | undefined;
   /** When a remembered block ends; the system clock unless the services pass theirs. */
   clock?: Clock;
+  /**
+   * Without Redis, count in this database (every instance on it shares the count) rather than in
+   * memory. For counts that must hold across instances; no block beyond the window (`blockSeconds` 0).
+   */
+  db?: Db | undefined;
 };
+
+/** The store calls a throttle makes: rate-limiter-flexible's limiters, or the database's. */
+type Limiter = {
+  consume(key: string): Promise<RateLimiterRes>;
+  get(key: string): Promise<RateLimiterRes | null>;
+  reward(key: string, points: number): Promise<unknown>;
+  delete(key: string): Promise<unknown>;
+};
+
+/** A point taken before the secret is checked: refused, or taken (the count then includes it). */
+export type Take = { ok: true; count: number } | { ok: false; retryAfterSeconds: number };
 
 /**
  * Counts failures only (a bad key, a wrong password) per client. Backed by Redis when one is
@@ -28,7 +46,7 @@ export type ThrottleOptions = {
  * memory says what the store would.
  */
 export class FailureThrottle {
-  private readonly limiter: RateLimiterAbstract;
+  private readonly limiter: Limiter;
   /** Client → the instant (ms) its block ends. Bounded: a flood from many addresses evicts, never grows. */
   private readonly knownBlocks = new LRUCache<string, number>({ max: 10_000 });
 
@@ -37,22 +55,12 @@ export class FailureThrottle {
   constructor(options: ThrottleOptions) {
     this.options = options;
     this.clock = options.clock ?? systemClock;
-    const memory = new RateLimiterMemory({
-      points: options.points,
-      duration: options.windowSeconds,
-      blockDuration: options.blockSeconds,
-      keyPrefix: options.keyPrefix,
-    });
-    this.limiter = options.redis
-      ? new RateLimiterRedis({
-          storeClient: options.redis,
-          points: options.points,
-          duration: options.windowSeconds,
-          blockDuration: options.blockSeconds,
-          keyPrefix: `airkey:${options.keyPrefix}`,
-          insuranceLimiter: memory,
-        })
-      : memory;
+    this.limiter = limiterFor(options, this.clock);
+  }
+
+  /** Attempts allowed per window. */
+  get points(): number {
+    return this.options.points;
   }
 
   /** Seconds left of a block this instance has already seen, or 0. Synchronous: never asks the store. */
@@ -98,6 +106,26 @@ export class FailureThrottle {
     }
   }
 
+  /**
+   * Takes one point before the secret it stands for is checked, so attempts sent together cannot
+   * all be checked: the store counts atomically. Always asks the store (a remembered block may
+   * have been lifted by a success on another instance).
+   */
+  async take(client: string): Promise<Take> {
+    try {
+      const taken = await this.limiter.consume(client);
+      return { ok: true, count: taken.consumedPoints };
+    } catch (outcome) {
+      if (!(outcome instanceof RateLimiterRes)) throw outcome;
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(outcome.msBeforeNext / 1000)) };
+    }
+  }
+
+  /** Gives back a point taken for an attempt that turned out not to count (a success). */
+  async giveBack(client: string): Promise<void> {
+    await this.limiter.reward(client, 1);
+  }
+
   async reset(client: string): Promise<void> {
     this.knownBlocks.delete(client);
     await this.limiter.delete(client);
@@ -107,4 +135,25 @@ export class FailureThrottle {
     this.knownBlocks.set(client, this.clock.nowMs() + msBeforeNext);
     return Math.max(1, Math.ceil(msBeforeNext / 1000));
   }
+}
+
+/** Redis when there is one (memory insures it); else the database when asked for; else memory. */
+function limiterFor(options: ThrottleOptions, clock: Clock): Limiter {
+  const memory = new RateLimiterMemory({
+    points: options.points,
+    duration: options.windowSeconds,
+    blockDuration: options.blockSeconds,
+    keyPrefix: options.keyPrefix,
+  });
+  if (options.redis) {
+    return new RateLimiterRedis({
+      storeClient: options.redis,
+      points: options.points,
+      duration: options.windowSeconds,
+      blockDuration: options.blockSeconds,
+      keyPrefix: `airkey:${options.keyPrefix}`,
+      insuranceLimiter: memory,
+    });
+  }
+  return options.db ? new DatabaseLimiter({ db: options.db, ...options, clock }) : memory;
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { sessions, tenants, users } from '../db/schema.ts';
+import { pendingSignIns } from '../db/sign-in-tables.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type UserWithTenant = UserRow & { tenant: { id: string; slug: string; name: string } };
@@ -51,14 +52,22 @@ export class UserRepository {
   /**
    * Ends the user's sessions (all, or all but `exceptSessionId`, the one the change was made
    * through). Sessions are read from the database on every request, so this holds on every
-   * instance from the commit. Returns how many ended.
+   * instance from the commit. Its pending sign-ins (a password given, the second factor owed) end
+   * too: whatever ended the sessions would otherwise leave a way in open for minutes. Returns how
+   * many sessions ended.
    */
   async endSessions(tx: Db, userId: string, exceptSessionId: string | null = null): Promise<number> {
+    await this.endPendingSignIns(tx, userId);
     const ended = await tx
       .delete(sessions)
       .where(and(eq(sessions.userId, userId), exceptSessionId === null ? undefined : ne(sessions.id, exceptSessionId)))
       .returning({ id: sessions.id });
     return ended.length;
+  }
+
+  /** The user's password sign-ins still waiting for their second factor. */
+  async endPendingSignIns(tx: Db, userId: string): Promise<void> {
+    await tx.delete(pendingSignIns).where(eq(pendingSignIns.userId, userId));
   }
 
   async delete(tx: Db, id: string): Promise<void> {

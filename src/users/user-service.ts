@@ -42,6 +42,11 @@ export type UserServiceOptions = {
   clock: Clock;
   /** Of these users, those who hold a second factor (the second-factors feature answers). */
   withSecondFactor: (userIds: readonly string[]) => Promise<ReadonlySet<string>>;
+  /**
+   * Checks a current password as the sign-in door checks one (the sessions feature answers):
+   * counted before it is checked, with the door's limits; 429 when they are spent.
+   */
+  checkCurrentPassword: (user: UserWithTenant, address: string, verify: () => Promise<boolean>) => Promise<boolean>;
 };
 
 /**
@@ -134,13 +139,23 @@ export class UserService {
     return toUserView(updated);
   }
 
-  /** A person's own password: the current one first, then the rule; their other sessions end. */
-  async changeOwnPassword(actor: UserActor, currentPassword: string, newPassword: string): Promise<void> {
+  /**
+   * A person's own password: the current one first (a wrong one counts as a wrong password at
+   * sign-in, so a stolen session cannot guess it at the hash's speed), then the rule; their other
+   * sessions end. `address` is the client's, as the sign-in throttles count it.
+   */
+  async changeOwnPassword(
+    actor: UserActor,
+    address: string,
+    currentPassword: string,
+    newPassword: string,
+  ): Promise<void> {
     requireRecentSignIn(actor, this.options.clock);
     const { users, audit, uow } = this.options;
     const user = await users.findById(actor.id);
     if (!user) throw new NotFoundError('user');
-    if (!(await verifyPassword(user.passwordHash, currentPassword))) throw new InvalidCredentialsError();
+    const verify = () => verifyPassword(user.passwordHash, currentPassword);
+    if (!(await this.options.checkCurrentPassword(user, address, verify))) throw new InvalidCredentialsError();
     const errors: FieldError[] = [];
     await checkPassword(newPassword, user.email, errors, 'new_password');
     if (errors.length > 0) throw new InvalidRequestError(errors);

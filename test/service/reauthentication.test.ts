@@ -43,7 +43,8 @@ describe('re-authentication, enforced by the services', () => {
         s.users.create(stale, tenantId, { email: 'n@example.test', name: 'N', roles: ['crew'], password: undefined }),
       'users.update': () => s.users.update(stale, tenantId, colleague.id, { name: 'Renamed' }),
       'users.delete': () => s.users.delete(stale, tenantId, colleague.id),
-      'users.changeOwnPassword': () => s.users.changeOwnPassword(stale, 'a-long-test-password', 'a new long password'),
+      'users.changeOwnPassword': () =>
+        s.users.changeOwnPassword(stale, '10.0.0.1', 'a-long-test-password', 'a new long password'),
       'secondFactors.beginTotp': () => s.secondFactors.beginTotp(stale),
       'secondFactors.confirmTotp': () => s.secondFactors.confirmTotp(stale, '123456'),
       'secondFactors.removeTotp': () => s.secondFactors.removeTotp(stale),

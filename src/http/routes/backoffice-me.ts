@@ -46,7 +46,7 @@ export function backofficeMeRoutes(
     schema: { body: changePasswordBodySchema },
     handler: async (request, reply) => {
       const { current_password, new_password } = request.body;
-      await users.changeOwnPassword(signedInActor(request), current_password, new_password);
+      await users.changeOwnPassword(signedInActor(request), request.client, current_password, new_password);
       return reply.code(204).send();
     },
   });

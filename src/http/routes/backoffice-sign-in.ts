@@ -46,7 +46,10 @@ export function backofficeSignInRoutes(
         request.body.password,
         clientContext(request),
       );
-      if (result.kind === 'signed_in') return startSession(request, reply, result.session);
+      if (result.kind === 'signed_in') {
+        await endHeldSession(request, sessions);
+        return startSession(request, reply, result.session);
+      }
       setPendingCookie(request, reply, result.token, result.expiresAt);
       return result.step;
     },
@@ -66,6 +69,7 @@ export function backofficeSignInRoutes(
         () => rp(request),
       );
       clearPendingCookie(request, reply);
+      await endHeldSession(request, sessions);
       return startSession(request, reply, opened);
     },
   });
@@ -73,14 +77,15 @@ export function backofficeSignInRoutes(
   api.post('/session/passkey/options', {
     schema: {
       body: passkeyOptionsBodySchema,
-      response: { 200: webauthnOptionsSchema, ...problemResponses(400, 401, 403, 409) },
+      response: { 200: webauthnOptionsSchema, ...problemResponses(400, 401, 403, 409, 429) },
     },
     handler: async (request) => {
       checkOrigin(request);
       const token = request.cookies[sessionCookieName(request)];
       const lookup = token ? await sessions.resolve(token) : undefined;
       const actor = lookup?.state === 'live' ? lookup.session.actor : undefined;
-      return signIns.passkeyOptions({ actor, pendingToken: pendingToken(request) }, request.body?.purpose, rp(request));
+      const who = { actor, pendingToken: pendingToken(request) };
+      return signIns.passkeyOptions(who, request.body?.purpose, rp(request), clientContext(request));
     },
   });
 
@@ -93,9 +98,20 @@ export function backofficeSignInRoutes(
       checkOrigin(request);
       const opened = await signIns.signInWithPasskey(request.body.response, clientContext(request), rp(request));
       clearPendingCookie(request, reply);
+      await endHeldSession(request, sessions);
       return startSession(request, reply, opened);
     },
   });
+}
+
+/**
+ * A browser that signs in again gives up the session it held (ASVS 5.0 7.2.4): one browser, one
+ * session, whoever the new one is for. Only after the new sign-in succeeded: a failed attempt
+ * leaves the old session as it was.
+ */
+export async function endHeldSession(request: FastifyRequest, sessions: Pick<Services['sessions'], 'signOut'>) {
+  const held = request.cookies[sessionCookieName(request)];
+  if (held) await sessions.signOut(held);
 }
 
 /** A new session's cookie (a cookie the browser brought is never adopted), and what the page may see. */

@@ -29,9 +29,12 @@ const callbackQuerySchema = z.record(z.string(), z.string().max(4000));
  * the callback comes back from it. Both are navigations, so a refusal is a redirect to the sign-in
  * page with `?reason=`, never a JSON error; only malformed input is a problem document.
  */
-export function backofficeSsoRoutes(app: FastifyInstance, services: Pick<Services, 'sso' | 'sessions' | 'config'>) {
+export function backofficeSsoRoutes(
+  app: FastifyInstance,
+  services: Pick<Services, 'sso' | 'sessions' | 'signIns' | 'config'>,
+) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { sso, sessions, config } = services;
+  const { sso, sessions, signIns, config } = services;
   // A redirect that carries a flow or a session cookie is never cached.
   app.addHook('onRequest', (_request, reply, done) => {
     reply.header('Cache-Control', 'no-store');
@@ -39,6 +42,8 @@ export function backofficeSsoRoutes(app: FastifyInstance, services: Pick<Service
   });
 
   const begin = async (request: FastifyRequest, reply: FastifyReply, wanted: SsoStartRequest, reauth: boolean) => {
+    // A flow row and the provider's discovery per call, for whoever asks: throttled per client.
+    await signIns.admitPreSessionWork(clientContext(request));
     const actor = reauth ? await liveActor(request) : undefined;
     if (reauth && !actor) throw new NotAuthenticatedError();
     try {

@@ -48,6 +48,10 @@ export function describeEvent(event: AuditEvent): string {
       return 'Signed in';
     case 'user.sign_in_failed':
       return 'Failed sign-in (wrong password)';
+    case 'user.sign_in_locked':
+      return event.detail.locked === 'password'
+        ? `Locked password sign-in of ${name} for the hour (100 wrong passwords)`
+        : `Locked the second-factor step of ${name} for 15 minutes (10 wrong codes)`;
     case 'user.created':
       return `Added user ${name}${rolesText(event.detail.roles)}`;
     case 'user.roles_changed':

@@ -71,11 +71,11 @@ export class SsoAdmin {
     requireSystem(actor, 'move a single sign-on domain between tenants');
     const domain = move.domain.trim().toLowerCase();
     const { uow, rows, tenants } = this.options;
+    const from = await tenants.findBySlug(move.from);
+    if (!from) throw new NotFoundError(`tenant "${move.from}"`);
+    const to = move.to === undefined ? undefined : await tenants.findBySlug(move.to);
+    if (move.to !== undefined && !to) throw new NotFoundError(`tenant "${move.to}"`);
     return uow.inTransaction(async (tx) => {
-      const from = await tenants.findBySlug(move.from);
-      if (!from) throw new NotFoundError(`tenant "${move.from}"`);
-      const to = move.to === undefined ? undefined : await tenants.findBySlug(move.to);
-      if (move.to !== undefined && !to) throw new NotFoundError(`tenant "${move.to}"`);
       // Always in the same order, so two moves between the same tenants cannot deadlock.
       for (const id of [from.id, to?.id].filter((v): v is string => v !== undefined).sort()) await tenants.lock(tx, id);
       const source = await rows.configOf(from.id, tx);

@@ -63,6 +63,11 @@ export class SsoAdmin {
     });
   }
 
+  /** The domains a tenant's single sign-on allows, or undefined without one (for the CLI and tests). */
+  async domainsOf(tenantId: string): Promise<string[] | undefined> {
+    return (await this.options.rows.configOf(tenantId))?.allowedDomains;
+  }
+
   /**
    * Takes a domain from one tenant's `allowed_domains` and, with `to`, adds it to another's, in
    * one transaction: there is no moment where both list it, nor one where a third could take it.

@@ -44,7 +44,7 @@ describe.each(ENGINES)('an e-mail domain in two tenants’ single sign-on (%s)',
     person(env.first, 'sub-frey', { email: 'frey@fjord.test' });
     const run = await ssoSignIn(env.origin, '/backoffice/api/sso/start?email=frey@fjord.test', 'sub-frey');
     expect(run.location).toBe('/backoffice/settings/api-keys');
-    const landed = await (await run.browser.get(`${env.origin}/backoffice/api/session`)).json();
+    const landed: unknown = await (await run.browser.get(`${env.origin}/backoffice/api/session`)).json();
     expect(landed).toMatchObject({ user: { email: 'frey@fjord.test', tenant: { id: holder.tenantId } } });
   });
 

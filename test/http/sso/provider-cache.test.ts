@@ -18,7 +18,8 @@ describe('the provider’s discovery and keys, cached', () => {
 
   it('discovers once for many starts and fetches the keys once for many sign-ins', async () => {
     const { start } = await tenantWithSso(h, env.provider);
-    const jwksPath = new URL((await (await fetch(`${env.provider.issuer}${DISCOVERY}`)).json()).jwks_uri).pathname;
+    const discovery = (await (await fetch(`${env.provider.issuer}${DISCOVERY}`)).json()) as { jwks_uri: string };
+    const jwksPath = new URL(discovery.jwks_uri).pathname;
     const before = {
       discovery: env.provider.requests.get(DISCOVERY) ?? 0,
       jwks: env.provider.requests.get(jwksPath) ?? 0,

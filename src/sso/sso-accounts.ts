@@ -43,6 +43,10 @@ export class SsoAccounts {
     if (byEmail) {
       if (byEmail.tenantId !== tenant.tenant.id) throw new SsoRefusal('sso_user_other_organisation');
       const identities = await this.options.rows.identitiesOf(byEmail.id, tx);
+      // Linked to this very identity since the lookup above: a concurrent first sign-in won.
+      if (identities.some((i) => i.issuer === person.issuer && i.subject === person.subject)) {
+        return { user: byEmail, created: false };
+      }
       if (identities.length > 0) {
         throw new SsoRefusal('sso_identity_conflict', {
           linked_issuers: [...new Set(identities.map((i) => i.issuer))],

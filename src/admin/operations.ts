@@ -3,6 +3,7 @@ import type { Services } from '../app/services.ts';
 import { generateFlights } from '../flights/flight-seeder.ts';
 import type { KeyPolicy } from '../keys/policy/key-policy.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
+import type { DomainMoved } from '../sso/sso-admin.ts';
 import { InvalidRequestError } from '../shared/errors.ts';
 import type { SignInSettings } from '../tenants/sign-in-settings-schemas.ts';
 import { toTenantView, type TenantView } from '../tenants/tenant-service.ts';
@@ -35,6 +36,7 @@ export const operationInputs = {
   // The change itself is checked by KeyPolicyService, whoever calls it.
   setKeyPolicy: z.object({ tenant: z.string(), change: z.record(z.string(), z.unknown()) }),
   setPasswordSignIn: z.object({ tenant: z.string(), enabled: z.boolean() }),
+  moveSsoDomain: z.object({ domain: z.string(), from: z.string(), to: z.string().optional() }),
 };
 
 export type OperationName = keyof typeof operationInputs;
@@ -52,6 +54,7 @@ export type AdminOperations = {
   showKeyPolicy(input: OperationInput<'showKeyPolicy'>): Promise<KeyPolicy>;
   setKeyPolicy(input: OperationInput<'setKeyPolicy'>): Promise<KeyPolicy>;
   setPasswordSignIn(input: OperationInput<'setPasswordSignIn'>): Promise<SignInSettings>;
+  moveSsoDomain(input: OperationInput<'moveSsoDomain'>): Promise<DomainMoved>;
 };
 
 /**
@@ -98,6 +101,7 @@ export function localOperations(services: Services): AdminOperations {
     // The way back in when the identity provider is down and passwords are off.
     setPasswordSignIn: (input) =>
       services.signInSettings.updateAsSystem(SYSTEM_ACTOR, input.tenant, { password_sign_in: input.enabled }),
+    moveSsoDomain: (input) => services.ssoAdmin.moveDomain(SYSTEM_ACTOR, input),
   };
 }
 

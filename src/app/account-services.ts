@@ -17,6 +17,7 @@ import { SignInService } from '../sessions/sign-in-service.ts';
 import type { Clock } from '../shared/clock.ts';
 import { OidcClient } from '../sso/oidc-client.ts';
 import { SsoAccounts } from '../sso/sso-accounts.ts';
+import { SsoAdmin } from '../sso/sso-admin.ts';
 import { SsoRepository } from '../sso/sso-repository.ts';
 import { SsoService } from '../sso/sso-service.ts';
 import { SsoSettingsRepositoryStore } from '../sso/sso-settings-store.ts';
@@ -135,7 +136,7 @@ export function buildAccountServices(
       rows: ssoRows,
       store: ssoStore,
       client: oidc,
-      accounts: new SsoAccounts({ rows: ssoRows, users: userRows, audit }),
+      accounts: new SsoAccounts({ rows: ssoRows, users: userRows, tenants: tenantRows, audit }),
       sessions,
       tenants: tenantRows,
       flags,
@@ -143,6 +144,7 @@ export function buildAccountServices(
       clock,
       allowPrivate: config.ssoAllowPrivate,
     }),
+    ssoAdmin: new SsoAdmin({ uow, rows: ssoRows, users: userRows, tenants: tenantRows, audit, clock }),
     audit,
   };
 }

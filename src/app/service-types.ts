@@ -26,6 +26,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { SecondFactorService } from '../second-factors/second-factor-service.ts';
 import type { SessionService } from '../sessions/session-service.ts';
 import type { SignInService } from '../sessions/sign-in-service.ts';
+import type { SsoAdmin } from '../sso/sso-admin.ts';
 import type { SsoService } from '../sso/sso-service.ts';
 import type { SignInSettingsService } from '../tenants/sign-in-settings-service.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -95,6 +96,7 @@ export type AccountServices = {
   secondFactors: SecondFactorService;
   signInSettings: SignInSettingsService;
   sso: SsoService;
+  ssoAdmin: SsoAdmin;
   audit: AuditService;
 };
 

@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = [
   'user.recovery_codes_regenerated',
   'user.password_changed',
   'user.sessions_ended',
+  'user.sso_identity_unlinked',
+  'user.roles_change_refused',
   'tenant.authority_changed',
   'tenant.key_policy_changed',
   'tenant.sign_in_settings_changed',

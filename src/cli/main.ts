@@ -7,6 +7,7 @@ import { connect } from './connect.ts';
 import { registerKeyPolicy } from './key-policy.ts';
 import { registerScan } from './scan.ts';
 import { registerSignInSettings } from './sign-in-settings.ts';
+import { registerSsoDomain } from './sso-domain.ts';
 import { serve } from './serve.ts';
 
 type Output = { json?: boolean };
@@ -180,6 +181,7 @@ export function buildCli(): Command {
 
   registerKeyPolicy(program, run);
   registerSignInSettings(program, run);
+  registerSsoDomain(program, run);
   registerScan(program);
 
   return program;

@@ -27,6 +27,22 @@ export const ssoConfigurations = pgTable('sso_configurations', {
 });
 
 /**
+ * Which tenant an e-mail domain belongs to for single sign-on: the primary key holds a domain to
+ * one tenant even when two save it at once (the loser gets 409 `domain_taken`). Kept equal to each
+ * provider's `allowed_domains` by the repository that saves them.
+ */
+export const ssoDomains = pgTable(
+  'sso_domains',
+  {
+    domain: text('domain').primaryKey(),
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => ssoConfigurations.tenantId, { onDelete: 'cascade' }),
+  },
+  (t) => [index('sso_domains_tenant_idx').on(t.tenantId)],
+);
+
+/**
  * Who a provider says a user is: the pair (issuer, sub) is the identity; a `sub` means nothing
  * outside its issuer, so it is never looked up alone.
  */

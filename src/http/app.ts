@@ -166,7 +166,7 @@ function backofficeRoutes(guarded: FastifyInstance, services: Services): void {
   backofficeUsageRoutes(guarded, { usageReports });
   backofficeRequestLogRoutes(guarded, { requestLog });
   backofficeAuditRoutes(guarded, { audit });
-  backofficeUserRoutes(guarded, { users });
+  backofficeUserRoutes(guarded, { users, ssoAdmin: services.ssoAdmin });
   backofficeAccessRoutes(guarded, { sessions, secondFactors, signInSettings, sso: services.sso });
   backofficeWebhookRoutes(guarded, { webhooks });
   backofficeClientAddressRoutes(guarded);

@@ -101,6 +101,11 @@ export const ERROR_CATALOG = {
   api_key_limit_reached: { status: 409, title: 'Conflict', detail: 'The tenant has as many keys as it may have.' },
   email_taken: { status: 409, title: 'Conflict', detail: 'A user with this e-mail exists.' },
   slug_taken: { status: 409, title: 'Conflict', detail: 'A tenant with this slug exists.' },
+  domain_taken: {
+    status: 409,
+    title: 'Conflict',
+    detail: "Another tenant's single sign-on allows this e-mail domain; an operator can move it (docs/sso.md).",
+  },
   last_system_administrator: {
     status: 409,
     title: 'Conflict',

@@ -141,6 +141,7 @@ export type ConflictCode =
   | 'webhook_disabled'
   | 'email_taken'
   | 'slug_taken'
+  | 'domain_taken'
   | 'last_system_administrator';
 
 /** A transition the resource's state does not allow (409). */

@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import { fetch as undiciFetch, type Dispatcher, type RequestInit } from 'undici';
 import type { Clock } from '../shared/clock.ts';
+import { ProviderCache } from './provider-cache.ts';
 import { SsoRefusal } from './sso-refusals.ts';
 
 /** Which provider, as which client. */
@@ -42,13 +43,18 @@ export type OidcClientOptions = {
 export class OidcClient {
   private readonly options: OidcClientOptions;
   private readonly fetch: oidc.CustomFetch;
+  private readonly cache: ProviderCache;
   constructor(options: OidcClientOptions) {
     this.options = options;
-    this.fetch = (url, init) =>
-      undiciFetch(url, {
-        ...(init as unknown as RequestInit),
-        dispatcher: options.dispatcher,
-      }) as unknown as Promise<Response>;
+    this.cache = new ProviderCache(options.clock);
+    const cached = this.cache.wrap(
+      (url, init) =>
+        undiciFetch(url, {
+          ...(init as unknown as RequestInit),
+          dispatcher: options.dispatcher,
+        }) as unknown as Promise<Response>,
+    );
+    this.fetch = (url, init) => cached(url, init as unknown as globalThis.RequestInit);
   }
 
   async discover(ref: ProviderRef): Promise<oidc.Configuration> {
@@ -93,6 +99,7 @@ export class OidcClient {
   }
 
   async report(ref: ProviderRef): Promise<DiscoveryReport> {
+    this.cache.forgetIssuer(ref.issuer);
     const metadata = (await this.discover(ref)).serverMetadata();
     return {
       issuer: metadata.issuer,
@@ -146,7 +153,10 @@ export class OidcClient {
       claims = { ...tokens.claims() };
       accessToken = tokens.access_token;
     } catch (error) {
-      throw refusalOf(error);
+      const refusal = refusalOf(error);
+      const jwksUri = config.serverMetadata().jwks_uri;
+      if (refusal.reason === 'sso_signature_invalid' && jwksUri) this.cache.forgetStale(jwksUri);
+      throw refusal;
     }
     const subject = claims.sub as string;
     const lacking =

@@ -3,6 +3,7 @@ import type { Db } from '../db/handle.ts';
 import type { ChangeRecorder } from '../db/unit-of-work.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import type { Role } from '../shared/roles.ts';
+import type { TenantRepository } from '../tenants/tenant-repository.ts';
 import type { UserRepository, UserWithTenant } from '../users/user-repository.ts';
 import { sameRoles } from '../users/user-rules.ts';
 import type { SsoRepository, TenantWithSso } from './sso-repository.ts';
@@ -14,6 +15,7 @@ export type VouchedPerson = { issuer: string; subject: string; email: string; na
 export type SsoAccountsOptions = {
   rows: SsoRepository;
   users: UserRepository;
+  tenants: TenantRepository;
   audit: AuditService;
 };
 
@@ -41,6 +43,10 @@ export class SsoAccounts {
     if (byEmail) {
       if (byEmail.tenantId !== tenant.tenant.id) throw new SsoRefusal('sso_user_other_organisation');
       const identities = await this.options.rows.identitiesOf(byEmail.id, tx);
+      // Linked to this very identity since the lookup above: a concurrent first sign-in won.
+      if (identities.some((i) => i.issuer === person.issuer && i.subject === person.subject)) {
+        return { user: byEmail, created: false };
+      }
       if (identities.length > 0) {
         throw new SsoRefusal('sso_identity_conflict', {
           linked_issuers: [...new Set(identities.map((i) => i.issuer))],
@@ -72,6 +78,20 @@ export class SsoAccounts {
    */
   async applyRoles(tx: Db, changed: ChangeRecorder, user: UserWithTenant, roles: Role[] | undefined) {
     if (roles === undefined || sameRoles(roles, user.roles)) return user;
+    if (user.roles.includes('system_administrator') && !roles.includes('system_administrator')) {
+      // The tenant's lock serialises the count, so two last administrators cannot both step down.
+      await this.options.tenants.lock(tx, user.tenantId);
+      if ((await this.options.users.countWithRole(tx, user.tenantId, 'system_administrator')) <= 1) {
+        // Nobody could manage the tenant any more: the person keeps their roles and still signs in.
+        await this.options.audit.record(tx, user.tenantId, SYSTEM_ACTOR, 'user.roles_change_refused', target(user), {
+          from: user.roles,
+          to: roles,
+          reason: 'last_system_administrator',
+          via: 'sso',
+        });
+        return user;
+      }
+    }
     await this.options.users.update(tx, user.id, { roles });
     await this.options.audit.record(tx, user.tenantId, SYSTEM_ACTOR, 'user.roles_changed', target(user), {
       from: user.roles,

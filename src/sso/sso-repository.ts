@@ -1,7 +1,8 @@
-import { and, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, ne, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { tenants, users } from '../db/schema.ts';
-import { ssoConfigurations, ssoFlows, ssoIdentities } from '../db/sso-tables.ts';
+import { ssoConfigurations, ssoDomains, ssoFlows, ssoIdentities } from '../db/sso-tables.ts';
+import { ConflictError } from '../shared/errors.ts';
 import { domainOf } from './sso-roles.ts';
 
 export type SsoConfigRow = typeof ssoConfigurations.$inferSelect;
@@ -20,11 +21,45 @@ export class SsoRepository {
     return row;
   }
 
+  /** Saves the provider and claims its domains; a domain another tenant holds is 409 `domain_taken`. */
   async saveConfig(tx: Db, values: typeof ssoConfigurations.$inferInsert): Promise<void> {
     await tx
       .insert(ssoConfigurations)
       .values(values)
       .onConflictDoUpdate({ target: ssoConfigurations.tenantId, set: { ...values, updatedAt: sql`now()` } });
+    await this.claimDomains(tx, values.tenantId, values.allowedDomains);
+  }
+
+  /**
+   * Makes `sso_domains` say exactly these domains are the tenant's. The primary key decides a race:
+   * of two tenants inserting one domain at once, the second waits for the first to commit, inserts
+   * nothing, and then finds the domain held by another tenant.
+   */
+  private async claimDomains(tx: Db, tenantId: string, domains: string[]): Promise<void> {
+    const mine = eq(ssoDomains.tenantId, tenantId);
+    await tx.delete(ssoDomains).where(domains.length === 0 ? mine : and(mine, notInArray(ssoDomains.domain, domains)));
+    if (domains.length === 0) return;
+    await tx
+      .insert(ssoDomains)
+      .values(domains.map((domain) => ({ domain, tenantId })))
+      .onConflictDoNothing();
+    const taken = await tx
+      .select({ domain: ssoDomains.domain })
+      .from(ssoDomains)
+      .where(and(inArray(ssoDomains.domain, domains), ne(ssoDomains.tenantId, tenantId)));
+    if (taken.length > 0) {
+      const names = taken.map((row) => row.domain).sort();
+      throw new ConflictError('domain_taken', `Another tenant's single sign-on allows ${names.join(', ')}.`);
+    }
+  }
+
+  /** The tenant that holds a domain, if any. */
+  async holderOf(domain: string, tx: Db = this.db): Promise<string | undefined> {
+    const [row] = await tx
+      .select({ tenantId: ssoDomains.tenantId })
+      .from(ssoDomains)
+      .where(eq(ssoDomains.domain, domain));
+    return row?.tenantId;
   }
 
   async deleteConfig(tx: Db, tenantId: string): Promise<void> {
@@ -83,6 +118,15 @@ export class SsoRepository {
 
   async link(tx: Db, issuer: string, subject: string, userId: string): Promise<void> {
     await tx.insert(ssoIdentities).values({ issuer, subject, userId }).onConflictDoNothing();
+  }
+
+  /** Removes every identity linked to the user; returns the issuers they were of. */
+  async unlinkAll(tx: Db, userId: string): Promise<string[]> {
+    const removed = await tx
+      .delete(ssoIdentities)
+      .where(eq(ssoIdentities.userId, userId))
+      .returning({ issuer: ssoIdentities.issuer });
+    return [...new Set(removed.map((row) => row.issuer))].sort();
   }
 
   async insertFlow(values: SsoFlowRow): Promise<void> {

@@ -12,6 +12,7 @@ import { checkIssuer } from './issuer-rules.ts';
 import type { OidcClient, ProviderIdentity } from './oidc-client.ts';
 import { flowRefusal } from './flow-checks.ts';
 import { safeNext } from './safe-next.ts';
+import { isUniqueViolation } from './unique-violation.ts';
 import { auditRefusal } from './sso-audit.ts';
 import type { SsoAccounts } from './sso-accounts.ts';
 import { SsoRefusal, type SsoRefusalCode } from './sso-refusals.ts';
@@ -205,11 +206,18 @@ export class SsoService {
     if (reauth && (!current || current.signIn.sessionId !== flow.reauthSessionId)) {
       throw new SsoRefusal('sso_reauthentication_mismatch');
     }
-    const user = await this.options.uow.inTransaction(async (tx, changed) => {
-      const found = await this.options.accounts.find(tx, tenant, person, !reauth, roles);
-      // A re-authentication proves the same person again; it changes nothing else.
-      if (reauth || found.created) return found.user;
-      return this.options.accounts.applyRoles(tx, changed, found.user, roles);
+    const settle = () =>
+      this.options.uow.inTransaction(async (tx, changed) => {
+        const found = await this.options.accounts.find(tx, tenant, person, !reauth, roles);
+        // A re-authentication proves the same person again; it changes nothing else.
+        if (reauth || found.created) return found.user;
+        return this.options.accounts.applyRoles(tx, changed, found.user, roles);
+      });
+    // Two first sign-ins of one new person at once: both create, the unique e-mail lets one win,
+    // and the other, run again, finds the user the winner created and linked.
+    const user = await settle().catch((error: unknown) => {
+      if (isUniqueViolation(error)) return settle();
+      throw error;
     });
     const factors = await this.options.flags.flagsOf(user.id);
     const requirement = (await this.options.tenants.findById(user.tenantId))?.secondFactorRequired ?? 'none';

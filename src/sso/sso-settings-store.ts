@@ -42,6 +42,14 @@ export class SsoSettingsRepositoryStore implements SsoSettingsStore {
         'The client secret is needed when single sign-on is set up.',
       );
     }
+    // The stored secret belongs to the provider it was issued by: sent to a new issuer at the next
+    // code exchange, it would give that provider the old one's credential.
+    if (input.client_secret === undefined && before && before.issuer !== issuer) {
+      throw InvalidRequestError.field(
+        'sso.client_secret',
+        'A new issuer needs its own client secret in the same request: a secret never goes to another provider.',
+      );
+    }
     const clientSecretSealed =
       input.client_secret === undefined ? before!.clientSecretSealed : this.options.sealer.seal(input.client_secret);
     await this.options.rows.saveConfig(tx, {

@@ -11,6 +11,8 @@ export type TestProvider = {
   clientId: string;
   clientSecret: string;
   accounts: Map<string, TestAccount>;
+  /** Requests the provider received, by path (discovery, keys, token...): what airkey fetched. */
+  requests: Map<string, number>;
   /** Serve another provider's keys as this one's JWKS: its ID tokens then fail the signature check. */
   serveKeysOf(other: TestProvider | null): void;
   close(): Promise<void>;
@@ -62,8 +64,11 @@ export async function startProvider(
     },
   });
   let keysOf: TestProvider | null = null;
+  const requests = new Map<string, number>();
   const handle = provider.callback();
   const server: Server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', issuer).pathname;
+    requests.set(path, (requests.get(path) ?? 0) + 1);
     if (keysOf && request.url === '/jwks') {
       fetch(`${keysOf.issuer}/jwks`).then(
         async (answer) => response.writeHead(200, { 'content-type': 'application/json' }).end(await answer.text()),
@@ -79,6 +84,7 @@ export async function startProvider(
     clientId,
     clientSecret,
     accounts,
+    requests,
     serveKeysOf: (other) => void (keysOf = other),
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,6 +1,8 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { auditEvents } from '../../src/db/schema.ts';
+import { auditEvents, tenants } from '../../src/db/schema.ts';
+import { ssoDomains } from '../../src/db/sso-tables.ts';
+import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
 import type { Harness, Session } from './harness.ts';
 import { TestBrowser, startProvider, type TestAccount, type TestProvider } from './oidc-kit.ts';
 
@@ -62,12 +64,29 @@ export function expectRefused(run: { response: Response; location: string }, rea
   expect(run.response.headers.getSetCookie().some((line) => line.startsWith('airkey_session='))).toBe(false);
 }
 
+/**
+ * A domain is in one tenant's single sign-on at most: the tests of a file share a database, so a
+ * new tenant takes the domains it needs from whichever earlier tenant listed them, as an operator
+ * would (`airkey sso move-domain` without `--to`).
+ */
+export async function freeDomains(h: Harness, domains: string[]): Promise<void> {
+  for (const domain of domains.map((d) => d.toLowerCase())) {
+    const [holder] = await h.services.database.db
+      .select({ slug: tenants.slug })
+      .from(ssoDomains)
+      .innerJoin(tenants, eq(tenants.id, ssoDomains.tenantId))
+      .where(eq(ssoDomains.domain, domain));
+    if (holder) await h.services.ssoAdmin.moveDomain(SYSTEM_ACTOR, { domain, from: holder.slug });
+  }
+}
+
 /** A new tenant whose System Administrator points its sign-in settings at `provider`. */
 export async function tenantWithSso(
   h: Harness,
   provider: TestProvider,
   rules: Record<string, unknown> = { create_users: true },
 ) {
+  await freeDomains(h, (rules.allowed_domains as string[] | undefined) ?? ['example.test']);
   const tenant = await h.tenant();
   const admin = await h.signIn((await h.user(tenant.id, ['system_administrator'])).email);
   await useProvider(admin, provider, rules);

@@ -4,14 +4,13 @@ import { z } from 'zod';
 import type { Services } from '../../app/services.ts';
 import type { UserActor } from '../../shared/actor.ts';
 import { InvalidRequestError, NotAuthenticatedError } from '../../shared/errors.ts';
+import { DEFAULT_NEXT, safeNext } from '../../sso/safe-next.ts';
 import { SsoRefusal } from '../../sso/sso-refusals.ts';
 import type { SsoStartRequest } from '../../sso/sso-service.ts';
 import { problemResponses } from '../schemas.ts';
 import { sessionCookieName, setSessionCookie } from '../session-cookies.ts';
 import { clientContext } from '../session-auth.ts';
 
-/** Where the browser goes when nothing better is known. */
-const HOME = '/backoffice/settings/api-keys';
 /** Binds a flow to the browser that started it; sent back on the provider's top-level redirect (Lax). */
 const FLOW_COOKIE = 'airkey_sso';
 
@@ -93,7 +92,8 @@ export function backofficeSsoRoutes(
       );
       if (result.kind === 'refused') return reply.redirect(loginPage(result.reason, result.next ?? undefined));
       setSessionCookie(request, reply, result.session.token, result.session.expiresAt);
-      return reply.redirect(result.next ?? HOME);
+      // Checked again on the way out: a flow may have been stored under an older, looser rule.
+      return reply.redirect(safeNext(result.next) ?? DEFAULT_NEXT);
     },
   });
 
@@ -114,8 +114,10 @@ function flowCookie(request: FastifyRequest): string {
   return request.https ? `__Host-${FLOW_COOKIE}` : FLOW_COOKIE;
 }
 
+/** The sign-in page with the reason; `next` only when it is a back-office page (safeNext). */
 function loginPage(reason: string, next: string | undefined): string {
   const query = new URLSearchParams({ reason });
-  if (next) query.set('next', next);
+  const page = safeNext(next);
+  if (page) query.set('next', page);
   return `/backoffice/login?${query.toString()}`;
 }

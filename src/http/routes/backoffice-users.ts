@@ -7,7 +7,7 @@ import { signedInActor, needs } from '../session-auth.ts';
 import { knownId } from './backoffice-keys.ts';
 
 /** Users of the tenant (docs/api.md, back-office JSON API); `users:manage` only. */
-export function backofficeUserRoutes(app: FastifyInstance, services: Pick<Services, 'users'>): void {
+export function backofficeUserRoutes(app: FastifyInstance, services: Pick<Services, 'users' | 'ssoAdmin'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('users:manage');
 
@@ -46,6 +46,17 @@ export function backofficeUserRoutes(app: FastifyInstance, services: Pick<Servic
     handler: async (request, reply) => {
       const actor = signedInActor(request);
       await services.users.delete(actor, actor.tenantId, knownId(request.params.id, 'user'));
+      return reply.code(204).send();
+    },
+  });
+
+  // The user's next SSO sign-in is found by e-mail again (docs/sso.md (Unlinking)).
+  api.delete('/users/:id/sso-identity', {
+    preHandler: manage,
+    schema: { params: idParamsSchema },
+    handler: async (request, reply) => {
+      const actor = signedInActor(request);
+      await services.ssoAdmin.unlink(actor, actor.tenantId, knownId(request.params.id, 'user'));
       return reply.code(204).send();
     },
   });

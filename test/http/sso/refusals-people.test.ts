@@ -8,6 +8,7 @@ import {
   ssoSignIn,
   startProvider,
   tenantWithSso,
+  freeDomains,
   TestBrowser,
   useProvider,
 } from '../../support/sso-kit.ts';
@@ -62,6 +63,7 @@ describe('single sign-on refuses the wrong person, organisation or input', () =>
   });
 
   it('a provider that cannot be reached', async () => {
+    await freeDomains(h, ['example.test']);
     const tenant = await h.tenant();
     const admin = await h.signIn((await h.user(tenant.id, ['system_administrator'])).email);
     await useProvider(admin, { ...env.main, issuer: 'http://127.0.0.1:1' });

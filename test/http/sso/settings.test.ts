@@ -92,7 +92,11 @@ describe('sign-in settings with single sign-on', () => {
       name: 'Key',
       response: authenticator.register(options.json()),
     });
-    const off = await admin.request('PATCH', '/backoffice/api/sign-in-settings', { sso: SSO, password_sign_in: false });
+    // A domain is in one tenant's single sign-on at most: this tenant lists its own.
+    const off = await admin.request('PATCH', '/backoffice/api/sign-in-settings', {
+      sso: { ...SSO, allowed_domains: ['off.example.test'] },
+      password_sign_in: false,
+    });
     expect(off.statusCode).toBe(200);
     expectProblem(await h.signInAttempt(admin.email, TEST_PASSWORD), 403, 'sso_required');
     const request = (

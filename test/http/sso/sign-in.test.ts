@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useFixture, useHarness } from '../../support/use.ts';
 import {
   asBrowser,
+  freeDomains,
   listening,
   ssoSignIn,
   startProvider,
@@ -27,6 +28,7 @@ describe('single sign-on through the tenant’s own provider', () => {
   );
 
   async function tenantWithSso(provider: TestProvider, rules: Record<string, unknown> = ROLE_RULES) {
+    await freeDomains(h, (rules.allowed_domains as string[] | undefined) ?? ['example.test']);
     const tenant = await h.tenant();
     const admin = await h.signIn((await h.user(tenant.id, ['system_administrator'])).email);
     await useProvider(admin, provider, rules);

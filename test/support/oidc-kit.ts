@@ -113,7 +113,13 @@ function signingKey() {
  * test sees every redirect of the flow (airkey → provider → airkey) and may change one.
  */
 export class TestBrowser {
+  private static made = 0;
   private readonly jar = new Map<string, Map<string, string>>();
+  /**
+   * The client this browser is, in an IPv6 /64 of its own: named in X-Forwarded-For, which a server
+   * reads only when the test trusts 127.0.0.1 as its proxy (then each browser is throttled apart).
+   */
+  readonly client = `2001:db8:${(TestBrowser.made += 1).toString(16)}::1`;
 
   async get(url: string): Promise<Response> {
     return this.send(url, { method: 'GET' });
@@ -124,6 +130,7 @@ export class TestBrowser {
     const cookies = [...(this.jar.get(origin) ?? new Map<string, string>())].map(([k, v]) => `${k}=${v}`).join('; ');
     const headers = new Headers(init.headers);
     if (cookies) headers.set('cookie', cookies);
+    headers.set('x-forwarded-for', this.client);
     const response = await fetch(url, { ...init, headers, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) this.keep(origin, line);
     return response;

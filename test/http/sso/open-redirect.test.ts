@@ -38,7 +38,11 @@ function expectBackOffice(location: string, origin: string): void {
 }
 
 describe('the page after single sign-on never leaves this server', () => {
-  const h = useHarness({ config: { ssoAllowPrivate: true }, now: new Date() });
+  const h = useHarness({
+    // Each test browser is a client of its own behind the trusted proxy: SSO start is throttled per client.
+    config: { ssoAllowPrivate: true, trustedProxies: ['127.0.0.1'] },
+    now: new Date(),
+  });
   const env = useFixture(
     async () => {
       const { origin, callback } = await listening(h);

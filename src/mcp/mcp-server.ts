@@ -24,6 +24,9 @@ export function createMcpServer(context: ToolContext): McpServer {
     { name: 'airkey', title: 'airkey flights', version: '1.0.0' },
     {
       instructions: INSTRUCTIONS,
+      // The tool list never changes while a server runs: no host should hold a stream open (or
+      // wait) for a list_changed notification that cannot come.
+      capabilities: { tools: { listChanged: false } },
       cacheHints: { 'server/discover': SAME_FOR_EVERY_KEY, 'tools/list': SAME_FOR_EVERY_KEY },
     },
   );

@@ -1,14 +1,33 @@
 /**
  * Rows 15: MCP. A `tools/call list_flights` in the 2026-07-28 era (headers and the `_meta`
- * envelope, no session) against the same call from a 2025-11-25 client, and MCP's whoami in both
- * eras against `GET /api/v1/whoami`, all on the one shared server in the same interleaved rounds.
+ * envelope, no session) against the same call from a 2025-11-25 client, on today's code and on the
+ * last code on the 1.x SDK (BENCH_MCP_BASE, another commit), and MCP's whoami against
+ * `GET /api/v1/whoami` on each: two fresh servers, every load in the same interleaved rounds.
  */
+import { execSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { interleavedRounds, pairOf, tally, type Load, type Sample } from './measure.ts';
+import type { AirkeyReady } from './airkey-server.ts';
+import {
+  AS_NPM_START,
+  interleavedRounds,
+  NPM_START_NODE_FLAGS,
+  pairOf,
+  startServer,
+  tally,
+  type Load,
+  type Sample,
+} from './measure.ts';
 import { atLeast, type Row } from './rows.ts';
-import type { Scenario } from './scenario.ts';
+import type { Scenario, Settings } from './scenario.ts';
 import { fmt } from './scenarios.ts';
 import { hasWrk, keyLoad, wrkLoad } from './wrk.ts';
+
+type Post = { headers: Record<string, string>; body: string };
+type PostLoad = Load & { post?: Post };
 
 const REVISION = '2026-07-28';
 const META = {
@@ -19,7 +38,7 @@ const META = {
 const ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** A tools/call as each era's client sends it: headers (besides the key) and body. */
-function toolCall(era: '2026' | '2025', name: string): { headers: Record<string, string>; body: string } {
+function toolCall(era: '2026' | '2025', name: string): Post {
   const params = { name, arguments: {}, ...(era === '2026' ? { _meta: META } : {}) };
   const headers =
     era === '2026'
@@ -32,82 +51,102 @@ export const mcpScenario: Scenario = {
   name: 'mcp',
   title: '15. MCP',
   engines: ['pglite'],
-  async run({ subject, settings }) {
-    const airkey = await subject();
-    const posts = new Map<Load, { headers: Record<string, string>; body: string }>();
-    const load = (path: string, post?: { headers: Record<string, string>; body: string }): Load => {
-      const spec = { url: `${airkey.url}${path}`, headers: { 'x-api-key': airkey.key }, ...settingsOf(settings) };
-      if (post) posts.set(spec, post);
-      return spec;
-    };
-    const run = (spec: Load): Promise<Sample> => {
-      const post = posts.get(spec);
-      if (!post) return keyLoad(spec);
-      if (hasWrk)
-        return wrkLoad({
-          url: spec.url,
-          connections: spec.connections,
-          seconds: spec.seconds!,
-          keys: [airkey.key],
-          post,
-        });
-      return postWithAutocannon(spec, post);
-    };
-
-    settings.log(
-      'MCP tools/call list_flights, 2026-07-28 vs 2025-11-25; MCP whoami in both eras vs GET /api/v1/whoami',
+  alone: true,
+  async run({ airkey, settings }) {
+    const today = (await airkey({})).info;
+    const base = checkout(process.env.BENCH_MCP_BASE);
+    const before = await startServer<AirkeyReady>(
+      pathToFileURL(join(base.dir, 'bench/airkey-server.ts')).href,
+      { ...AS_NPM_START, BENCH_FLIGHTS_NOW: '2026-11-22T12:00:00Z', BENCH_ENGINE: 'pglite' },
+      undefined,
+      'server',
+      { nodeFlags: [...NPM_START_NODE_FLAGS] },
     );
-    const loads = [
-      load('/mcp', toolCall('2026', 'list_flights')),
-      load('/mcp', toolCall('2025', 'list_flights')),
-      load('/mcp', toolCall('2026', 'whoami')),
-      load('/mcp', toolCall('2025', 'whoami')),
-      load('/api/v1/whoami'),
-    ];
-    const [list26, list25, whoami26, whoami25, apiWhoami] = await interleavedRounds(
-      loads,
-      settings.rounds,
-      settings.log,
-      run,
-    );
-    const lists = pairOf(list26!, list25!);
-    const rows: Row[] = [
-      {
-        what: '15. MCP tools/call list_flights, 2026-07-28 vs 2025-11-25: req/s',
-        value: fmt(lists.rps),
-        reference: fmt(lists.refRps),
-        ratio: fmt(lists.ratio, 2),
-        measured: { value: lists.rps, ratio: lists.ratio },
-        target: atLeast(0.95),
-        bad: lists.bad,
-      },
-    ];
-    for (const [era, samples] of [
-      ['2026-07-28', whoami26!],
-      ['2025-11-25', whoami25!],
-    ] as const) {
-      const pair = pairOf(samples, apiWhoami!);
-      rows.push({
-        what: `15. MCP tools/call whoami (${era}) vs GET /api/v1/whoami: req/s`,
-        value: fmt(pair.rps),
-        reference: fmt(pair.refRps),
-        ratio: fmt(pair.ratio, 2),
-        measured: { value: pair.rps, ratio: pair.ratio },
-        purpose: 'where MCP stands against the API',
-        bad: pair.bad,
-      });
+    try {
+      return await compare(today, before.info, base.rev, settings);
+    } finally {
+      await before.stop();
     }
-    return rows;
   },
 };
 
-const settingsOf = (s: { connections: number; seconds: number }) => ({
-  connections: s.connections,
-  seconds: s.seconds,
-});
+async function compare(today: AirkeyReady, before: AirkeyReady, rev: string, settings: Settings): Promise<Row[]> {
+  // The POST rides on the load itself: the warm-up runs copies of it.
+  const load = (on: AirkeyReady, path: string, post?: Post): PostLoad => ({
+    url: `${on.url}${path}`,
+    headers: { 'x-api-key': on.key },
+    connections: settings.connections,
+    seconds: settings.seconds,
+    ...(post ? { post } : {}),
+  });
+  const run = (spec: PostLoad): Promise<Sample> => {
+    const { post } = spec;
+    if (!post) return keyLoad(spec);
+    if (hasWrk)
+      return wrkLoad({
+        url: spec.url,
+        connections: spec.connections,
+        seconds: spec.seconds!,
+        keys: [spec.headers!['x-api-key']!],
+        post,
+      });
+    return postWithAutocannon(spec, post);
+  };
+
+  settings.log(`MCP tools/call list_flights and whoami by era, today and on the SDK 1.x code (${rev}), and API whoami`);
+  const [list26, list25, list25Before, whoami26, whoami25, whoami25Before, api, apiBefore] = await interleavedRounds(
+    [
+      load(today, '/mcp', toolCall('2026', 'list_flights')),
+      load(today, '/mcp', toolCall('2025', 'list_flights')),
+      load(before, '/mcp', toolCall('2025', 'list_flights')),
+      load(today, '/mcp', toolCall('2026', 'whoami')),
+      load(today, '/mcp', toolCall('2025', 'whoami')),
+      load(before, '/mcp', toolCall('2025', 'whoami')),
+      load(today, '/api/v1/whoami'),
+      load(before, '/api/v1/whoami'),
+    ],
+    settings.rounds,
+    settings.log,
+    run,
+  );
+  const row = (what: string, a: Sample[], b: Sample[], target?: number): Row => {
+    const pair = pairOf(a, b);
+    return {
+      what: `15. ${what}: req/s`,
+      value: fmt(pair.rps),
+      reference: fmt(pair.refRps),
+      ratio: fmt(pair.ratio, 2),
+      measured: { value: pair.rps, ratio: pair.ratio },
+      ...(target === undefined ? { purpose: 'for information' } : { target: atLeast(target) }),
+      bad: pair.bad,
+    };
+  };
+  const old = `SDK 1.x, ${rev.slice(0, 7)}`;
+  return [
+    row(`MCP list_flights, 2026-07-28 vs 2025-11-25 on the SDK 1.x code (${old})`, list26!, list25Before!, 0.95),
+    row('MCP list_flights, 2026-07-28 vs 2025-11-25, both today', list26!, list25!, 0.95),
+    row('MCP list_flights, 2025-11-25 today vs on the SDK 1.x code', list25!, list25Before!),
+    row('MCP whoami (2026-07-28) vs GET /api/v1/whoami', whoami26!, api!),
+    row('MCP whoami (2025-11-25) vs GET /api/v1/whoami', whoami25!, api!),
+    row(`MCP whoami vs GET /api/v1/whoami on the SDK 1.x code (${old})`, whoami25Before!, apiBefore!),
+  ];
+}
+
+/** The code before SDK v2 (the last commit on SDK 1.x), with today's bench server file, beside the shared node_modules. */
+function checkout(rev = SDK_1X) {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const dir = mkdtempSync(join(tmpdir(), 'airkey-bench-mcp-'));
+  execSync(`git archive ${rev} src drizzle test/support package.json tsconfig.json | tar -x -C ${dir}`, { cwd: root });
+  mkdirSync(join(dir, 'bench'));
+  copyFileSync(join(root, 'bench/airkey-server.ts'), join(dir, 'bench/airkey-server.ts'));
+  symlinkSync(realpathSync(join(root, 'node_modules')), join(dir, 'node_modules'));
+  return { dir, rev };
+}
+// The last commit whose MCP server ran on @modelcontextprotocol/sdk 1.x.
+const SDK_1X = 'b0d69f8';
 
 /** Where the machine has no wrk: the same POST from autocannon. */
-async function postWithAutocannon(spec: Load, post: { headers: Record<string, string>; body: string }) {
+async function postWithAutocannon(spec: Load, post: Post) {
   const result = await autocannon({
     url: spec.url,
     connections: spec.connections,

@@ -13,6 +13,7 @@ import { createServices } from '../src/app/services.ts';
 import { loadConfig } from '../src/config.ts';
 import { generateFlights } from '../src/flights/flight-seeder.ts';
 import { buildApp } from '../src/http/app.ts';
+import { mcpRoutes } from '../src/mcp/mcp-routes.ts';
 import { signedInAs } from '../test/support/actors.ts';
 import { SYSTEM_ACTOR } from '../src/shared/actor.ts';
 import { startTracing } from '../src/telemetry/tracing.ts';
@@ -75,7 +76,8 @@ if (process.env.BENCH_HUNG_WEBHOOK) {
 const verdict = await services.keyCheck.check(secret, 'setup');
 if (!verdict.ok) throw new Error(`bench key rejected: ${verdict.reason}`);
 
-const app = await buildApp(services);
+// With /mcp, as `airkey serve` has it (its hooks are scoped to its own routes).
+const app = await buildApp(services, { plugins: [mcpRoutes] });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;

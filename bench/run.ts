@@ -35,6 +35,7 @@ import { requestLog } from './request-log.ts';
 import { requestLogWriter } from './request-log-writer.ts';
 import { requestLogQueries } from './request-log-queries.ts';
 import { webhooksScenario } from './webhooks.ts';
+import { mcpScenario } from './mcp.ts';
 import { backOfficeScenario, flights, flightsUncached, pipeline } from './scenarios.ts';
 
 /** Every scenario, in the order they run on each engine. Another branch adds its own with one entry here. */
@@ -53,6 +54,7 @@ const SCENARIOS: Scenario[] = [
   requestLogWriter,
   requestLogQueries,
   webhooksScenario,
+  mcpScenario,
   startupScenario,
   floodScenario,
   longScenario,

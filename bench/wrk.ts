@@ -19,7 +19,15 @@ export const hasWrk = (() => {
   }
 })();
 
-export type WrkLoad = { url: string; connections: number; seconds: number; keys: string[]; expect?: Expect };
+export type WrkLoad = {
+  url: string;
+  connections: number;
+  seconds: number;
+  keys: string[];
+  expect?: Expect;
+  /** A POST with these further header fields and this body (MCP's JSON-RPC); a GET without. */
+  post?: { headers: Record<string, string>; body: string };
+};
 
 /**
  * One wrk run, one thread, each request with the next of `keys` in X-API-Key (the requests are
@@ -34,7 +42,15 @@ export async function wrkLoad(spec: WrkLoad): Promise<Sample> {
 local formatted = {}
 local next = 0
 init = function()
-  for i = 1, #keys do formatted[i] = wrk.format('GET', nil, { ['X-API-Key'] = keys[i] }) end
+  for i = 1, #keys do
+    ${
+      spec.post
+        ? `local headers = ${luaTable(spec.post.headers)}
+    headers['X-API-Key'] = keys[i]
+    formatted[i] = wrk.format('POST', nil, headers, ${JSON.stringify(spec.post.body)})`
+        : `formatted[i] = wrk.format('GET', nil, { ['X-API-Key'] = keys[i] })`
+    }
+  end
 end
 request = function()
   next = next % #formatted + 1
@@ -81,6 +97,13 @@ end
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A Lua table of string fields (JSON string literals are valid Lua strings for what we send). */
+function luaTable(fields: Record<string, string>): string {
+  return `{${Object.entries(fields)
+    .map(([name, value]) => `[${JSON.stringify(name)}] = ${JSON.stringify(value)}`)
+    .join(', ')}}`;
 }
 
 /**

@@ -23,7 +23,7 @@ export function requestLogRecorder(writer: RequestLogSink, clock: Clock) {
     const status = reply.statusCode;
     const durationMs = reply.elapsedTime;
     const route = templateOf(request.routeOptions.url ?? '');
-    const mcp = route === '/mcp' ? mcpCallOf(request.body) : undefined;
+    const mcp = route === '/mcp' ? mcpCallOf(request.body, request.headers) : undefined;
     writer.record({
       atMs: clock.nowMs() - Math.round(durationMs),
       tenantId: principal.tenant.id,
@@ -71,8 +71,16 @@ function templateOf(url: string): string {
   return template;
 }
 
-/** The JSON-RPC method of an MCP request and, for `tools/call`, the tool; none when the body was never read (a refusal). */
-function mcpCallOf(body: unknown): { method: string; tool: string | null } | undefined {
+/**
+ * The JSON-RPC method of an MCP request and, for `tools/call`, the tool. When the body was never
+ * read (the key was refused first), the `Mcp-Method` and `Mcp-Name` headers a 2026-07-28 client
+ * sends say the same; a 2025-era client sends neither, and the entry has none.
+ */
+function mcpCallOf(
+  body: unknown,
+  headers: Record<string, string | string[] | undefined>,
+): { method: string; tool: string | null } | undefined {
+  if (body === undefined) body = { method: headers['mcp-method'], params: { name: headers['mcp-name'] } };
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
   if (typeof method !== 'string') return undefined;

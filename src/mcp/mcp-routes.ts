@@ -1,15 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../app/services.ts';
-import { apiKeyHook } from '../http/api-key-auth.ts';
-import { problemFor, problemOf, sendProblem } from '../http/problem.ts';
 import { limitsView } from '../limits/index.ts';
 import { NotAuthenticatedError } from '../shared/errors.ts';
+import { apiKeyHook, problemFor, sendProblem } from './from-http.ts';
+import type { McpExchange } from './mcp-handler.ts';
 import { originHook } from './origin-check.ts';
 
 /**
- * `/mcp`: MCP over Streamable HTTP, stateless. There are no MCP sessions to hijack or to outlive
- * a key: every HTTP request carries the key and goes through the same key check as `/api/v1`,
- * so a key disabled, deleted or narrowed mid-conversation is refused on its very next request.
+ * `/mcp`: MCP over Streamable HTTP, stateless in every protocol revision. There are no MCP
+ * sessions to hijack or to outlive a key: every HTTP request carries the key and goes through the
+ * same key check as `/api/v1`, so a key disabled, deleted or narrowed mid-conversation is refused
+ * on its very next request.
+ *
+ * The SDK answers with a web Response that this route hands back to Fastify, so every airkey hook
+ * (Origin, key check, limits, RateLimit fields, security headers, request log, problem details)
+ * runs around it exactly as around any other route.
  */
 export function mcpRoutes(
   app: FastifyInstance,
@@ -25,37 +30,36 @@ export function mcpRoutes(
   // answer is the same 401/429/503 problem+json as the REST API's.
   app.addHook('onRequest', apiKeyHook(services.keyCheck, services.keyLimits));
 
+  // The MCP SDK and its schemas took a tenth of every start to load: they load with the first /mcp
+  // request instead (a refused request never loads them).
+  let loaded: Promise<McpExchange> | undefined;
+  const loadMcpExchange = () =>
+    (loaded ??= import('./mcp-handler.ts').then(
+      // Reports a request the SDK refused (a header mismatch, an unsupported revision): the client's
+      // mistake, answered in its response, so only worth a debug line.
+      (module) => module.createMcpExchange((error) => app.log.debug({ err: error }, 'mcp request refused by the SDK')),
+      (error: unknown) => {
+        loaded = undefined; // the next request tries again
+        throw error;
+      },
+    ));
+
   app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
     const principal = request.principal;
     if (!principal) throw new NotAuthenticatedError();
-    const { createMcpServer, StreamableHTTPServerTransport } = await loadMcpSdk();
-    const server = createMcpServer({
+    const exchange = await loadMcpExchange();
+    const response = await exchange(webRequestOf(request), request.body, {
       principal,
       limits: limitsView(request.limitsSeen),
       flights: services.flights,
       onFault: (error) => request.log.error({ err: error }, 'mcp tool failed'),
       onRefused: (code) => void (request.problemCode = code),
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-
-    // From here the SDK writes the response (Fastify still logs it on finish, via onResponse);
-    // the key's RateLimit fields, set on the reply by the key hook, go with it.
-    for (const name of RATE_LIMIT_FIELDS) {
-      const value = reply.getHeader(name);
-      if (value !== undefined) reply.raw.setHeader(name, value);
-    }
-    reply.hijack();
-    reply.raw.once('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    } catch (error) {
-      request.log.error({ err: error }, 'mcp request failed');
-      if (!reply.raw.headersSent) writeProblem(reply, error);
-    }
+    reply.code(response.status);
+    for (const [name, value] of response.headers) reply.header(name, value);
+    // A JSON answer goes out as one string (Content-Length, one write); an SSE stream as a stream.
+    if (response.headers.get('content-type')?.startsWith('application/json')) return reply.send(await response.text());
+    return reply.send(response.body);
   });
 
   // Stateless: no server-initiated stream to open (GET) and no session to end (DELETE).
@@ -63,17 +67,21 @@ export function mcpRoutes(
   app.delete('/mcp', { schema: { hide: true } }, methodNotAllowed);
 }
 
-// The MCP SDK and its schemas took a tenth of every start to load: they load with the first /mcp
-// request instead (a refused request never loads them).
-let mcpSdk: Promise<typeof import('./mcp-server.ts')> | undefined;
-function loadMcpSdk() {
-  return (mcpSdk ??= import('./mcp-server.ts').catch((error: unknown) => {
-    mcpSdk = undefined; // the next request tries again
-    throw error;
-  }));
+/**
+ * The request as the SDK reads it: method and headers (the body is already parsed and goes
+ * alongside). The URL is fixed: the SDK never routes on it, and the real one may carry a key in
+ * its query string.
+ */
+function webRequestOf(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (value !== undefined) for (const item of value) headers.append(name, item);
+  }
+  return new Request(MCP_URL, { method: 'POST', headers });
 }
+const MCP_URL = 'http://airkey.internal/mcp';
 
-const RATE_LIMIT_FIELDS = ['ratelimit-policy', 'ratelimit'] as const;
 const STATELESS = problemFor(
   'method_not_allowed',
   'This MCP server is stateless: send JSON-RPC messages with POST /mcp.',
@@ -82,11 +90,4 @@ const STATELESS = problemFor(
 async function methodNotAllowed(_request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   reply.header('Allow', 'POST');
   return sendProblem(reply, STATELESS);
-}
-
-/** After hijack the error handler is out of reach; the same problem body, written by hand. */
-function writeProblem(reply: FastifyReply, error: unknown): void {
-  const problem = problemOf(error);
-  reply.raw.writeHead(problem.status, { 'Content-Type': 'application/problem+json' });
-  reply.raw.end(JSON.stringify(problem));
 }

@@ -1,8 +1,7 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { FlightService } from '../flights/flight-service.ts';
-import { flightFilterShape, flightIdSchema, flightPageSchema, flightSchema } from '../flights/flight-schemas.ts';
-import { problemOf } from '../http/problem.ts';
+import { flightIdSchema, flightPageSchema, flightQuerySchema, flightSchema } from '../flights/flight-schemas.ts';
+import { problemOf } from './from-http.ts';
 import { whoamiSchema, type KeyLimitsView } from '../keys/key-schemas.ts';
 import type { Principal } from '../shared/principal.ts';
 
@@ -42,7 +41,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
         'all filters combine with AND. Returns up to `limit` flights (default 50, max 500) and `next_cursor`: ' +
         'when it is not null, call again with the same filters and `cursor` set to it for the next page; null means the last page. ' +
         STATUS_GUIDE,
-      inputSchema: flightFilterShape,
+      inputSchema: flightQuerySchema,
       outputSchema: flightPageSchema,
       annotations: READ_ONLY,
     },
@@ -60,7 +59,7 @@ export function registerTools(server: McpServer, context: ToolContext): void {
         'Returns one flight by its id (a UUID, as returned by list_flights): flight number, route (IATA codes), ' +
         'scheduled departure and arrival in UTC, status and aircraft. ' +
         STATUS_GUIDE,
-      inputSchema: flightIdSchema.shape,
+      inputSchema: flightIdSchema,
       outputSchema: flightSchema,
       annotations: READ_ONLY,
     },

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/handle.ts';
-import { PostgresBudgetStore, type BudgetStore } from '../../src/limits/rate/budget-store.ts';
-import { RateLimiter, type RateDecision } from '../../src/limits/rate/rate-limiter.ts';
-import type { RateLimit } from '../../src/limits/rate/rate-limit.ts';
+import { PostgresBudgetStore, type BudgetStore } from '../../src/limits/budget/budget-store.ts';
+import { RateLimiter, type RateDecision } from '../../src/limits/budget/rate-limiter.ts';
+import type { RateLimit } from '../../src/shared/limit-terms.ts';
 import { freshDataDir, freshPostgresUrl } from '../support/databases.ts';
 import { switchableProxy } from '../support/switchable-proxy.ts';
 

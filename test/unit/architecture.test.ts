@@ -14,8 +14,8 @@ import { folderOf, importGraphOfSrc, madge, ROOT } from '../support/import-graph
  *   under everything but the vocabulary.
  * - features: what the product does; they import the foundation and the features listed before
  *   them, so a new feature's place in the list says what it may use. A feature may be a room of a
- *   folder (`limits/rate`): a file belongs to the longest declared path that holds it, so a
- *   folder's lower rooms can sit before a feature its root comes after.
+ *   folder (`limits/budget`): a file belongs to the longest declared path that holds it. A
+ *   folder's rooms sit together in the order: no folder is both below and above another.
  * - composition: `app/` builds the services from the features; it imports no transport.
  * - transports: thin adapters over the services (Fastify, MCP, the admin socket).
  * - process: what runs them: `airkey serve` (`server.ts`) and the command line (`cli/`, commander).
@@ -28,10 +28,10 @@ const LAYERS = {
     'audit',
     'throttle',
     'usage',
-    // The limits' vocabulary and meters, which the key core names, under it; the verdict above it.
-    'limits/rate',
-    'limits/quota',
     'keys',
+    // The limits build on the key core; their words (src/shared/limit-terms.ts) sit under both.
+    'limits/budget',
+    'limits/quota',
     'limits',
     'scan',
     'telemetry',
@@ -64,7 +64,7 @@ const FORBIDDEN: Record<Layer, readonly Layer[]> = {
 /** src-relative file → src-relative files it imports. */
 let graph: Record<string, string[]>;
 const DECLARED: readonly string[] = Object.values(LAYERS).flat();
-/** The longest declared path holding a file: `limits/rate/lease.ts` → `limits/rate`, `limits/fields.ts` → `limits`. */
+/** The longest declared path holding a file: `limits/budget/lease.ts` → `limits/budget`, `limits/fields.ts` → `limits`. */
 const featureOf = (file: string) =>
   DECLARED.filter((name) => file === name || file.startsWith(`${name}/`)).reduce(
     (longest, name) => (name.length > longest.length ? name : longest),
@@ -109,6 +109,10 @@ describe('architecture', () => {
     const rooms = DECLARED.filter((name) => name.includes('/'));
     expect(folders.filter((folder) => !rooms.includes(folder))).toEqual([]);
     expect(rooms.filter((room) => !folders.includes(room))).toEqual([]);
+    // Together in the order: a folder's rooms on either side of another feature would let the two import each other.
+    const order: readonly string[] = LAYERS.features;
+    const places = order.flatMap((name, index) => (folderOf(name) === 'limits' ? [index] : []));
+    expect(places.at(-1)! - places[0]!).toBe(places.length - 1);
   });
 
   it.each(Object.keys(FORBIDDEN) as Layer[])('has no %s file import a layer above it', (layer) => {
@@ -170,13 +174,24 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('has src/keys name the limits only through their lower rooms, never the verdict', () => {
+  it('has no two folders of src/ import each other, whatever their rooms', () => {
+    const arrows = new Set(
+      Object.entries(graph).flatMap(([file, deps]) =>
+        deps.filter((dep) => folderOf(dep) !== folderOf(file)).map((dep) => `${folderOf(file)} -> ${folderOf(dep)}`),
+      ),
+    );
+    const both = [...arrows].filter((arrow) => arrows.has(arrow.split(' -> ').reverse().join(' -> ')));
+    expect(both).toEqual([]);
+  });
+
+  it('keeps src/keys clear of the limits: the limits read the key core, never the other way', () => {
     const offenders = importsOf(['keys']).flatMap(([file, deps]) =>
-      deps.filter((dep) => featureOf(dep) === 'limits').map((dep) => `${file} -> ${dep}`),
+      deps.filter((dep) => folderOf(dep) === 'limits').map((dep) => `${file} -> ${dep}`),
     );
     expect(offenders).toEqual([]);
-    // The rule above reads the graph: keys/ does import the lower rooms.
-    expect(graph['keys/key-view.ts']).toContain('limits/quota/quota.ts');
+    // The rule above reads the graph: the limits do import the key core, and both read the words.
+    expect(graph['limits/quota-notices.ts']).toContain('keys/key-view.ts');
+    expect(graph['keys/key-view.ts']).toContain('shared/limit-terms.ts');
   });
 
   it('keeps the SQL of keys, limits and webhooks in their repositories (*-repository.ts) and budget stores', () => {

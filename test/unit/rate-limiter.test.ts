@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryBudgetStore, type BudgetStore, type LeaseRequest } from '../../src/limits/rate/budget-store.ts';
-import { RateLimiter, type RateDecision } from '../../src/limits/rate/rate-limiter.ts';
-import type { RateLimit } from '../../src/limits/rate/rate-limit.ts';
+import { MemoryBudgetStore, type BudgetStore, type LeaseRequest } from '../../src/limits/budget/budget-store.ts';
+import { RateLimiter, type RateDecision } from '../../src/limits/budget/rate-limiter.ts';
+import type { RateLimit } from '../../src/shared/limit-terms.ts';
 
 const KEY = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const MINUTE_START = Date.parse('2026-11-22T12:00:00Z');

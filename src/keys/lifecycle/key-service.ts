@@ -14,8 +14,14 @@ import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, UpdateKeyInput } 
 import { withCreatorEmails } from '../events/key-event-repository.ts';
 import { keyEvent } from '../events/key-events.ts';
 import { allowedIpsOf, applyAllowedIps } from './allowed-ips.ts';
-import { applyQuota, applyRateLimit, listWithQuotaUsed, resetQuota, withQuotaUsed } from './limit-steps.ts';
-import type { QuotaRepository } from '../../limits/quota/quota-repository.ts';
+import {
+  applyQuota,
+  applyRateLimit,
+  listWithQuotaUsed,
+  resetQuota,
+  withQuotaUsed,
+  type QuotaCounts,
+} from './limit-steps.ts';
 import { keyTarget, listedKeyView, toApiKeyView } from '../key-view.ts';
 import { digestSecret, generateSecret, hintOf } from '../format/secret.ts';
 
@@ -28,7 +34,7 @@ export type KeyServiceOptions = {
   /** The tenant's key policy, judged inside the transaction that makes the key. */
   policy: Pick<KeyPolicyService, 'enforce' | 'enforceAllowedIps'>;
   /** What each key's quota counter accepted in its period, for the views; reset. */
-  quotas: QuotaRepository;
+  quotas: QuotaCounts;
   random?: RandomBytes;
 };
 

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { MIGRATIONS_FOLDER, type Database, type Db, type FeedHandlers } from './handle.ts';
 import { schema } from './tables.ts';
 import { answeredWithin } from '../shared/answered-within.ts';
+import { monotonicClock } from '../shared/clock.ts';
 
 // Serialises migrations when several instances start at once on one database.
 const MIGRATION_LOCK_ID = 727_001;
@@ -103,7 +104,7 @@ async function keepListening(
     // A connection that dies silently (a partition, a frozen host: no FIN, no RST) reports nothing,
     // and LISTEN alone never writes; a query left unanswered proves it deaf.
     const beat = async (): Promise<void> => {
-      const sentAt = performance.now();
+      const sentAt = monotonicClock();
       await answeredWithin(next.query(heartbeatQuery.text, heartbeatQuery.values), HEARTBEAT_TIMEOUT_MS);
       if (client === next && !stopped) handlers.onAlive?.(sentAt);
     };

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../app/services.ts';
 import { apiKeyHook } from '../http/api-key-auth.ts';
-import { problemFor, problemOf, sendProblem } from '../http/problem.ts';
+import { problemFor, problemOf, sendProblem } from '../problems/problem.ts';
 import { limitsView } from '../limits/index.ts';
 import { NotAuthenticatedError } from '../shared/errors.ts';
 import { originHook } from './origin-check.ts';

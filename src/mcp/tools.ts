@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FlightService } from '../flights/flight-service.ts';
 import { flightFilterShape, flightIdSchema, flightPageSchema, flightSchema } from '../flights/flight-schemas.ts';
-import { problemOf } from '../http/problem.ts';
+import { problemOf } from '../problems/problem.ts';
 import { whoamiSchema, type KeyLimitsView } from '../keys/key-schemas.ts';
 import type { Principal } from '../shared/principal.ts';
 

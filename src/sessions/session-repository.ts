@@ -2,7 +2,7 @@ import { and, asc, eq, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { sessions, tenants, users } from '../db/schema.ts';
 import type { UserWithTenant } from '../users/user-repository.ts';
-import { factorColumns, type FactorFlags } from '../second-factors/factor-flags.ts';
+import { factorColumns, type FactorFlags } from '../second-factors/factor-flags-repository.ts';
 import type { SecondFactorRequirement } from '../shared/second-factor-requirement.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;

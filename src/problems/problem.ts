@@ -5,7 +5,6 @@ import {
   AirkeyError,
   catalogEntry,
   InvalidRequestError,
-  TooManyRequestsError,
   UnavailableError,
   type ErrorKind,
   type FieldError,

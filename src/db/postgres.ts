@@ -46,6 +46,7 @@ async function migrateWithLock(pool: pg.Pool): Promise<void> {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
   } finally {
+    // A lost connection releases the lock itself; the migration's own outcome is what the caller hears.
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
     client.release();
   }
@@ -119,6 +120,7 @@ async function keepListening(
         client = undefined;
         handlers.onState(false);
       }
+      // The connection failed already (thrown below); closing what is left of it cannot add anything.
       next.end().catch(() => {});
       throw error;
     }
@@ -128,6 +130,7 @@ async function keepListening(
       heartbeat = setTimeout(() => {
         beating = beat().then(schedule, () => {
           lost();
+          // Lost already (reported by `lost`); closing a dead connection may fail and means nothing.
           next.end().catch(() => {});
         });
       }, heartbeatMs);

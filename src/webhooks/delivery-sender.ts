@@ -43,6 +43,7 @@ export async function sendOnce(outgoing: Outgoing, options: SendOptions): Promis
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
+    // The body is drained only to free the socket; the status already decided the attempt.
     await response.body.dump().catch(() => undefined);
     const status = response.statusCode;
     if (status >= 200 && status < 300) return { attempt: attempt(status, null), delivered: true, gone: false };

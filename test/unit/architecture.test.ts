@@ -257,6 +257,27 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('gives every swallowed failure (.catch(() => {}) or undefined) a comment saying why, in every folder', () => {
+    const swallowed = /\.catch\(\(\) => (?:\{\}|undefined)\)/;
+    const offenders = Object.keys(graph).flatMap((file) => {
+      const lines = readFileSync(`${ROOT}src/${file}`, 'utf8').split('\n');
+      return lines.flatMap((line, index) =>
+        swallowed.test(line) && !lines.slice(Math.max(0, index - 3), index + 1).some((near) => near.includes('//'))
+          ? [`${file}:${index + 1}`]
+          : [],
+      );
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps every file of src/ readable in one sitting: at most 250 lines', () => {
+    const long = Object.keys(graph)
+      .map((file) => [file, readFileSync(`${ROOT}src/${file}`, 'utf8').trimEnd().split('\n').length] as const)
+      .filter(([, lines]) => lines > 250)
+      .map(([file, lines]) => `${file}: ${lines}`);
+    expect(long).toEqual([]);
+  });
+
   it("changes keys only through the key services: no other feature imports the keys' repository", () => {
     const offenders = importsOf(LAYERS.features).flatMap(([file, deps]) =>
       deps

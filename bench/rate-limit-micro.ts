@@ -1,8 +1,8 @@
 // What a rate limit adds to an accepted request once the instance holds budget: ns per take()
 // against the same loop without a limiter. Not part of `npm run bench`: run `node bench/rate-limit-micro.ts` (Node 24 or newer).
-import { MemoryBudgetStore } from '../src/limits/rate/budget-store.ts';
-import { RateLimiter, type RateDecision } from '../src/limits/rate/rate-limiter.ts';
-import type { RateLimit } from '../src/limits/rate/rate-limit.ts';
+import { MemoryBudgetStore } from '../src/limits/budget/budget-store.ts';
+import { RateLimiter, type RateDecision } from '../src/limits/budget/rate-limiter.ts';
+import type { RateLimit } from '../src/shared/limit-terms.ts';
 
 const CALLS = 5_000_000;
 const ROUNDS = 7;

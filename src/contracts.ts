@@ -55,8 +55,8 @@ export type {
   RequestLogPage,
   RequestOutcome,
 } from './request-log/request-log-schemas.ts';
-export type { FieldError, Problem } from './http/problem-types.ts';
-export type { problemSchema } from './http/schemas.ts';
+export type { FieldError, Problem } from './problems/problem-schema.ts';
+export type { problemSchema } from './problems/problem-schema.ts';
 export type { KeyAuthority } from './shared/actor.ts';
 export type { Principal } from './shared/principal.ts';
 export type { Permission, Role } from './shared/roles.ts';

@@ -1,7 +1,8 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { problemOf, type Problem } from '../http/problem.ts';
+import { problemOf } from '../problems/problem.ts';
+import type { Problem } from '../problems/problem-schema.ts';
 import { operationInputs, parseOperation, type AdminOperations, type OperationName } from './operations.ts';
 
 /** The local-only channel the CLI uses to reach a server that owns the embedded database. */

@@ -87,7 +87,7 @@ export function localOperations(services: Services): AdminOperations {
     },
     seedFlights: async (input) => {
       const tenant = await services.tenants.requireBySlug(input.tenant);
-      const rows = generateFlights(tenant.id, input.count, services.clock.now(), Date.now() & 0xffff);
+      const rows = generateFlights(tenant.id, input.count, services.clock.now(), services.clock.nowMs() & 0xffff);
       return { tenant: toTenantView(tenant).slug, inserted: await services.flights.seed(SYSTEM_ACTOR, rows) };
     },
     showKeyPolicy: async (input) => {

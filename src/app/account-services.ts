@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { AuditService } from '../audit/audit-service.ts';
 import type { CreatorKeys } from '../keys/lifecycle/creator-keys.ts';
-import { FactorFlagsRepository } from '../second-factors/factor-flags.ts';
+import { FactorFlagsRepository } from '../second-factors/factor-flags-repository.ts';
 import { PasskeyRepository } from '../second-factors/passkeys/passkey-repository.ts';
 import { Passkeys } from '../second-factors/passkeys/passkeys.ts';
 import { RecoveryCodeRepository } from '../second-factors/recovery-codes/recovery-code-repository.ts';

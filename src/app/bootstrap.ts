@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import { generateFlights } from '../flights/flight-seeder.ts';
 import { ConfigError } from '../config.ts';
+import { lockForTransaction } from '../db/advisory-lock.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import { passwordProblem } from '../shared/password-rules.ts';
 import { TenantRepository } from '../tenants/tenant-repository.ts';
@@ -33,7 +33,7 @@ export async function bootstrapIfEmpty(services: Services): Promise<FirstStart |
   // actor exists yet to create them through the services, and nothing is audited before anyone is.
   const users = new UserRepository(services.database.db);
   return services.uow.inTransaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK_ID})`);
+    await lockForTransaction(tx, BOOTSTRAP_LOCK_ID);
     if (await tenantRows.any(tx)) return undefined;
     const tenant = await tenantRows.insert(tx, { name: 'Demo Air', slug: 'demo' });
     await users.insert(tx, {

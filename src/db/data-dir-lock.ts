@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { monotonicClock } from '../shared/clock.ts';
 
 /** How long a holder that is still there may take to exit (a kill -9 in progress) before we refuse. */
 const HOLDER_EXIT_WAIT_MS = 5_000;
@@ -17,14 +18,14 @@ type Owner = { pid: number; holder: string; startTime?: string };
 export async function acquireDataDirLock(dataDir: string, holder: string): Promise<() => void> {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, 'airkey.lock');
-  const deadline = performance.now() + HOLDER_EXIT_WAIT_MS;
+  const deadline = monotonicClock() + HOLDER_EXIT_WAIT_MS;
   for (;;) {
     const release = tryCreate(path, holder);
     if (release) return release;
     const owner = readOwner(path);
     if (owner && holds(owner)) {
       // A holder being killed lingers for a moment: wait for it before refusing (not for ourselves).
-      if (owner.pid === process.pid || performance.now() > deadline) {
+      if (owner.pid === process.pid || monotonicClock() > deadline) {
         throw new Error(`The data directory ${dataDir} is in use by ${owner.holder} (pid ${owner.pid}).`);
       }
       await sleep(POLL_MS);

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { MIGRATIONS_FOLDER, type Database, type Db, type FeedHandlers } from './handle.ts';
 import { schema } from './tables.ts';
 import { answeredWithin } from '../shared/answered-within.ts';
+import { monotonicClock } from '../shared/clock.ts';
 
 // Serialises migrations when several instances start at once on one database.
 const MIGRATION_LOCK_ID = 727_001;
@@ -45,6 +46,7 @@ async function migrateWithLock(pool: pg.Pool): Promise<void> {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
   } finally {
+    // A lost connection releases the lock itself; the migration's own outcome is what the caller hears.
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
     client.release();
   }
@@ -103,7 +105,7 @@ async function keepListening(
     // A connection that dies silently (a partition, a frozen host: no FIN, no RST) reports nothing,
     // and LISTEN alone never writes; a query left unanswered proves it deaf.
     const beat = async (): Promise<void> => {
-      const sentAt = performance.now();
+      const sentAt = monotonicClock();
       await answeredWithin(next.query(heartbeatQuery.text, heartbeatQuery.values), HEARTBEAT_TIMEOUT_MS);
       if (client === next && !stopped) handlers.onAlive?.(sentAt);
     };
@@ -118,6 +120,7 @@ async function keepListening(
         client = undefined;
         handlers.onState(false);
       }
+      // The connection failed already (thrown below); closing what is left of it cannot add anything.
       next.end().catch(() => {});
       throw error;
     }
@@ -127,6 +130,7 @@ async function keepListening(
       heartbeat = setTimeout(() => {
         beating = beat().then(schedule, () => {
           lost();
+          // Lost already (reported by `lost`); closing a dead connection may fail and means nothing.
           next.end().catch(() => {});
         });
       }, heartbeatMs);

@@ -2,7 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidRequestError } from '../shared/errors.ts';
-import { problemFor, problemOf, sendProblem, type Problem } from './problem.ts';
+import { problemFor, problemOf, sendProblem } from '../problems/problem.ts';
+import type { Problem } from '../problems/problem-schema.ts';
 
 /*
  * Errors raised before any route runs (docs/api.md (errors), last paragraph): Node's HTTP parser refusing the

@@ -3,7 +3,8 @@ import type { Accepted } from '../keys/check/decide.ts';
 import { checkLimits, type KeyLimits, type LimitVerdict } from '../limits/index.ts';
 import { withoutStack } from '../shared/errors.ts';
 import { QuotaExceededError, RateLimitedError } from '../shared/limit-errors.ts';
-import { problemFor, sendError, sendProblem } from './problem.ts';
+import { problemFor, sendProblem } from '../problems/problem.ts';
+import { sendError } from './problem.ts';
 
 export type { KeyLimits, LimitsSeen } from '../limits/index.ts';
 

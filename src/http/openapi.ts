@@ -2,7 +2,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../config.ts';
 import type { Flight } from '../flights/flight-schemas.ts';
 import type { Whoami } from '../keys/key-schemas.ts';
-import { problemSchema } from './schemas.ts';
+import { problemSchema } from '../problems/problem-schema.ts';
 
 /**
  * The public OpenAPI document's frame (docs/api.md): info, license, servers, security schemes,

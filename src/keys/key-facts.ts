@@ -1,9 +1,8 @@
 import type { KeyAuthority } from '../shared/actor.ts';
-import type { RateLimit, RateLimitWindow } from '../limits/rate/rate-limit.ts';
+import type { KeyQuota, QuotaPeriod, RateLimit, RateLimitWindow } from '../shared/limit-terms.ts';
 import { API_PERMISSIONS, permissionsOf } from '../shared/roles.ts';
 import { expiryDateOf } from './expiry.ts';
 import { keyQuotaOf, rateLimitOf } from './key-view.ts';
-import type { KeyQuota, QuotaPeriod } from '../limits/quota/quota.ts';
 import type { Principal } from '../shared/principal.ts';
 import { IpRanges } from '../shared/ip-ranges.ts';
 import { Interner } from '../shared/interner.ts';

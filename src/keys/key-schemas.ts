@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { KEY_AUTHORITIES } from '../shared/actor.ts';
-import { RATE_LIMIT_WINDOWS } from '../limits/rate/rate-limit.ts';
-import { QUOTA_PERIODS } from '../limits/quota/quota.ts';
+import { QUOTA_PERIODS, RATE_LIMIT_WINDOWS } from '../shared/limit-terms.ts';
 import { ipEntryProblem, MAX_ALLOWED_IPS } from '../shared/ip-entries.ts';
 import { principalSchema } from '../shared/principal.ts';
 

@@ -1,8 +1,14 @@
 import { expiryDateOf, isExpired } from './expiry.ts';
 import type { KeyListRow, StoredKeyView } from './key-rows.ts';
 import type { ApiKeyView, DisabledReason } from './key-schemas.ts';
-import type { RateLimit, RateLimitWindow } from '../limits/rate/rate-limit.ts';
-import { quotaPeriodOf, type KeyQuota, type Quota, type QuotaPeriod } from '../limits/quota/quota.ts';
+import {
+  quotaPeriodOf,
+  type KeyQuota,
+  type Quota,
+  type QuotaPeriod,
+  type RateLimit,
+  type RateLimitWindow,
+} from '../shared/limit-terms.ts';
 
 const isoOfDate = (instant: Date | null) => instant?.toISOString() ?? null;
 

@@ -7,10 +7,9 @@ import { QuotaNotices } from './quota-notices.ts';
 import { RateLimitNotices } from './rate-limit-notices.ts';
 import { QuotaMeter } from './quota/quota-meter.ts';
 import { QuotaRepository } from './quota/quota-repository.ts';
-import { createRateLimiter } from './rate/create-limiter.ts';
+import { createRateLimiter } from './budget/create-limiter.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { RateLimit } from './rate/rate-limit.ts';
-import type { KeyQuota } from './quota/quota.ts';
+import type { KeyQuota, RateLimit } from '../shared/limit-terms.ts';
 import type { FailureStreak } from '../shared/failure-streak.ts';
 import type { UsageCounter } from '../usage/usage-counter.ts';
 

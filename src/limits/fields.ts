@@ -1,6 +1,5 @@
-import type { KeyQuota } from './quota/quota.ts';
-import { WINDOW_SECONDS, type RateLimit } from './rate/rate-limit.ts';
-import type { RateDecision } from './rate/rate-limiter.ts';
+import { WINDOW_SECONDS, type KeyQuota, type RateLimit } from '../shared/limit-terms.ts';
+import type { RateDecision } from './budget/rate-limiter.ts';
 
 /**
  * The RateLimit header fields' values (draft-ietf-httpapi-ratelimit-headers), one list member per

@@ -1,7 +1,6 @@
-import type { Allowance, RateDecision } from './rate/rate-limiter.ts';
+import type { Allowance, RateDecision } from './budget/rate-limiter.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { KeyQuota } from './quota/quota.ts';
-import type { RateLimit } from './rate/rate-limit.ts';
+import type { KeyQuota, RateLimit } from '../shared/limit-terms.ts';
 
 /** What stands between an accepted key and its route: its rate limit, then its quota. */
 export type KeyLimits = { rateLimits: KeyAllowance<RateLimit>; quotas: KeyAllowance<KeyQuota> };

@@ -1,7 +1,6 @@
 import type { Accepted } from '../keys/check/decide.ts';
-import type { KeyQuota, QuotaPeriod } from './quota/quota.ts';
-import type { RateLimit } from './rate/rate-limit.ts';
-import type { RateDecision } from './rate/rate-limiter.ts';
+import type { KeyQuota, QuotaPeriod, RateLimit } from '../shared/limit-terms.ts';
+import type { RateDecision } from './budget/rate-limiter.ts';
 import { members, quotaFieldOf, quotaPolicyOf, rateFieldOf, ratePolicyOf, type LimitFields } from './fields.ts';
 import type { KeyLimits } from './key-allowance.ts';
 

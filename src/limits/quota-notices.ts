@@ -1,5 +1,6 @@
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { lowMarkOf, type KeyQuota } from './quota/quota.ts';
+import { lowMarkOf } from './quota/quota.ts';
+import { type KeyQuota } from '../shared/limit-terms.ts';
 import type { QuotaNotice, QuotaRepository } from './quota/quota-repository.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';

@@ -1,5 +1,5 @@
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import type { RateLimit } from './rate/rate-limit.ts';
+import type { RateLimit } from '../shared/limit-terms.ts';
 import type { Clock } from '../shared/clock.ts';
 import { findKeyForEvent } from '../keys/events/key-event-repository.ts';
 import { rateLimitedEvent } from '../keys/events/key-events.ts';

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import { TalliedCounter, TalliedHistogram } from './tallies.ts';
+import { monotonicClock } from '../shared/clock.ts';
 
 /** Observes one key check: its outcome (`ok` or the rejection reason) and how long it took. */
 export type OutcomeObserver = { observe(outcome: string, seconds: number): void };
@@ -107,7 +108,7 @@ export class Metrics {
       registers,
       'airkey_instance_lease_valid',
       '1 while this instance holds its lease and may answer from its cache (docs/keys.md (Revocation)).',
-      () => (performance.now() < changes.leaseValidUntil ? 1 : 0),
+      () => (monotonicClock() < changes.leaseValidUntil ? 1 : 0),
     );
     sampled(
       registers,

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { Database, Db } from '../db/handle.ts';
 import type { ChangeCarrier } from '../db/unit-of-work.ts';
-import { monotonicClock, type MonotonicClock } from '../shared/clock.ts';
+import { monotonicClock, systemClock, type MonotonicClock } from '../shared/clock.ts';
 import { Acknowledgements, type Confirmation, type LiveInstance } from './acknowledgements.ts';
 import type { KeyChange } from './change.ts';
+import { InstanceRepository } from './instance-repository.ts';
 import { leaseTerms, leaseValidUntil, renewalQuery, type LeaseTerms } from './lease.ts';
 
 export const CHANGE_CHANNEL = 'airkey_changes';
@@ -50,6 +50,7 @@ export class ChangeFeed implements ChangeCarrier {
   private readonly acks: Acknowledgements;
   private readonly monotonic: MonotonicClock;
   private readonly database: Database;
+  private readonly instances: InstanceRepository;
   private readonly terms: LeaseTerms;
   private readonly ids = new WeakMap<KeyChange, string>();
   private stopListening: (() => Promise<void>) | undefined;
@@ -67,6 +68,7 @@ export class ChangeFeed implements ChangeCarrier {
   constructor(options: ChangeFeedOptions) {
     this.options = options;
     this.database = options.database;
+    this.instances = new InstanceRepository(options.database.db);
     this.monotonic = options.monotonic ?? monotonicClock;
     this.acks = new Acknowledgements(this.monotonic);
     this.terms = leaseTerms(options.revocationWaitMs);
@@ -79,7 +81,7 @@ export class ChangeFeed implements ChangeCarrier {
   }
 
   private now(): number {
-    return this.options.now?.() ?? Date.now();
+    return this.options.now?.() ?? systemClock.nowMs();
   }
 
   onChange(listener: ChangeListener): void {
@@ -107,7 +109,7 @@ export class ChangeFeed implements ChangeCarrier {
       this.acks.track(cid);
       Object.assign(message, { cid, from: this.instanceId });
     }
-    await tx.execute(sql`select pg_notify(${CHANGE_CHANNEL}, ${JSON.stringify(message)})`);
+    await this.instances.notify(CHANGE_CHANNEL, JSON.stringify(message), tx);
   }
 
   /** After commit: this instance applies its changes, then waits for the others (docs/keys.md (Revocation)). */
@@ -118,7 +120,7 @@ export class ChangeFeed implements ChangeCarrier {
     const ids = changes.map((change) => this.ids.get(change)).filter((id): id is string => id !== undefined);
     let live: LiveInstance[];
     try {
-      live = await this.liveInstances();
+      live = await this.instances.liveOthers(this.instanceId, this.terms.marginMs);
     } catch {
       // Who is live cannot be read: assume anyone might be, and wait as long as a lease can last.
       live = [{ id: 'unknown', remainingMs: this.terms.lengthMs + this.terms.marginMs }];
@@ -130,17 +132,6 @@ export class ChangeFeed implements ChangeCarrier {
     if (confirmation.lapsed.length > 0) this.options.onLapsed?.(confirmation);
   }
 
-  /** Other instances whose lease may still hold after this commit, by the database's clock. */
-  private async liveInstances(): Promise<LiveInstance[]> {
-    const margin = this.terms.marginMs;
-    const result: unknown = await this.database.db.execute(sql`
-      select id, (extract(epoch from (lease_until - now())) * 1000)::float8 + ${margin} as remaining_ms
-      from instances
-      where id <> ${this.instanceId} and lease_until > now() - ${margin} * interval '1 millisecond'`);
-    const { rows } = result as { rows: Array<{ id: string; remaining_ms: number }> };
-    return rows.map((row) => ({ id: row.id, remainingMs: Number(row.remaining_ms) }));
-  }
-
   /** Subscribes to the other instances' changes and holds this instance's lease (PostgreSQL mode). */
   async start(): Promise<void> {
     if (!this.shared) {
@@ -148,10 +139,8 @@ export class ChangeFeed implements ChangeCarrier {
       return;
     }
     this.serving = true;
-    // Crashed instances age out with their lease; their rows go after a day.
-    await this.database.db
-      .execute(sql`delete from instances where lease_until < now() - interval '1 day'`)
-      .catch(() => {});
+    // Pruning is housekeeping: a failure leaves rows the next start removes, and must not stop this one.
+    await this.instances.pruneCrashed().catch(() => {});
     this.stopListening = await this.database.listen([CHANGE_CHANNEL, ACK_CHANNEL], {
       heartbeat: renewalQuery(this.instanceId, this.terms),
       onMessage: (payload, channel) => this.receive(payload, channel),
@@ -168,7 +157,8 @@ export class ChangeFeed implements ChangeCarrier {
     this.stopListening = undefined;
     if (this.serving) {
       this.serving = false;
-      await this.database.db.execute(sql`delete from instances where id = ${this.instanceId}`).catch(() => {});
+      // Unreachable now, the row stays; its lease runs out and writers stop waiting for it anyway.
+      await this.instances.deregister(this.instanceId).catch(() => {});
     }
   }
 
@@ -220,8 +210,8 @@ export class ChangeFeed implements ChangeCarrier {
     this.emit(change);
     // Applied (eviction is synchronous): tell the writer. Its own changes it applied itself.
     if (cid !== undefined && from !== this.instanceId && this.serving) {
-      this.database.db
-        .execute(sql`select pg_notify(${ACK_CHANNEL}, ${`${cid} ${this.instanceId}`})`)
+      this.instances
+        .notify(ACK_CHANNEL, `${cid} ${this.instanceId}`)
         .catch((error: unknown) => this.options.onAckFailed?.(error, 'send'));
     }
   }

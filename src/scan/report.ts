@@ -43,6 +43,7 @@ export async function reportLeakedKeys(
       throw new Error(`could not send the leak report to ${url.origin}: ${cause}`);
     });
     requests++;
+    // The body is read only to free the connection; its status below says what happened.
     await response.arrayBuffer().catch(() => undefined);
     if (!response.ok)
       throw new Error(

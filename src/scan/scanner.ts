@@ -46,6 +46,7 @@ export function findKeysInText(text: string): Array<{ line: number; key: string 
 export async function scanPaths(paths: readonly string[], options: ScanOptions = {}): Promise<ScanResult> {
   const roots = paths.length > 0 ? paths : ['.'];
   const kinds = await Promise.all(
+    // A path that cannot be read is reported as missing (no stats), not a crash of the scan.
     roots.map(async (path) => ({ path, stats: await stat(path).catch(() => undefined) })),
   );
   const missing = kinds.find((k) => !k.stats);
@@ -55,12 +56,14 @@ export async function scanPaths(paths: readonly string[], options: ScanOptions =
   const limit = options.maxFileBytes ?? MAX_FILE_BYTES;
   /** The keys in one file, or none when it is too large, binary, or vanished since the listing. */
   const scanFile = async (shown: string): Promise<Finding[]> => {
+    // Gone or unreadable since the listing: nothing to scan in it.
     const size = (await stat(shown).catch(() => undefined))?.size;
     if (size === undefined) return [];
     if (size > limit) {
       state.skipped.tooLarge++;
       return [];
     }
+    // As above: a file that vanished or cannot be read holds no key to report.
     const content = await readFile(shown).catch(() => undefined);
     if (!content) return [];
     if (content.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {

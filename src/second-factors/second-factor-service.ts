@@ -20,7 +20,8 @@ import {
   PermissionDeniedError,
 } from '../shared/errors.ts';
 import { nameProblem } from '../shared/text-rules.ts';
-import { hasSecondFactor, type FactorFlagsRepository } from './factor-flags.ts';
+import { hasSecondFactor } from './factor-flags.ts';
+import type { FactorFlagsRepository } from './factor-flags-repository.ts';
 import type { PasskeyRepository, PasskeyRow } from './passkeys/passkey-repository.ts';
 import type { Passkeys, RelyingParty } from './passkeys/passkeys.ts';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes/recovery-codes.ts';

@@ -3,7 +3,7 @@ import type { Db } from '../db/handle.ts';
 import { sessions, tenants, users } from '../db/schema.ts';
 import { pendingSignIns } from '../db/sign-in-tables.ts';
 import type { UserWithTenant } from '../users/user-repository.ts';
-import { factorColumns, type FactorFlags } from '../second-factors/factor-flags.ts';
+import { factorColumns, type FactorFlags } from '../second-factors/factor-flags-repository.ts';
 import type { SecondFactorRequirement } from '../shared/second-factor-requirement.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;

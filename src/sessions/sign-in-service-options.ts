@@ -1,6 +1,6 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import type { FactorFlagsRepository } from '../second-factors/factor-flags.ts';
+import type { FactorFlagsRepository } from '../second-factors/factor-flags-repository.ts';
 import type { Passkeys } from '../second-factors/passkeys/passkeys.ts';
 import type { SecondFactorVerifier } from '../second-factors/verify-second-factor.ts';
 import type { Clock } from '../shared/clock.ts';

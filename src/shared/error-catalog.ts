@@ -1,6 +1,6 @@
 /**
  * The one catalog of failures airkey reports: each entry's code, HTTP status, title and public
- * detail. src/http/problem.ts turns an entry into RFC 9457 problem details and declares none of
+ * detail. src/problems/problem.ts turns an entry into RFC 9457 problem details and declares none of
  * its own. Everything here is public: never a secret, SQL or a stack. What only operators may see
  * goes in the error's `cause`, which is logged and never sent.
  */

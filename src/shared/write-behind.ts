@@ -31,6 +31,7 @@ export class WriteBehindLoop {
   /** Runs after the flush in progress, if any; a flush that throws does not stop the next ones. */
   flush(): Promise<void> {
     const run = this.flushing.then(() => this.flushOnce());
+    // The caller of this flush hears its failure through `run`; the next flush must start either way.
     this.flushing = run.catch(() => {});
     return run;
   }

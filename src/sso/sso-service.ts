@@ -1,6 +1,6 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import type { FactorFlagsRepository } from '../second-factors/factor-flags.ts';
+import type { FactorFlagsRepository } from '../second-factors/factor-flags-repository.ts';
 import type { ClientContext, OpenedSession, SessionService } from '../sessions/session-service.ts';
 import type { UserActor } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';

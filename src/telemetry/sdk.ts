@@ -62,6 +62,7 @@ export async function startSdk(env: NodeJS.ProcessEnv): Promise<Tracing | undefi
   sdk.start();
   const problems = diagnostics.endStartup();
   if (problems > 0) {
+    // The SDK already said what was wrong at start; tracing is off, so its shutdown failing changes nothing.
     await sdk.shutdown().catch(() => {});
     trace.disable();
     context.disable();
@@ -89,6 +90,7 @@ function diagLevel(value: string | undefined): DiagLogLevel {
 function withinTime(work: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  // Shutting down: a failed flush loses spans, which must not fail or delay the process's exit.
   return Promise.race([work.catch(() => {}), timeout]).finally(() => clearTimeout(timer));
 }
 

@@ -106,6 +106,7 @@ export class WorkerSpanProcessor implements SpanProcessor {
     const unsettled = this.pending.unsettledResource();
     if (unsettled && !this.waitedFor.has(unsettled)) {
       this.waitedFor.add(unsettled);
+      // A detector that failed leaves its attributes out, as the SDK does; the spans are sent all the same.
       this.settling = Promise.resolve(unsettled.waitForAsyncAttributes?.())
         .catch(() => {})
         .then(() => {

@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import type { Attempt } from './delivery-repository.ts';
 import { signatureHeader } from './signature.ts';
+import { monotonicClock } from '../shared/clock.ts';
 
 /** What one attempt sends: the body bytes are the same on every retry, the timestamp is the attempt's. */
 export type Outgoing = { deliveryId: string; url: string; body: string; secrets: readonly string[] };
@@ -16,7 +17,7 @@ export type Sent = { attempt: Attempt; delivered: boolean; gone: boolean };
  */
 export async function sendOnce(outgoing: Outgoing, options: SendOptions): Promise<Sent> {
   const startedAt = options.now();
-  const started = performance.now();
+  const started = monotonicClock();
   const id = `msg_${outgoing.deliveryId}`;
   const timestamp = Math.floor(startedAt / 1000);
   const timeout = AbortSignal.timeout(options.timeoutMs);
@@ -24,7 +25,7 @@ export async function sendOnce(outgoing: Outgoing, options: SendOptions): Promis
     at: new Date(startedAt).toISOString(),
     status_code: statusCode,
     error,
-    duration_ms: Math.round(performance.now() - started),
+    duration_ms: Math.round(monotonicClock() - started),
   });
   try {
     const response = await request(outgoing.url, {
@@ -42,6 +43,7 @@ export async function sendOnce(outgoing: Outgoing, options: SendOptions): Promis
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
+    // The body is drained only to free the socket; the status already decided the attempt.
     await response.body.dump().catch(() => undefined);
     const status = response.statusCode;
     if (status >= 200 && status < 300) return { attempt: attempt(status, null), delivered: true, gone: false };

@@ -108,6 +108,7 @@ export class DeliveryWorker {
     clearTimeout(this.wake);
     clearTimeout(this.soon);
     await Promise.allSettled([...this.sending]);
+    // Stopping: sockets a receiver left hanging must not keep the process from ending.
     await this.dispatcher.close().catch(() => undefined);
   }
 

@@ -1,7 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresUrl } from '../support/databases.ts';
@@ -38,7 +37,8 @@ async function meteredKey(session: Session, on: Instance, quota: { requests: num
 
 /** Flushes often, so the view's `used` (as of the last flush) settles within a test. */
 const FLUSH = { USAGE_FLUSH_MS: '200' };
-const settled = () => sleep(3 * Number(FLUSH.USAGE_FLUSH_MS));
+/** How long the view may take to show a flush everywhere: many flushes over, polled, not slept. */
+const SETTLED = { timeout: 10_000, interval: 100 };
 
 /** The key's `used` as the back office shows it. */
 async function usedOf(session: Session, on: Instance, keyId: string): Promise<number | undefined> {
@@ -50,11 +50,14 @@ async function usedOf(session: Session, on: Instance, keyId: string): Promise<nu
   return reply.body.data.find((k) => k.id === keyId)?.quota?.used;
 }
 
-/** A day quota must not roll over mid-test: wait out the last two minutes before midnight UTC. */
-async function clearOfMidnight(): Promise<void> {
-  const left = 86_400_000 - (Date.now() % 86_400_000);
-  if (left < 120_000) await sleep(left + 100);
-}
+/**
+ * A day quota must not roll over mid-test: the instances run on a clock set to noon UTC of today
+ * (the same shift for all three, so they agree as real instances do), half a day from either midnight.
+ */
+const DAY_MS = 86_400_000;
+const CLOCK_SHIFT = { AIRKEY_TEST_CLOCK_SHIFT_MS: String(DAY_MS / 2 - (Date.now() % DAY_MS)) };
+const startOnClock = (name: string, url: string) =>
+  startInstance(name, url, { ...FLUSH, ...CLOCK_SHIFT }, [], 'test/support/serve-on-clock.ts');
 
 describe('quotas across three processes on one PostgreSQL', () => {
   const instances: Instance[] = [];
@@ -68,7 +71,7 @@ describe('quotas across three processes on one PostgreSQL', () => {
     url = await freshPostgresUrl();
     sql = new pg.Client({ connectionString: url });
     await sql.connect();
-    for (const name of ['A', 'B', 'C']) instances.push(await startInstance(name, url, FLUSH));
+    for (const name of ['A', 'B', 'C']) instances.push(await startOnClock(name, url));
     session = await signIn(instances[0]!, ADMIN.email);
   }, TURN_TIMEOUT_MS);
   afterAll(async () => {
@@ -83,7 +86,6 @@ describe('quotas across three processes on one PostgreSQL', () => {
     );
 
   it('accepts at most 500 and at least 495 of 2,000 requests, with one instance killed (SIGKILL) and restarted midway', async () => {
-    await clearOfMidnight();
     const key = await meteredKey(session, instances[0]!, { requests: 500, period: 'day' });
     const [a, b, c] = instances as [Instance, Instance, Instance];
     // Phase 1: 240 requests to each instance; C dies once it has answered 100 of them.
@@ -94,13 +96,12 @@ describe('quotas across three processes on one PostgreSQL', () => {
       hammer(b, key.secret, { count: 240, concurrency: 4 }),
       victim.then(async (outcomes) => (await c.stop('SIGKILL'), outcomes)),
     ]);
-    const restarted = await startInstance('C2', url, FLUSH);
+    const restarted = await startOnClock('C2', url);
     instances[2] = restarted;
     // What C accepted and never reported, and what it held, count as used: never less than accepted.
-    await settled();
     const acceptedFirst = first.flat().filter((o) => o.status === 200).length;
+    await expect.poll(() => usedOf(session, a, key.id), SETTLED).toBeGreaterThanOrEqual(acceptedFirst);
     const usedAfterCrash = await usedOf(session, a, key.id);
-    expect(usedAfterCrash).toBeGreaterThanOrEqual(acceptedFirst);
     expect(usedAfterCrash).toBeLessThanOrEqual(Math.max(...(await leased(key.id))));
     // Phase 2: the rest of the 2,000, over A, B and the restarted C.
     const sentSoFar = first.flat().length;
@@ -123,12 +124,10 @@ describe('quotas across three processes on one PostgreSQL', () => {
     expect(accepted.length).toBeGreaterThanOrEqual(495);
     for (const used of await leased(key.id)) expect(used).toBeLessThanOrEqual(500);
     // Used up and refusing on every instance: the view says so, whatever C took with it.
-    await settled();
-    for (const on of [a, b, restarted]) expect(await usedOf(session, on, key.id)).toBe(500);
+    for (const on of [a, b, restarted]) await expect.poll(() => usedOf(session, on, key.id), SETTLED).toBe(500);
   }, 240_000);
 
   it('refuses on every instance from the response that lowers a quota below its use, and re-opens on all from a reset', async () => {
-    await clearOfMidnight();
     const [a, b, c] = instances as [Instance, Instance, Instance];
     const key = await meteredKey(session, a, { requests: 1_000, period: 'day' });
     for (const on of instances) await hammer(on, key.secret, { count: 5, concurrency: 1 });

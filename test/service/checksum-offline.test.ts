@@ -10,6 +10,7 @@ import { digestSecret, generateSecret, hintOf, KEY_ALPHABET } from '../../src/ke
 import { type UserActor } from '../../src/shared/actor.ts';
 import { signedInAs } from '../support/actors.ts';
 import { ManualClock } from '../support/manual-clock.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { ENGINES, storageFor, type Engine } from '../support/databases.ts';
 import { TEST_PASSWORD } from '../support/harness.ts';
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
@@ -44,7 +45,8 @@ async function takeDatabaseDown(services: Services, config: Config, engine: Engi
     'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
     [name],
   );
-  await new Promise((resolve) => setTimeout(resolve, 300)); // let the pool notice
+  // The outage has reached this instance once its change-feed listener has lost its connection.
+  await waitFor(() => !services.changes.listening, { timeoutMs: 5_000, what: 'the listener to notice the outage' });
   return async () => {
     await admin.query(`alter database ${name} allow_connections true`);
     await admin.end();

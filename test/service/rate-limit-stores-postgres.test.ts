@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/handle.ts';
-import { PostgresBudgetStore, sliceOf, type LeaseRequest } from '../../src/limits/rate/budget-store.ts';
+import { PostgresBudgetStore, sliceOf, type LeaseRequest } from '../../src/limits/budget/budget-store.ts';
 import { freshDataDir, freshPostgresUrl } from '../support/databases.ts';
 
 const WINDOW_START = Date.parse('2026-11-22T12:00:00Z');

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { connectRedis } from '../../src/throttle/redis-client.ts';
-import { RedisBudgetStore, sliceOf, type LeaseRequest } from '../../src/limits/rate/budget-store.ts';
-import { RateLimiter, type RateDecision } from '../../src/limits/rate/rate-limiter.ts';
-import type { RateLimit } from '../../src/limits/rate/rate-limit.ts';
+import { RedisBudgetStore, sliceOf, type LeaseRequest } from '../../src/limits/budget/budget-store.ts';
+import { RateLimiter, type RateDecision } from '../../src/limits/budget/rate-limiter.ts';
+import type { RateLimit } from '../../src/shared/limit-terms.ts';
 import { switchableProxy } from '../support/switchable-proxy.ts';
 import { UNWATCHED } from '../support/unwatched.ts';
 

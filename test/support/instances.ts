@@ -52,15 +52,19 @@ export function airkeyEnv(databaseUrl: string | undefined, extra: Record<string,
   return env;
 }
 
-/** Spawns `node bin/airkey <args>` as a long-running process; resolves once /readyz says 200. */
+/**
+ * Spawns `node bin/airkey <args>` as a long-running process; resolves once /readyz says 200.
+ * `entry` may name another script (test/support/serve-on-clock.ts: `airkey serve` on a chosen clock).
+ */
 export async function startInstance(
   name: string,
   databaseUrl: string | undefined,
   extra: Record<string, string> = {},
   args = ['serve'],
+  entry = 'bin/airkey',
 ): Promise<Instance> {
   const port = extra.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, ['bin/airkey', ...args], {
+  const child = spawn(process.execPath, [entry, ...args], {
     cwd: ROOT,
     env: airkeyEnv(databaseUrl, { ...extra, PORT: port }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,6 @@
 import { parseList, type BareItem, type Item } from 'structured-headers';
 import type { ApiKeyView } from '../../src/keys/key-schemas.ts';
-import type { Quota } from '../../src/limits/quota/quota.ts';
-import type { RateLimit } from '../../src/limits/rate/rate-limit.ts';
+import type { Quota, RateLimit } from '../../src/shared/limit-terms.ts';
 import type { Harness, Session } from './harness.ts';
 
 type HeaderSource = Record<string, string | string[] | number | undefined>;

@@ -1,6 +1,6 @@
 import { parseList, type BareItem, type Item } from 'structured-headers';
 import type { ApiKeyView } from '../../src/keys/key-schemas.ts';
-import type { RateLimit } from '../../src/limits/rate/rate-limit.ts';
+import type { RateLimit } from '../../src/shared/limit-terms.ts';
 import type { Harness, Session } from './harness.ts';
 
 /** The RateLimit fields of a response, read with a structured-field parser (RFC 9651) nobody here wrote. */

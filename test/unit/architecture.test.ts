@@ -14,9 +14,11 @@ import { folderOf, importGraphOfSrc, madge, ROOT } from '../support/import-graph
  *   under everything but the vocabulary.
  * - features: what the product does; they import the foundation and the features listed before
  *   them, so a new feature's place in the list says what it may use. A feature may be a room of a
- *   folder (`limits/rate`): a file belongs to the longest declared path that holds it, so a
- *   folder's lower rooms can sit before a feature its root comes after.
+ *   folder (`limits/budget`): a file belongs to the longest declared path that holds it. A
+ *   folder's rooms sit together in the order: no folder is both below and above another.
  * - composition: `app/` builds the services from the features; it imports no transport.
+ * - problems: errors as RFC 9457 problem details (`problems/`), the one mapping every transport
+ *   answers with; under the transports, so none of them takes it from another.
  * - transports: thin adapters over the services (Fastify, MCP, the admin socket).
  * - process: what runs them: `airkey serve` (`server.ts`) and the command line (`cli/`, commander).
  * - entries: the types handed to the back office (`contracts.ts`); nothing in src/ imports it.
@@ -28,10 +30,10 @@ const LAYERS = {
     'audit',
     'throttle',
     'usage',
-    // The limits' vocabulary and meters, which the key core names, under it; the verdict above it.
-    'limits/rate',
-    'limits/quota',
     'keys',
+    // The limits build on the key core; their words (src/shared/limit-terms.ts) sit under both.
+    'limits/budget',
+    'limits/quota',
     'limits',
     'scan',
     'telemetry',
@@ -45,6 +47,7 @@ const LAYERS = {
     'sso',
   ],
   composition: ['app'],
+  problems: ['problems'],
   transports: ['http', 'mcp', 'admin'],
   process: ['server.ts', 'cli'],
   entries: ['contracts.ts'],
@@ -53,18 +56,37 @@ type Layer = keyof typeof LAYERS;
 
 /** The rules, as data: the layers a layer's files may not import. */
 const FORBIDDEN: Record<Layer, readonly Layer[]> = {
-  foundation: ['features', 'composition', 'transports', 'process', 'entries'],
-  features: ['composition', 'transports', 'process', 'entries'],
-  composition: ['transports', 'process', 'entries'],
+  foundation: ['features', 'composition', 'problems', 'transports', 'process', 'entries'],
+  features: ['composition', 'problems', 'transports', 'process', 'entries'],
+  composition: ['problems', 'transports', 'process', 'entries'],
+  // The mapping needs no feature: it reads the catalog (shared) and whether the database is away (db).
+  problems: ['features', 'composition', 'transports', 'process', 'entries'],
   transports: ['process', 'entries'],
   process: ['entries'],
   entries: [],
 };
 
+/**
+ * The one file with SQL outside a repository: the request log's day partitions are DDL (create,
+ * attach, detach) run under an advisory lock, which its owners keep beside the partition rules.
+ */
+const SQL_OUTSIDE_REPOSITORIES: readonly string[] = ['request-log/request-log-partitions.ts'];
+/**
+ * The one file that reads the system clock beside the injected one: the OIDC library checks token
+ * times against `Date.now()`, so the sign-in client tells it the skew between the two.
+ */
+const CLOCK_READ_DIRECTLY: readonly string[] = ['sso/oidc-client.ts'];
+
+/**
+ * The one import between transports: MCP is served on the HTTP server and admits a key with the
+ * same hook as the API, so a key is refused alike on both.
+ */
+const TRANSPORT_IMPORTS: readonly string[] = ['mcp/from-http.ts -> http/api-key-auth.ts'];
+
 /** src-relative file → src-relative files it imports. */
 let graph: Record<string, string[]>;
 const DECLARED: readonly string[] = Object.values(LAYERS).flat();
-/** The longest declared path holding a file: `limits/rate/lease.ts` → `limits/rate`, `limits/fields.ts` → `limits`. */
+/** The longest declared path holding a file: `limits/budget/lease.ts` → `limits/budget`, `limits/fields.ts` → `limits`. */
 const featureOf = (file: string) =>
   DECLARED.filter((name) => file === name || file.startsWith(`${name}/`)).reduce(
     (longest, name) => (name.length > longest.length ? name : longest),
@@ -109,6 +131,10 @@ describe('architecture', () => {
     const rooms = DECLARED.filter((name) => name.includes('/'));
     expect(folders.filter((folder) => !rooms.includes(folder))).toEqual([]);
     expect(rooms.filter((room) => !folders.includes(room))).toEqual([]);
+    // Together in the order: a folder's rooms on either side of another feature would let the two import each other.
+    const order: readonly string[] = LAYERS.features;
+    const places = order.flatMap((name, index) => (folderOf(name) === 'limits' ? [index] : []));
+    expect(places.at(-1)! - places[0]!).toBe(places.length - 1);
   });
 
   it.each(Object.keys(FORBIDDEN) as Layer[])('has no %s file import a layer above it', (layer) => {
@@ -117,6 +143,17 @@ describe('architecture', () => {
       deps.filter((dep) => forbidden.includes(layerOf(dep)!)).map((dep) => `${file} -> ${dep}`),
     );
     expect(offenders).toEqual([]);
+  });
+
+  it('has no transport import another: each takes problem mapping from src/problems', () => {
+    const offenders = importsOf(LAYERS.transports).flatMap(([file, deps]) =>
+      deps
+        .filter((dep) => layerOf(dep) === 'transports' && folderOf(dep) !== folderOf(file))
+        .map((dep) => `${file} -> ${dep}`)
+        .filter((arrow) => !TRANSPORT_IMPORTS.includes(arrow)),
+    );
+    expect(offenders).toEqual([]);
+    expect(graph['admin/admin-socket.ts']).toContain('problems/problem.ts');
   });
 
   it('keeps the shared vocabulary at the bottom: src/shared imports only src/shared', () => {
@@ -170,24 +207,75 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('has src/keys name the limits only through their lower rooms, never the verdict', () => {
-    const offenders = importsOf(['keys']).flatMap(([file, deps]) =>
-      deps.filter((dep) => featureOf(dep) === 'limits').map((dep) => `${file} -> ${dep}`),
+  it('has no two folders of src/ import each other, whatever their rooms', () => {
+    const arrows = new Set(
+      Object.entries(graph).flatMap(([file, deps]) =>
+        deps.filter((dep) => folderOf(dep) !== folderOf(file)).map((dep) => `${folderOf(file)} -> ${folderOf(dep)}`),
+      ),
     );
-    expect(offenders).toEqual([]);
-    // The rule above reads the graph: keys/ does import the lower rooms.
-    expect(graph['keys/key-view.ts']).toContain('limits/quota/quota.ts');
+    const both = [...arrows].filter((arrow) => arrows.has(arrow.split(' -> ').reverse().join(' -> ')));
+    expect(both).toEqual([]);
   });
 
-  it('keeps the SQL of keys, limits and webhooks in their repositories (*-repository.ts) and budget stores', () => {
+  it('keeps src/keys clear of the limits: the limits read the key core, never the other way', () => {
+    const offenders = importsOf(['keys']).flatMap(([file, deps]) =>
+      deps.filter((dep) => folderOf(dep) === 'limits').map((dep) => `${file} -> ${dep}`),
+    );
+    expect(offenders).toEqual([]);
+    // The rule above reads the graph: the limits do import the key core, and both read the words.
+    expect(graph['limits/quota-notices.ts']).toContain('keys/key-view.ts');
+    expect(graph['keys/key-view.ts']).toContain('shared/limit-terms.ts');
+  });
+
+  it('keeps SQL in storage (src/db), repositories (*-repository.ts) and budget stores, in every folder', () => {
     // A value import of drizzle-orm or of a table is what writing a query takes; a type import is not.
-    const query = /^import (?!type )[^;]*from '(?:drizzle-orm|(?:\.\.\/)+db\/(?:schema|tables|[\w-]+-tables)\.ts)';$/m;
-    const offenders = importsOf(['keys', 'limits', 'webhooks'])
-      .map(([file]) => file)
+    const query =
+      /^import (?!type )[^;]*from '(?:drizzle-orm(?:\/pg-core)?|(?:\.\.\/)+db\/(?:schema|tables|[\w-]+-tables)\.ts)';$/m;
+    const offenders = Object.keys(graph)
+      .filter((file) => folderOf(file) !== 'db')
       // A budget store in PostgreSQL is the leased counts' repository: its statements are the atomic lease.
       .filter((file) => !file.endsWith('-repository.ts') && !file.endsWith('-budget-store.ts'))
+      .filter((file) => !SQL_OUTSIDE_REPOSITORIES.includes(file))
       .filter((file) => query.test(readFileSync(`${ROOT}src/${file}`, 'utf8')));
     expect(offenders).toEqual([]);
+    // The rule reads files: a repository does hold a query.
+    expect(query.test(readFileSync(`${ROOT}src/revocation/instance-repository.ts`, 'utf8'))).toBe(true);
+  });
+
+  it('reads time only through src/shared/clock.ts: no Date.now(), new Date() or performance.now() elsewhere', () => {
+    const reading = /\bDate\.now\(\)|\bnew Date\(\)|\bperformance\.now\(\)/;
+    const offenders = Object.keys(graph)
+      .filter((file) => file !== 'shared/clock.ts')
+      .flatMap((file) =>
+        readFileSync(`${ROOT}src/${file}`, 'utf8')
+          .split('\n')
+          .map((line, index) => [`${file}:${index + 1}`, line.replace(/\/\/.*$|^\s*\*.*$|\/\*\*.*$/, '')] as const),
+      )
+      .filter(([, code]) => reading.test(code))
+      .map(([where]) => where)
+      .filter((where) => !CLOCK_READ_DIRECTLY.some((file) => where.startsWith(`${file}:`)));
+    expect(offenders).toEqual([]);
+  });
+
+  it('gives every swallowed failure (.catch(() => {}) or undefined) a comment saying why, in every folder', () => {
+    const swallowed = /\.catch\(\(\) => (?:\{\}|undefined)\)/;
+    const offenders = Object.keys(graph).flatMap((file) => {
+      const lines = readFileSync(`${ROOT}src/${file}`, 'utf8').split('\n');
+      return lines.flatMap((line, index) =>
+        swallowed.test(line) && !lines.slice(Math.max(0, index - 3), index + 1).some((near) => near.includes('//'))
+          ? [`${file}:${index + 1}`]
+          : [],
+      );
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps every file of src/ readable in one sitting: at most 250 lines', () => {
+    const long = Object.keys(graph)
+      .map((file) => [file, readFileSync(`${ROOT}src/${file}`, 'utf8').trimEnd().split('\n').length] as const)
+      .filter(([, lines]) => lines > 250)
+      .map(([file, lines]) => `${file}: ${lines}`);
+    expect(long).toEqual([]);
   });
 
   it("changes keys only through the key services: no other feature imports the keys' repository", () => {

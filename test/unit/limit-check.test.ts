@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkLimits, KeyAllowance, type KeyLimits, type LimitVerdict } from '../../src/limits/index.ts';
-import { largestQuotaSlice, quotaPeriodOf, type KeyQuota } from '../../src/limits/quota/quota.ts';
-import type { RateLimit } from '../../src/limits/rate/rate-limit.ts';
-import { MemoryBudgetStore } from '../../src/limits/rate/memory-budget-store.ts';
-import { RateLimiter } from '../../src/limits/rate/rate-limiter.ts';
+import { largestQuotaSlice } from '../../src/limits/quota/quota.ts';
+import { quotaPeriodOf, type KeyQuota, type RateLimit } from '../../src/shared/limit-terms.ts';
+import { MemoryBudgetStore } from '../../src/limits/budget/memory-budget-store.ts';
+import { RateLimiter } from '../../src/limits/budget/rate-limiter.ts';
 
 /**
  * One verdict for all of a key's limits (src/limits/index.ts): the rate limit, then the quota; the

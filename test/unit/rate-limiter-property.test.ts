@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryBudgetStore, type BudgetStore } from '../../src/limits/rate/budget-store.ts';
-import { RateLimiter } from '../../src/limits/rate/rate-limiter.ts';
-import type { Allowance, RateLimiterOptions } from '../../src/limits/rate/rate-limiter.ts';
-import { RATE_LIMIT_WINDOWS } from '../../src/limits/rate/rate-limit.ts';
-import { fixedWindowOf } from '../../src/limits/rate/allowance.ts';
-import { largestQuotaSlice, QUOTA_PERIODS, quotaPeriodOf } from '../../src/limits/quota/quota.ts';
+import { MemoryBudgetStore, type BudgetStore } from '../../src/limits/budget/budget-store.ts';
+import { RateLimiter } from '../../src/limits/budget/rate-limiter.ts';
+import type { Allowance, RateLimiterOptions } from '../../src/limits/budget/rate-limiter.ts';
+import { QUOTA_PERIODS, quotaPeriodOf, RATE_LIMIT_WINDOWS } from '../../src/shared/limit-terms.ts';
+import { fixedWindowOf } from '../../src/limits/budget/allowance.ts';
+import { largestQuotaSlice } from '../../src/limits/quota/quota.ts';
 
 const KEY = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const INSTANCES = 3;

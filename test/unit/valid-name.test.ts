@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validName } from '../../src/keys/lifecycle/key-service.ts';
+import { validName } from '../../src/keys/lifecycle/valid-name.ts';
 import { InvalidRequestError } from '../../src/shared/errors.ts';
 import { anyString } from '../support/use.ts';
 

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { keyLimitsSchema } from '../../src/keys/key-schemas.ts';
-import { QUOTA_PERIODS } from '../../src/limits/quota/quota.ts';
-import { RATE_LIMIT_WINDOWS } from '../../src/limits/rate/rate-limit.ts';
-import type { RateDecision } from '../../src/limits/rate/rate-limiter.ts';
+import { QUOTA_PERIODS, RATE_LIMIT_WINDOWS } from '../../src/shared/limit-terms.ts';
+import type { RateDecision } from '../../src/limits/budget/rate-limiter.ts';
 import { limitsJson, limitsView } from '../../src/limits/whoami-limits.ts';
 
 const decision = (remaining: number, resetsAtMs: number): RateDecision => ({

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../app/services.ts';
+import { monotonicClock } from '../../shared/clock.ts';
 
 /**
  * Liveness (the process answers) and readiness (database reachable, change feed subscribed).
@@ -11,7 +12,7 @@ export function healthRoutes(app: FastifyInstance, services: Pick<Services, 'cha
     const checks = {
       database: false,
       change_feed: services.changes.listening,
-      lease: performance.now() < services.changes.leaseValidUntil,
+      lease: monotonicClock() < services.changes.leaseValidUntil,
     };
     try {
       await services.database.ping();

@@ -1,8 +1,7 @@
 import { isExpired } from '../expiry.ts';
 import type { Principal } from '../../shared/principal.ts';
 import type { KeyFacts } from '../key-facts.ts';
-import type { RateLimit } from '../../limits/rate/rate-limit.ts';
-import type { KeyQuota } from '../../limits/quota/quota.ts';
+import type { KeyQuota, RateLimit } from '../../shared/limit-terms.ts';
 
 export type KeyFailure = 'api_key_invalid' | 'api_key_disabled' | 'api_key_expired';
 

@@ -5,8 +5,7 @@ import { requirePermission, requireRecentSignIn, SYSTEM_ACTOR, type UserActor } 
 import type { Clock } from '../../shared/clock.ts';
 import type { RandomBytes } from '../../shared/digest.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../../shared/errors.ts';
-import { nameProblem } from '../../shared/text-rules.ts';
-import { expiryDateOf, expiryInstantOf, isExpired } from '../expiry.ts';
+import { expiryDateOf, expiryInstantOf } from '../expiry.ts';
 import type { KeyPolicyService } from '../policy/key-policy-service.ts';
 import type { KeyRepository } from '../key-repository.ts';
 import type { KeyRowWithCreator } from '../key-rows.ts';
@@ -14,8 +13,16 @@ import type { ApiKeyView, CreatedKey, CreateKeyInput, KeyList, UpdateKeyInput } 
 import { withCreatorEmails } from '../events/key-event-repository.ts';
 import { keyEvent } from '../events/key-events.ts';
 import { allowedIpsOf, applyAllowedIps } from './allowed-ips.ts';
-import { applyQuota, applyRateLimit, listWithQuotaUsed, resetQuota, withQuotaUsed } from './limit-steps.ts';
-import type { QuotaRepository } from '../../limits/quota/quota-repository.ts';
+import { applyEnabled } from './enable-step.ts';
+import { validName } from './valid-name.ts';
+import {
+  applyQuota,
+  applyRateLimit,
+  listWithQuotaUsed,
+  resetQuota,
+  withQuotaUsed,
+  type QuotaCounts,
+} from './limit-steps.ts';
 import { keyTarget, listedKeyView, toApiKeyView } from '../key-view.ts';
 import { digestSecret, generateSecret, hintOf } from '../format/secret.ts';
 
@@ -28,7 +35,7 @@ export type KeyServiceOptions = {
   /** The tenant's key policy, judged inside the transaction that makes the key. */
   policy: Pick<KeyPolicyService, 'enforce' | 'enforceAllowedIps'>;
   /** What each key's quota counter accepted in its period, for the views; reset. */
-  quotas: QuotaRepository;
+  quotas: QuotaCounts;
   random?: RandomBytes;
 };
 
@@ -130,7 +137,12 @@ export class KeyService {
     const row = await this.uow.inTransaction(async (tx, changed, emit) => {
       let key = await this.requireKey(tx, actor.tenantId, id);
       const apply = { tx, changed, emit, actor, now };
-      if (input.enabled !== undefined) key = await this.applyEnabled(apply, key, input.enabled);
+      if (input.enabled !== undefined)
+        key = await applyEnabled(
+          { ...apply, keys: this.keys, audit: this.audit, clock: this.clock },
+          key,
+          input.enabled,
+        );
       if (input.rate_limit !== undefined) key = await applyRateLimit(this.quotaStep(apply), key, input.rate_limit);
       if (allowedIps !== undefined) {
         // Only the allowlist rule: the key's expiry was judged when it was made.
@@ -159,51 +171,6 @@ export class KeyService {
 
   private quotaStep(apply: Apply) {
     return { ...apply, keys: this.keys, quotas: this.options.quotas, audit: this.audit };
-  }
-
-  private async applyEnabled(
-    { tx, changed, emit, actor, now }: Apply,
-    key: KeyRowWithCreator,
-    enabled: boolean,
-  ): Promise<KeyRowWithCreator> {
-    if (isExpired(key.expiresAt, now.getTime())) {
-      throw new ConflictError(
-        'api_key_expired',
-        'An expired key cannot be enabled or disabled; create a new key instead.',
-      );
-    }
-    if (key.enabled === enabled) return key;
-    // Enabling hands a key its power back: a sensitive action (disabling never is).
-    if (enabled) requireRecentSignIn(actor, this.clock);
-    if (enabled && key.disabledReason === 'leaked') {
-      throw new ConflictError(
-        'api_key_leaked',
-        'This key was reported leaked and cannot be enabled again; roll it or create a new key.',
-      );
-    }
-    if (
-      enabled &&
-      key.disabledReason === 'creator_deleted' &&
-      (await this.keys.lockTenant(tx, actor.tenantId)) !== 'system'
-    ) {
-      throw new ConflictError(
-        'creator_deleted',
-        "The key's creator was deleted; under creator authority it cannot be enabled again.",
-      );
-    }
-    const disabledReason = enabled ? null : 'disabled_by_user';
-    // Enabling restarts the unused-key clock: the key is idle from now, not from its last use.
-    await this.keys.setEnabled(tx, key.id, enabled, disabledReason, enabled ? now : undefined);
-    const action = enabled ? 'api_key.enabled' : 'api_key.disabled';
-    await this.audit.record(tx, actor.tenantId, actor, action, keyTarget(key), { hint: key.hint });
-    changed({ type: 'key', id: key.id });
-    const after = { ...key, enabled, disabledReason };
-    emit(
-      enabled
-        ? keyEvent('api_key.enabled', after, now.getTime(), actor)
-        : keyEvent('api_key.disabled', after, now.getTime(), actor, { reason: disabledReason }),
-    );
-    return after;
   }
 
   async delete(actor: UserActor, id: string): Promise<void> {
@@ -241,10 +208,4 @@ export class KeyService {
     if (!key) throw new NotFoundError('API key');
     return key;
   }
-}
-
-export function validName(raw: unknown): string {
-  const problem = nameProblem(raw);
-  if (problem) throw InvalidRequestError.field('name', problem);
-  return (raw as string).trim();
 }

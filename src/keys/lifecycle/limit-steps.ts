@@ -1,15 +1,26 @@
 import type { Db } from '../../db/handle.ts';
-import { quotaPeriodOf, type Quota } from '../../limits/quota/quota.ts';
-import type { QuotaRepository } from '../../limits/quota/quota-repository.ts';
-import { usedKeyOf } from '../../limits/quota/quota-repository.ts';
+import { quotaPeriodOf, usedKeyOf, type Quota, type QuotaPeriod, type RateLimit } from '../../shared/limit-terms.ts';
 import { keyEvent, rateLimitChangedEvent } from '../events/key-events.ts';
-import type { RateLimit } from '../../limits/rate/rate-limit.ts';
 import type { AllowedIpsStep } from './allowed-ips.ts';
 import type { KeyListRow, KeyRowWithCreator, StoredKeyView } from '../key-rows.ts';
 import { keyQuotaOf, keyTarget, quotaOf, rateLimitOf } from '../key-view.ts';
 
+/**
+ * What a key change needs of the quota counts, which the limits keep (src/limits/quota): this
+ * period's use of some counters, named by `usedKeyOf`, and a period started over. The key core
+ * names this port, never the limits, so the arrow between the two points one way.
+ */
+export type QuotaCounts = {
+  usedNow(
+    counters: readonly { counter: string; period: QuotaPeriod }[],
+    nowMs: number,
+    db?: Db,
+  ): Promise<Map<string, number>>;
+  reset(tx: Db, counter: string, windowStart: number): Promise<void>;
+};
+
 /** A step of a key change (as an allowlist's), with where quota counts are kept. */
-export type QuotaStep = AllowedIpsStep & { quotas: QuotaRepository };
+export type QuotaStep = AllowedIpsStep & { quotas: QuotaCounts };
 
 /**
  * Sets a key's rate limit inside the caller's transaction (docs/keys.md (Rate limits)): audited and
@@ -88,7 +99,7 @@ export async function resetQuota(step: QuotaStep, key: KeyRowWithCreator): Promi
 
 /** Keys with what their counters accepted in the current period, read in one query. */
 export async function withQuotaUsed<K extends StoredKeyView | KeyListRow>(
-  quotas: QuotaRepository,
+  quotas: QuotaCounts,
   db: Db,
   key: K,
   nowMs: number,
@@ -99,7 +110,7 @@ export async function withQuotaUsed<K extends StoredKeyView | KeyListRow>(
 
 /** The same for a list; `db` is the caller's transaction, or the repository's own connection. */
 export async function listWithQuotaUsed<K extends StoredKeyView | KeyListRow>(
-  quotas: QuotaRepository,
+  quotas: QuotaCounts,
   db: Db | undefined,
   keys: readonly K[],
   nowMs: number,

@@ -11,8 +11,7 @@ import type { RolledKey, RollOverlap } from '../key-schemas.ts';
 import { withCreatorEmails } from '../events/key-event-repository.ts';
 import { keyEvent } from '../events/key-events.ts';
 import { keyTarget, toApiKeyView } from '../key-view.ts';
-import { withQuotaUsed } from './limit-steps.ts';
-import type { QuotaRepository } from '../../limits/quota/quota-repository.ts';
+import { withQuotaUsed, type QuotaCounts } from './limit-steps.ts';
 import { digestSecret, generateSecret, hintOf } from '../format/secret.ts';
 
 const HOUR_MS = 3_600_000;
@@ -26,7 +25,7 @@ export type RollServiceOptions = {
   /** The tenant's key policy: the successor is a new key and must comply. */
   policy: Pick<KeyPolicyService, 'enforce'>;
   /** The successor spends its predecessor's quota count: its view shows what was used. */
-  quotas: QuotaRepository;
+  quotas: QuotaCounts;
   random?: RandomBytes;
 };
 

@@ -1,10 +1,11 @@
 import type { Db } from '../../db/handle.ts';
-import type { Lease } from '../rate/lease.ts';
-import { PostgresBudgetStore } from '../rate/postgres-budget-store.ts';
-import { RateLimiter, type Allowance, type RateDecision } from '../rate/rate-limiter.ts';
+import type { Lease } from '../budget/lease.ts';
+import { PostgresBudgetStore } from '../budget/postgres-budget-store.ts';
+import { RateLimiter, type Allowance, type RateDecision } from '../budget/rate-limiter.ts';
 import type { RunReport } from '../../shared/failure-streak.ts';
 import { WriteBehindLoop } from '../../shared/write-behind.ts';
-import { largestQuotaSlice, lowMarkOf, quotaPeriodOf, type KeyQuota } from './quota.ts';
+import { largestQuotaSlice, lowMarkOf } from './quota.ts';
+import { quotaPeriodOf, type KeyQuota } from '../../shared/limit-terms.ts';
 import { QUOTA_TABLE, QuotaRepository, type SpentTally } from './quota-repository.ts';
 
 export type QuotaMeterOptions = {

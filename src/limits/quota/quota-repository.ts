@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { arrayLiteral } from '../../db/array-literal.ts';
 import type { Db } from '../../db/handle.ts';
-import type { BudgetTable } from '../rate/postgres-budget-store.ts';
-import type { Holding } from '../rate/allowance.ts';
-import { quotaPeriodOf, type QuotaPeriod } from './quota.ts';
+import type { BudgetTable } from '../budget/postgres-budget-store.ts';
+import type { Holding } from '../budget/allowance.ts';
+import { quotaPeriodOf, type QuotaPeriod } from '../../shared/limit-terms.ts';
 
 /** Periods that ended this long ago go; a month is at most 31 days. */
 const KEEP_MS = 62 * 86_400_000;
@@ -123,9 +123,4 @@ type UsedRow = { key_id: string; start_ms: string | number; used: string | numbe
 /** `h`'s instance still serves: its lease on a shared PostgreSQL holds (docs/keys.md (Revocation)). */
 function aliveSql() {
   return sql`exists (select 1 from instances i where i.id = h.instance_id and i.lease_until > now())`;
-}
-
-/** How `usedNow` names a counter's period. */
-export function usedKeyOf(counter: string, period: QuotaPeriod, nowMs: number): string {
-  return `${counter}|${quotaPeriodOf(period, nowMs).start}`;
 }

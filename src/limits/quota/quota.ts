@@ -1,31 +1,3 @@
-import type { Period } from '../rate/allowance.ts';
-
-/** How long a quota's count runs (docs/keys.md (Quotas)): a UTC calendar day or month, or the key's whole life. */
-export const QUOTA_PERIODS = ['day', 'month', 'total'] as const;
-export type QuotaPeriod = (typeof QUOTA_PERIODS)[number];
-
-/** At most `requests` accepted requests per `period`. */
-export type Quota = { requests: number; period: QuotaPeriod };
-
-/** What the meter needs of a key's quota: the quota, as an allowance over `counter`'s count. */
-export type KeyQuota = { requests: number; window: QuotaPeriod; counter: string };
-
-const DAY_MS = 86_400_000;
-
-/** The period holding `nowMs`; a `total` period starts at the epoch and never ends. */
-export function quotaPeriodOf(period: string, nowMs: number): Period {
-  if (period === 'total') return { start: 0, end: Infinity };
-  if (period === 'day') {
-    const start = Math.floor(nowMs / DAY_MS) * DAY_MS;
-    return { start, end: start + DAY_MS };
-  }
-  const now = new Date(nowMs);
-  return {
-    start: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1),
-    end: Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1),
-  };
-}
-
 /**
  * The largest slice of a quota one instance may lease: a crash strands at most what it held (a
  * slice and a half), so slices of 1/200 keep that under 1% (docs/keys.md (Quotas)). Small quotas

@@ -1,5 +1,5 @@
 import type { BudgetStore, Lease } from './lease.ts';
-import { WINDOW_SECONDS } from './rate-limit.ts';
+import { WINDOW_SECONDS, type Period } from '../../shared/limit-terms.ts';
 
 /** What a limiter meters per key: at most `requests` per `window` (a rate-limit window or a quota period). */
 export type Allowance = {
@@ -44,9 +44,6 @@ export function sumHoldings(budgets: Iterable<Holding>): Holding[] {
   }
   return [...byCount.values()];
 }
-
-/** A window's first and first-after instants, epoch milliseconds. */
-export type Period = { start: number; end: number };
 
 export type RateLimiterOptions = {
   store: BudgetStore;

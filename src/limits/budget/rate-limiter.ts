@@ -3,10 +3,10 @@ import {
   sumHoldings,
   type Allowance,
   type Holding,
-  type Period,
   type RateDecision,
   type RateLimiterOptions,
 } from './allowance.ts';
+import { type Period } from '../../shared/limit-terms.ts';
 import type { BudgetStore, Lease } from './lease.ts';
 
 export type { Allowance, Holding, RateDecision, RateLimiterOptions } from './allowance.ts';

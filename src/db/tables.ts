@@ -3,6 +3,7 @@ import { instances, settings } from './instance-tables.ts';
 import { quotaHoldings, quotaPeriods, rateLimitWindows } from './rate-limit-tables.ts';
 import { passkeys, pendingSignIns, recoveryCodes, totpFactors, webauthnChallenges } from './sign-in-tables.ts';
 import { requestLog, requestLogBatches } from './request-log-tables.ts';
+import { oauthRecords } from './oauth-tables.ts';
 import { ssoConfigurations, ssoFlows, ssoIdentities } from './sso-tables.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from './webhook-tables.ts';
 
@@ -27,5 +28,6 @@ export const schema = {
   ssoConfigurations,
   ssoIdentities,
   ssoFlows,
+  oauthRecords,
 };
 export type Schema = typeof schema;

@@ -43,6 +43,7 @@ const LAYERS = {
     'request-log',
     'webhooks',
     'sso',
+    'oauth',
   ],
   composition: ['app'],
   transports: ['http', 'mcp', 'admin'],

@@ -1,9 +1,12 @@
 import { eq } from 'drizzle-orm';
+import type { AuditService } from '../audit/audit-service.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/handle.ts';
 import { users } from '../db/schema.ts';
 import { sharedSecret } from '../db/shared-secrets.ts';
+import { ConsentService } from '../oauth/consent-service.ts';
 import { OAuthServer } from '../oauth/oauth-server.ts';
+import { OAuthTenantRepository } from '../oauth/tenant-repository.ts';
 import { oauthUrls } from '../oauth/oauth-urls.ts';
 import { createProvider } from '../oauth/provider.ts';
 import { OAuthRecordRepository } from '../oauth/record-repository.ts';
@@ -11,7 +14,13 @@ import type { Clock } from '../shared/clock.ts';
 import type { Resolver } from '../webhooks/safe-agent.ts';
 
 /** Builds the OAuth authorization server over the database (docs/oauth.md). */
-export async function buildOAuth(config: Config, clock: Clock, db: Db, resolver?: Resolver): Promise<OAuthServer> {
+export async function buildOAuth(
+  config: Config,
+  clock: Clock,
+  db: Db,
+  audit: AuditService,
+  resolver?: Resolver,
+): Promise<OAuthServer> {
   const urls = oauthUrls(config.publicUrl);
   const records = new OAuthRecordRepository(db);
   const provider = createProvider({
@@ -26,5 +35,6 @@ export async function buildOAuth(config: Config, clock: Clock, db: Db, resolver?
     grantDays: config.oauthGrantDays,
     documents: { allowPrivate: config.oauthAllowPrivate, resolver },
   });
-  return new OAuthServer({ provider, urls, records, clock });
+  const consent = new ConsentService({ provider, urls, tenants: new OAuthTenantRepository(db), audit, db, clock });
+  return new OAuthServer({ provider, urls, consent, records, clock });
 }

@@ -23,6 +23,7 @@ import { backofficeKeyRoutes } from './routes/backoffice-keys.ts';
 import { backofficePages } from './routes/backoffice-pages.ts';
 import { backofficeAccessRoutes } from './routes/backoffice-access.ts';
 import { backofficeMeRoutes } from './routes/backoffice-me.ts';
+import { backofficeOAuthRoutes } from './routes/backoffice-oauth.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
 import { backofficeSignInRoutes } from './routes/backoffice-sign-in.ts';
 import { backofficeSsoRoutes } from './routes/backoffice-sso.ts';
@@ -173,6 +174,7 @@ function backofficeRoutes(guarded: FastifyInstance, services: Services): void {
   backofficeAccessRoutes(guarded, { sessions, secondFactors, signInSettings, sso: services.sso });
   backofficeWebhookRoutes(guarded, { webhooks });
   backofficeClientAddressRoutes(guarded);
+  backofficeOAuthRoutes(guarded, { oauth: services.oauth });
 }
 
 /** A route module as a Fastify plugin (an encapsulated scope) over the services it is handed. */

@@ -1,5 +1,6 @@
 import type Provider from 'oidc-provider';
 import type { Clock } from '../shared/clock.ts';
+import type { ConsentService } from './consent-service.ts';
 import type { OAuthUrls } from './oauth-urls.ts';
 import type { OAuthRecordRepository } from './record-repository.ts';
 
@@ -7,10 +8,19 @@ import type { OAuthRecordRepository } from './record-repository.ts';
 export class OAuthServer {
   readonly provider: Provider;
   readonly urls: OAuthUrls;
+  /** The back office's half of an authorization: approve or deny. */
+  readonly consent: ConsentService;
   private readonly records: OAuthRecordRepository;
   private readonly clock: Clock;
 
-  constructor(options: { provider: Provider; urls: OAuthUrls; records: OAuthRecordRepository; clock: Clock }) {
+  constructor(options: {
+    provider: Provider;
+    urls: OAuthUrls;
+    consent: ConsentService;
+    records: OAuthRecordRepository;
+    clock: Clock;
+  }) {
+    this.consent = options.consent;
     this.provider = options.provider;
     this.urls = options.urls;
     this.records = options.records;

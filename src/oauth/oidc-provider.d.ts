@@ -67,5 +67,17 @@ declare module 'oidc-provider' {
     Interaction: { find(uid: string): Promise<InteractionLike | undefined> };
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
     on(event: string, listener: (...args: unknown[]) => void): void;
+    use(
+      middleware: (
+        ctx: {
+          method: string;
+          path: string;
+          url: string;
+          req: { originalUrl?: string };
+          query: Record<string, string | string[] | undefined>;
+        },
+        next: () => Promise<void>,
+      ) => Promise<void>,
+    ): void;
   }
 }

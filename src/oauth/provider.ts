@@ -14,6 +14,13 @@ import { recordAdapter } from './record-adapter.ts';
 import type { OAuthRecordRepository } from './record-repository.ts';
 import { redirectUriProblem } from './redirect-rules.ts';
 
+/**
+ * The one scope of both resources. What a token may do comes from its person's roles at each
+ * request, not from scopes; the provider still needs a granted scope to issue a token, so every
+ * authorization request asks for this one whatever else it names.
+ */
+export const RESOURCE_SCOPE = 'access';
+
 /** An access token lives this long (seconds); the refresh token brings the next one. */
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 
@@ -60,10 +67,15 @@ export function createProvider(options: ProviderOptions): Provider {
     scopes: ['openid', 'offline_access'],
     findAccount: async (_ctx: unknown, id: string) =>
       (await options.accountExists(id)) ? { accountId: id, claims: () => Promise.resolve({ sub: id }) } : undefined,
-    // Every authorization goes through the back office's consent page: a grant is never reused
-    // silently, and the person approving is whoever is signed in to the back office then.
-    loadExistingGrant: () => undefined,
+    // Every authorization goes through the back office's consent page: only the grant this very
+    // request's consent made is used, never one found through the provider's browser session.
+    loadExistingGrant: async (ctx: OidcContext) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${CONSENT_PAGE_PATH}/${interaction.uid}` },
+    // A grant outlives the browser's session with the provider: it ends by revocation or disuse.
+    expiresWithSession: () => false,
     issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
       client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
@@ -126,6 +138,23 @@ export function createProvider(options: ProviderOptions): Provider {
   // Forwarded headers are ours (the adapter in src/http sets them from the public URL): every URL
   // the provider writes starts with the issuer's origin, whatever Host the request carried.
   provider.proxy = true;
+  provider.use(async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.path === '/auth') {
+      const scopes = new Set(
+        String(ctx.query.scope ?? '')
+          .split(' ')
+          .filter(Boolean),
+      );
+      if (!scopes.has(RESOURCE_SCOPE)) {
+        // The mount path is read from the difference of these two: keep it when the URL changes.
+        const original = ctx.req.originalUrl ?? ctx.url;
+        const mount = original.slice(0, Math.max(original.indexOf(ctx.url), 0));
+        ctx.query = { ...ctx.query, scope: [...scopes, RESOURCE_SCOPE].join(' ') };
+        ctx.req.originalUrl = `${mount}${ctx.url}`;
+      }
+    }
+    await next();
+  });
   return provider;
 }
 

@@ -1,5 +1,5 @@
 import type { UserActor } from '../shared/actor.ts';
-import type { OAuthAppsSetting } from './tenant-repository.ts';
+import type { OAuthAppsSetting } from '../shared/oauth-apps.ts';
 import { isLoopback } from './redirect-rules.ts';
 
 export type ConsentWarning = 'loopback_only' | 'redirect_host_differs';

@@ -55,6 +55,9 @@ export function createProvider(options: ProviderOptions): Provider {
     jwks: { keys: [signingKey(options.signingSeed)] },
     enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
     clientDefaults: {
+      // Native unless a client says otherwise: loopback redirect URIs then match on any port
+      // (RFC 8252 §7.3), and private-use schemes are allowed; the validator below still applies.
+      application_type: 'native',
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',

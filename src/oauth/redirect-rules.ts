@@ -1,7 +1,11 @@
+/** Schemes a browser runs or reads itself: never an app's way back. */
+const FORBIDDEN_SCHEMES = new Set(['javascript', 'data', 'file', 'vbscript', 'blob', 'about', 'ws', 'wss', 'ftp']);
+
 /**
- * Whether a client may name this redirect URI: `https:`, loopback `http:` (native clients listen
- * on a port of their own), or a private-use scheme (`com.example.app:/callback`, RFC 8252 §7.1).
- * Anything else, and any URI with a fragment or credentials, is refused. Returns why, or undefined.
+ * Why a client may not name this redirect URI, or undefined: `https:`, loopback `http:` (native
+ * clients listen on a port of their own), or a private-use scheme (`com.example.app:/callback`,
+ * RFC 8252 §7.1; desktop hosts also use their own name, `cursor://…`). Anything else, and any URI
+ * with a fragment or credentials, is refused.
  */
 export function redirectUriProblem(raw: string): string | undefined {
   if (!URL.canParse(raw)) return 'is not an absolute URI';
@@ -10,10 +14,8 @@ export function redirectUriProblem(raw: string): string | undefined {
   if (uri.username || uri.password) return 'must not carry credentials';
   if (uri.protocol === 'https:') return undefined;
   if (uri.protocol === 'http:') return isLoopback(uri.hostname) ? undefined : 'http: is only for a loopback address';
-  // A private-use scheme is a reverse domain name (with a dot), never a web or script scheme.
   const scheme = uri.protocol.slice(0, -1);
-  if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+$/.test(scheme)) return undefined;
-  return `the scheme ${scheme}: is not allowed`;
+  return FORBIDDEN_SCHEMES.has(scheme) ? `the scheme ${scheme}: is not allowed` : undefined;
 }
 
 export function isLoopback(hostname: string): boolean {

@@ -2,8 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { tenants } from '../db/schema.ts';
 
-export const OAUTH_APPS_SETTINGS = ['off', 'key_managers', 'everyone'] as const;
-export type OAuthAppsSetting = (typeof OAUTH_APPS_SETTINGS)[number];
+import type { OAuthAppsSetting } from '../shared/oauth-apps.ts';
 
 export type ConsentTenant = { id: string; slug: string; name: string; oauthApps: OAuthAppsSetting };
 
@@ -20,9 +19,5 @@ export class OAuthTenantRepository {
       .from(tenants)
       .where(eq(tenants.id, tenantId));
     return row;
-  }
-
-  async setOAuthApps(tenantId: string, value: OAuthAppsSetting): Promise<void> {
-    await this.db.update(tenants).set({ oauthApps: value }).where(eq(tenants.id, tenantId));
   }
 }

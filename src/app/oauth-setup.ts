@@ -12,6 +12,8 @@ import { createProvider } from '../oauth/provider.ts';
 import { OAuthRecordRepository } from '../oauth/record-repository.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Resolver } from '../webhooks/safe-agent.ts';
+import type { FailureThrottle } from '../throttle/failure-throttle.ts';
+import type { Logger } from 'pino';
 
 /** Builds the OAuth authorization server over the database (docs/oauth.md). */
 export async function buildOAuth(
@@ -19,6 +21,7 @@ export async function buildOAuth(
   clock: Clock,
   db: Db,
   audit: AuditService,
+  base: { throttles: { oauthRegistrations: FailureThrottle }; log: Pick<Logger, 'info'> },
   resolver?: Resolver,
 ): Promise<OAuthServer> {
   const urls = oauthUrls(config.publicUrl);
@@ -34,6 +37,9 @@ export async function buildOAuth(
       (await db.select({ id: users.id }).from(users).where(eq(users.id, userId))).length === 1,
     grantDays: config.oauthGrantDays,
     documents: { allowPrivate: config.oauthAllowPrivate, resolver },
+    registrations: base.throttles.oauthRegistrations,
+    onRegistered: (client, address) =>
+      base.log.info({ client_id: client.clientId, client_name: client.clientName, address }, 'oauth.client_registered'),
   });
   const consent = new ConsentService({ provider, urls, tenants: new OAuthTenantRepository(db), audit, db, clock });
   return new OAuthServer({ provider, urls, consent, records, clock });

@@ -72,7 +72,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   };
 
   const requestLog = buildRequestLog(config, clock, base);
-  const oauth = await buildOAuth(config, clock, db, audit, overrides.oauthResolver);
+  const oauth = await buildOAuth(config, clock, db, audit, base, overrides.oauthResolver);
 
   // Everything that runs beside the server: started in this order, stopped in the reverse one (the
   // change feed last, so the flushes before it still publish). A new job is one more entry here.

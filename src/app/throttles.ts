@@ -49,5 +49,14 @@ export function createThrottles(redis: Redis | undefined, clock: Clock) {
     redis,
     clock,
   });
-  return { keyFailures, keyLookupsWhileBlocked, leakReports, signInFailures, signInSpray };
+  // Open client registration (RFC 7591) spends a point per registration, per client address.
+  const oauthRegistrations = new FailureThrottle({
+    points: 20,
+    windowSeconds: 3600,
+    blockSeconds: 0,
+    keyPrefix: 'oauth-registrations',
+    redis,
+    clock,
+  });
+  return { keyFailures, keyLookupsWhileBlocked, leakReports, signInFailures, signInSpray, oauthRegistrations };
 }

@@ -73,6 +73,10 @@ declare module 'oidc-provider' {
           method: string;
           path: string;
           url: string;
+          ip: string;
+          status: number;
+          body: unknown;
+          set(name: string, value: string): void;
           req: { originalUrl?: string };
           query: Record<string, string | string[] | undefined>;
         },

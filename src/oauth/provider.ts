@@ -37,6 +37,10 @@ export type ProviderOptions = {
   /** OAUTH_GRANT_DAYS: a grant ends this many days after its last use. */
   grantDays: number;
   documents: DocumentFetchOptions;
+  /** Open registration spends one per client address; false: refused (429). */
+  registrations: { tryTake(client: string): Promise<boolean> };
+  /** Told of each registered client (no tenant owns it yet, so it is logged, not audited). */
+  onRegistered(client: { clientId: string; clientName?: string }, address: string): void;
 };
 
 /**
@@ -142,6 +146,12 @@ export function createProvider(options: ProviderOptions): Provider {
   // the provider writes starts with the issuer's origin, whatever Host the request carried.
   provider.proxy = true;
   provider.use(async (ctx, next) => {
+    if (ctx.method === 'POST' && ctx.path === '/reg' && !(await options.registrations.tryTake(ctx.ip))) {
+      ctx.status = 429;
+      ctx.set('Retry-After', '3600');
+      ctx.body = { error: 'too_many_requests', error_description: 'Too many client registrations from this address.' };
+      return;
+    }
     if (ctx.method === 'GET' && ctx.path === '/auth') {
       const scopes = new Set(
         String(ctx.query.scope ?? '')
@@ -158,6 +168,9 @@ export function createProvider(options: ProviderOptions): Provider {
     }
     await next();
   });
+  provider.on('registration_create.success', (ctx, client) =>
+    options.onRegistered(client as ClientLike, (ctx as { ip: string }).ip),
+  );
   return provider;
 }
 

@@ -79,4 +79,12 @@ describe('who may approve an app', () => {
       may_approve: true,
     });
   });
+
+  it('sends a person who is not signed in to the sign-in page, with next back to the request', async () => {
+    const response = await h.app.inject({ method: 'GET', url: '/backoffice/oauth/some-uid' });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe(
+      `/backoffice/login?next=${encodeURIComponent('/backoffice/oauth/some-uid')}`,
+    );
+  });
 });

@@ -11,6 +11,7 @@ export default defineConfig({
     './src/db/sign-in-tables.ts',
     './src/db/request-log-tables.ts',
     './src/db/sso-tables.ts',
+    './src/db/oauth-tables.ts',
   ],
   out: './drizzle',
 });

@@ -58,6 +58,10 @@ export type Config = {
    * administrator cannot make the server probe its own network.
    */
   ssoAllowPrivate: boolean;
+  /** OAUTH_GRANT_DAYS: an OAuth grant ends this many days after its last use (docs/oauth.md). */
+  oauthGrantDays: number;
+  /** OAUTH_ALLOW_PRIVATE=1: a client's metadata document may sit at a loopback or private address. */
+  oauthAllowPrivate: boolean;
   webhookTimeoutMs: number;
   /** The waits before each retry of a delivery, in milliseconds (WEBHOOK_RETRY_SCHEDULE). */
   webhookRetryScheduleMs: number[];
@@ -107,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalMs: integer(env, 'SWEEP_INTERVAL_MS', 60_000, 10, 86_400_000),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
     ssoAllowPrivate: env.SSO_ALLOW_PRIVATE === '1',
+    oauthGrantDays: integer(env, 'OAUTH_GRANT_DAYS', 30, 1, 3_650),
+    oauthAllowPrivate: env.OAUTH_ALLOW_PRIVATE === '1',
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 10, 300_000),
     webhookRetryScheduleMs: retrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     secretKey: sealingKey(env.AIRKEY_SECRET_KEY),

@@ -85,3 +85,4 @@ export { NAME_MAX, nameProblem, PASSWORD_MAX, PASSWORD_MIN } from './shared/text
 // each line is judged as typed, in the server's words.
 export { ipEntryProblem, MAX_ALLOWED_IPS } from './shared/ip-entries.ts';
 export type { ClientAddress } from './http/routes/backoffice-client-address.ts';
+export type { ConsentView } from './oauth/consent-schemas.ts';

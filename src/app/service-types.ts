@@ -37,6 +37,7 @@ import type { UserService } from '../users/user-service.ts';
 import type { Resolver } from '../webhooks/safe-agent.ts';
 import type { SecretBox } from '../webhooks/secret-box.ts';
 import type { WebhookService } from '../webhooks/webhook-service.ts';
+import type { OAuthServer } from '../oauth/oauth-server.ts';
 
 /**
  * What the composition root hands the HTTP server, the MCP server and the CLI, in groups. Services
@@ -50,6 +51,8 @@ export type Services = FoundationServices &
   FlightServices &
   WebhookServices &
   RequestLogServices & {
+    /** The OAuth authorization server (docs/oauth.md). */
+    oauth: OAuthServer;
     /** Starts the background jobs (the change feed first). */
     start(): Promise<void>;
     /** Stops them in reverse order, flushing what they hold, then closes Redis and the database. */
@@ -129,4 +132,6 @@ export type ServiceOverrides = {
   webhookResolver?: Resolver;
   /** How requests to identity providers resolve names (tests answer with chosen addresses). */
   ssoResolver?: Resolver;
+  /** How fetches of OAuth client metadata documents resolve names. */
+  oauthResolver?: Resolver;
 };

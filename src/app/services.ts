@@ -12,6 +12,7 @@ import { BackgroundJobs, everyInterval } from './background-jobs.ts';
 import { openFoundation } from './foundation.ts';
 import { buildKeyServices } from './key-services.ts';
 import { buildRequestLog } from './request-log-setup.ts';
+import { buildOAuth } from './oauth-setup.ts';
 import type { AccountServices, ServiceOverrides, Services, WebhookServices } from './service-types.ts';
 
 export type { ServiceOverrides, Services } from './service-types.ts';
@@ -71,6 +72,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   };
 
   const requestLog = buildRequestLog(config, clock, base);
+  const oauth = await buildOAuth(config, clock, db, audit, base, overrides.oauthResolver);
 
   // Everything that runs beside the server: started in this order, stopped in the reverse one (the
   // change feed last, so the flushes before it still publish). A new job is one more entry here.
@@ -99,6 +101,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         usage_prune: () => usageReports.prune(),
         planner_statistics: () => database.refreshStatistics(),
         request_log_partitions: () => requestLog.maintain(),
+        oauth_records: () => oauth.deleteExpired(),
       },
       (task, error) => log.warn({ err: error, task }, 'housekeeping failed'),
     ),
@@ -116,6 +119,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     flights,
     ...webhooks,
     ...requestLog.services,
+    oauth,
     start: () => jobs.start(),
     async close() {
       await jobs.stop();

@@ -74,6 +74,15 @@ export function createThrottles(redis: Redis | undefined, clock: Clock, db: Db) 
     redis,
     clock,
   });
+  // Open client registration (RFC 7591) spends a point per registration, per client address.
+  const oauthRegistrations = new FailureThrottle({
+    points: 20,
+    windowSeconds: 3600,
+    blockSeconds: 0,
+    keyPrefix: 'oauth-registrations',
+    redis,
+    clock,
+  });
   return {
     keyFailures,
     keyLookupsWhileBlocked,
@@ -83,5 +92,6 @@ export function createThrottles(redis: Redis | undefined, clock: Clock, db: Db) 
     signInSecondFactors,
     signInPasswords,
     preSessionWork,
+    oauthRegistrations,
   };
 }

@@ -33,11 +33,14 @@ export const AUDIT_ACTIONS = [
   'tenant.authority_changed',
   'tenant.key_policy_changed',
   'tenant.sign_in_settings_changed',
+  'oauth.client_registered',
+  'oauth.app_approved',
+  'oauth.app_denied',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const auditTargetSchema = z.object({
-  type: z.enum(['api_key', 'user', 'tenant', 'webhook']),
+  type: z.enum(['api_key', 'user', 'tenant', 'webhook', 'oauth_client']),
   id: z.string().nullable(),
   name: z.string().nullable(),
 });

@@ -29,6 +29,10 @@ export const tenants = pgTable('tenants', {
     .default('none'),
   /** False: people sign in through the tenant's identity provider only. */
   passwordSignIn: boolean('password_sign_in').notNull().default(true),
+  /** Who may approve an OAuth app for themselves (docs/oauth.md). */
+  oauthApps: text('oauth_apps', { enum: ['off', 'key_managers', 'everyone'] })
+    .notNull()
+    .default('key_managers'),
   createdAt: createdAt(),
 });
 

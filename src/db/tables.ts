@@ -10,6 +10,7 @@ import {
   webauthnChallenges,
 } from './sign-in-tables.ts';
 import { requestLog, requestLogBatches } from './request-log-tables.ts';
+import { oauthRecords } from './oauth-tables.ts';
 import { ssoConfigurations, ssoFlows, ssoIdentities } from './sso-tables.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from './webhook-tables.ts';
 
@@ -35,5 +36,6 @@ export const schema = {
   ssoConfigurations,
   ssoIdentities,
   ssoFlows,
+  oauthRecords,
 };
 export type Schema = typeof schema;

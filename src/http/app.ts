@@ -23,6 +23,7 @@ import { backofficeKeyRoutes } from './routes/backoffice-keys.ts';
 import { backofficePages } from './routes/backoffice-pages.ts';
 import { backofficeAccessRoutes } from './routes/backoffice-access.ts';
 import { backofficeMeRoutes } from './routes/backoffice-me.ts';
+import { backofficeOAuthRoutes } from './routes/backoffice-oauth.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
 import { backofficeSignInRoutes } from './routes/backoffice-sign-in.ts';
 import { backofficeSsoRoutes } from './routes/backoffice-sso.ts';
@@ -30,6 +31,7 @@ import { backofficeUsageRoutes } from './routes/backoffice-usage.ts';
 import { backofficeUserRoutes } from './routes/backoffice-users.ts';
 import { backofficeWebhookRoutes } from './routes/backoffice-webhooks.ts';
 import { healthRoutes } from './routes/health.ts';
+import { oauthRoutes } from './routes/oauth.ts';
 import { addJsonBodyParser } from './json-body.ts';
 import { leakedKeyRoutes } from './routes/leaked-keys.ts';
 import { publicApiRoutes } from './routes/public-api.ts';
@@ -118,6 +120,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(plugin(publicApiRoutes, { keyCheck, keyLimits, flights }), { prefix: '/api/v1' });
   // Its own scope: no key-check hook (a finder of a key need not hold one).
   await app.register(plugin(leakedKeyRoutes, { leaks }), { prefix: '/api/v1' });
+  // Its own scope: the provider parses its own bodies and answers OAuth errors in their own shape.
+  await app.register(plugin(oauthRoutes, { oauth: services.oauth }));
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());
   // The browser scope: cookies and helmet's full header set with the page CSP, for the back
   // office, its pages and the docs only; API requests never parse a cookie.
@@ -170,6 +174,7 @@ function backofficeRoutes(guarded: FastifyInstance, services: Services): void {
   backofficeAccessRoutes(guarded, { sessions, secondFactors, signInSettings, sso: services.sso });
   backofficeWebhookRoutes(guarded, { webhooks });
   backofficeClientAddressRoutes(guarded);
+  backofficeOAuthRoutes(guarded, { oauth: services.oauth });
 }
 
 /** A route module as a Fastify plugin (an encapsulated scope) over the services it is handed. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OAUTH_APPS_SETTINGS } from '../shared/oauth-apps.ts';
 import { SECOND_FACTOR_REQUIREMENTS } from '../shared/second-factor-requirement.ts';
 import { ssoSettingsInputSchema, ssoSettingsSchema } from './sso-settings-schemas.ts';
 
@@ -9,6 +10,8 @@ export const signInSettingsSchema = z.object({
   password_sign_in: z.boolean(),
   /** The tenant's own identity provider; null while single sign-on is not set up. */
   sso: ssoSettingsSchema.nullable(),
+  /** Who may approve an OAuth app for themselves (docs/oauth.md). */
+  oauth_apps: z.enum(OAUTH_APPS_SETTINGS),
 });
 export type SignInSettings = z.infer<typeof signInSettingsSchema>;
 
@@ -17,5 +20,6 @@ export const signInSettingsPatchSchema = z.strictObject({
   password_sign_in: z.boolean().optional(),
   /** The identity provider; null removes it (only while password sign-in is on). */
   sso: ssoSettingsInputSchema.nullable().optional(),
+  oauth_apps: z.enum(OAUTH_APPS_SETTINGS).optional(),
 });
 export type SignInSettingsPatch = z.infer<typeof signInSettingsPatchSchema>;

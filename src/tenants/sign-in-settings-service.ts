@@ -61,6 +61,7 @@ export class SignInSettingsService {
       const values = {
         secondFactorRequired: patch.second_factor_required ?? before.secondFactorRequired,
         passwordSignIn: patch.password_sign_in ?? before.passwordSignIn,
+        oauthApps: patch.oauth_apps ?? before.oauthApps,
       };
       const ssoSet = patch.sso === undefined ? ssoBefore !== null : patch.sso !== null;
       // Without an identity provider, turning passwords off would lock everyone out.
@@ -108,5 +109,10 @@ export function requireSystemAdministrator(actor: UserActor, tenantId: string): 
 }
 
 function toView(tenant: TenantRow, sso: SsoSettings | null): SignInSettings {
-  return { second_factor_required: tenant.secondFactorRequired, password_sign_in: tenant.passwordSignIn, sso };
+  return {
+    second_factor_required: tenant.secondFactorRequired,
+    password_sign_in: tenant.passwordSignIn,
+    sso,
+    oauth_apps: tenant.oauthApps,
+  };
 }

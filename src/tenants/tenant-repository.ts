@@ -39,7 +39,7 @@ export class TenantRepository {
   async setSignInSettings(
     tx: Db,
     id: string,
-    values: Pick<TenantRow, 'secondFactorRequired' | 'passwordSignIn'>,
+    values: Pick<TenantRow, 'secondFactorRequired' | 'passwordSignIn' | 'oauthApps'>,
   ): Promise<void> {
     await tx.update(tenants).set(values).where(eq(tenants.id, id));
   }

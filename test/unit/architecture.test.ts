@@ -45,6 +45,7 @@ const LAYERS = {
     'request-log',
     'webhooks',
     'sso',
+    'oauth',
   ],
   composition: ['app'],
   problems: ['problems'],

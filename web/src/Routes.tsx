@@ -3,6 +3,7 @@ import { useEffect, type ReactNode } from 'react';
 import { BACKOFFICE_PAGES, type BackofficePath, type Permission } from '@contracts';
 import { ApiKeysPage } from './keys/ApiKeysPage.tsx';
 import { LoginPage } from './session/LoginPage.tsx';
+import { ConsentPage } from './oauth/ConsentPage.tsx';
 import { goToSignIn } from './session/next.ts';
 import { permissionsOfSession, useSession } from './session/session-api.ts';
 import { ProblemAlert } from './shared/Feedback.tsx';
@@ -57,8 +58,9 @@ export function Routes() {
   const isLogin = pathname === '/backoffice/login';
 
   useEffect(() => {
-    document.title = `${isLogin ? 'Sign in' : (page?.title ?? 'Not found')} · airkey`;
-  }, [isLogin, page]);
+    const title = pathname.startsWith('/backoffice/oauth/') ? 'Connect an app' : (page?.title ?? 'Not found');
+    document.title = `${isLogin ? 'Sign in' : title} · airkey`;
+  }, [isLogin, page, pathname]);
 
   useEffect(() => {
     if (pathname === '/backoffice' || pathname === '/') navigate('/backoffice/settings/api-keys', { replace: true });
@@ -96,6 +98,9 @@ export function Routes() {
       </main>
     );
   }
+  // An app's authorization request, handed over by the OAuth provider: a page of its own.
+  const consent = /^\/backoffice\/oauth\/([^/]+)$/.exec(pathname);
+  if (consent) return <ConsentPage uid={consent[1]!} />;
   const signedIn = session.data!;
   const permissions = permissionsOfSession(signedIn);
   const mayOpen = (each: Page) => each.permission === null || permissions.includes(each.permission);

@@ -10,7 +10,12 @@ import { sessionCookieName } from '../session-cookies.ts';
 export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
 /** Pages of the single-page back office: the sign-in page is public, the others need a session. */
-const PAGES: Record<string, Permission | null | 'public'> = { '/backoffice/login': 'public', ...BACKOFFICE_PAGES };
+const PAGES: Record<string, Permission | null | 'public'> = {
+  '/backoffice/login': 'public',
+  ...BACKOFFICE_PAGES,
+  // An app's authorization request, handed over by the OAuth provider (docs/oauth.md).
+  '/backoffice/oauth/:uid': null,
+};
 
 /**
  * Serves the built back office. Signed-out visitors of a protected page are redirected to sign-in

@@ -13,7 +13,12 @@ describe('a tenant that requires a second factor', () => {
   it('is off by default: the settings say none, and people sign in as before', async () => {
     const admin = await h.signedIn();
     const settings = await admin.request('GET', '/backoffice/api/sign-in-settings');
-    expect(settings.json()).toEqual({ second_factor_required: 'none', password_sign_in: true, sso: null });
+    expect(settings.json()).toEqual({
+      second_factor_required: 'none',
+      password_sign_in: true,
+      sso: null,
+      oauth_apps: 'key_managers',
+    });
     const session = await admin.request('GET', '/backoffice/api/session');
     expect(session.json()).toMatchObject({ enrolment_required: false, second_factor_methods: [] });
   });

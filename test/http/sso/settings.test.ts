@@ -34,7 +34,12 @@ describe('sign-in settings with single sign-on', () => {
       default_roles: ['crew'],
       create_users: true,
     };
-    expect(saved.json()).toEqual({ second_factor_required: 'none', password_sign_in: true, sso: expected });
+    expect(saved.json()).toEqual({
+      second_factor_required: 'none',
+      password_sign_in: true,
+      sso: expected,
+      oauth_apps: 'key_managers',
+    });
     const read = await admin.request('GET', '/backoffice/api/sign-in-settings');
     expect(read.json()).toMatchObject({ sso: expected });
     expect(read.body).not.toContain('the client secret');

@@ -1,0 +1,34 @@
+import type Provider from 'oidc-provider';
+import type { Clock } from '../shared/clock.ts';
+import type { ConsentService } from './consent-service.ts';
+import type { OAuthUrls } from './oauth-urls.ts';
+import type { OAuthRecordRepository } from './record-repository.ts';
+
+/** The authorization server as the rest of airkey sees it: the provider, its URLs, its housekeeping. */
+export class OAuthServer {
+  readonly provider: Provider;
+  readonly urls: OAuthUrls;
+  /** The back office's half of an authorization: approve or deny. */
+  readonly consent: ConsentService;
+  private readonly records: OAuthRecordRepository;
+  private readonly clock: Clock;
+
+  constructor(options: {
+    provider: Provider;
+    urls: OAuthUrls;
+    consent: ConsentService;
+    records: OAuthRecordRepository;
+    clock: Clock;
+  }) {
+    this.consent = options.consent;
+    this.provider = options.provider;
+    this.urls = options.urls;
+    this.records = options.records;
+    this.clock = options.clock;
+  }
+
+  /** The sweep: codes, tokens, grants, sessions and interactions past their expiry. */
+  deleteExpired(): Promise<number> {
+    return this.records.deleteExpired(this.clock.now());
+  }
+}

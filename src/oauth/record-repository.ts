@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { and, eq, isNotNull, lte } from 'drizzle-orm';
+import type { Db } from '../db/handle.ts';
+import { oauthRecords } from '../db/oauth-tables.ts';
+
+export type OAuthRecord = {
+  payload: Record<string, unknown>;
+  grantId: string | null;
+  uid: string | null;
+  expiresAt: Date | null;
+  consumedAt: Date | null;
+};
+
+/** Hex SHA-256: the form in which every id (a token, a code, a session cookie) is stored. */
+export function digestOf(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+/** The only place with SQL for the authorization server's records. */
+export class OAuthRecordRepository {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  async save(kind: string, id: string, record: Omit<OAuthRecord, 'consumedAt'>): Promise<void> {
+    const values = { ...record, kind, idDigest: digestOf(id) };
+    await this.db
+      .insert(oauthRecords)
+      .values(values)
+      .onConflictDoUpdate({
+        target: [oauthRecords.kind, oauthRecords.idDigest],
+        set: { payload: record.payload, grantId: record.grantId, uid: record.uid, expiresAt: record.expiresAt },
+      });
+  }
+
+  async find(kind: string, id: string): Promise<OAuthRecord | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(oauthRecords)
+      .where(and(eq(oauthRecords.kind, kind), eq(oauthRecords.idDigest, digestOf(id))));
+    return row;
+  }
+
+  async findByUid(kind: string, uid: string): Promise<(OAuthRecord & { idDigest: string }) | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(oauthRecords)
+      .where(and(eq(oauthRecords.kind, kind), eq(oauthRecords.uid, uid)))
+      .limit(1);
+    return row;
+  }
+
+  async consume(kind: string, id: string, at: Date): Promise<void> {
+    await this.db
+      .update(oauthRecords)
+      .set({ consumedAt: at })
+      .where(and(eq(oauthRecords.kind, kind), eq(oauthRecords.idDigest, digestOf(id))));
+  }
+
+  async destroy(kind: string, id: string): Promise<void> {
+    await this.db.delete(oauthRecords).where(and(eq(oauthRecords.kind, kind), eq(oauthRecords.idDigest, digestOf(id))));
+  }
+
+  /** Every code, token and the grant itself: what revoking a grant (or a replayed refresh token) ends. */
+  async destroyGrant(grantId: string): Promise<void> {
+    await this.db.delete(oauthRecords).where(eq(oauthRecords.grantId, grantId));
+  }
+
+  /** The sweep: records past their expiry. Resolves with how many went. */
+  async deleteExpired(now: Date): Promise<number> {
+    const gone = await this.db
+      .delete(oauthRecords)
+      .where(and(isNotNull(oauthRecords.expiresAt), lte(oauthRecords.expiresAt, now)))
+      .returning({ kind: oauthRecords.kind });
+    return gone.length;
+  }
+}

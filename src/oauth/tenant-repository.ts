@@ -1,0 +1,23 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/handle.ts';
+import { tenants } from '../db/schema.ts';
+
+import type { OAuthAppsSetting } from '../shared/oauth-apps.ts';
+
+export type ConsentTenant = { id: string; slug: string; name: string; oauthApps: OAuthAppsSetting };
+
+/** The tenant facts the consent page shows and decides on. */
+export class OAuthTenantRepository {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  async find(tenantId: string): Promise<ConsentTenant | undefined> {
+    const [row] = await this.db
+      .select({ id: tenants.id, slug: tenants.slug, name: tenants.name, oauthApps: tenants.oauthApps })
+      .from(tenants)
+      .where(eq(tenants.id, tenantId));
+    return row;
+  }
+}

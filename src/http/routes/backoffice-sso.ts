@@ -9,6 +9,7 @@ import { SsoRefusal } from '../../sso/sso-refusals.ts';
 import type { SsoStartRequest } from '../../sso/sso-service.ts';
 import { problemResponses } from '../schemas.ts';
 import { sessionCookieName, setSessionCookie } from '../session-cookies.ts';
+import { endHeldSession } from './backoffice-sign-in.ts';
 import { clientContext } from '../session-auth.ts';
 
 /** Binds a flow to the browser that started it; sent back on the provider's top-level redirect (Lax). */
@@ -91,6 +92,8 @@ export function backofficeSsoRoutes(
         await liveActor(request),
       );
       if (result.kind === 'refused') return reply.redirect(loginPage(result.reason, result.next ?? undefined));
+      // One browser, one session: the one it held ends, unless re-authentication kept that very token.
+      if (request.cookies[sessionCookieName(request)] !== result.session.token) await endHeldSession(request, sessions);
       setSessionCookie(request, reply, result.session.token, result.session.expiresAt);
       // Checked again on the way out: a flow may have been stored under an older, looser rule.
       return reply.redirect(safeNext(result.next) ?? DEFAULT_NEXT);

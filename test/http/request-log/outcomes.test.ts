@@ -9,17 +9,19 @@ import { useHarness } from '../../support/use.ts';
 /** Every way a request with a key of a tenant ends is one entry of its log, over real HTTP (docs/request-log.md). */
 describe('request log outcomes', () => {
   const h = useHarness({ now: '2026-11-22T12:00:30Z', app: { plugins: [mcpRoutes] } });
-  // The clock moves a second after each request, so newest-first is the order they were sent in.
+  // The clock moves a minute after each request, so newest-first is the order they were sent in: an
+  // entry's instant is its start (the clock minus the real duration), and a first /mcp call that loads
+  // the MCP SDK on a busy machine can take over a second.
   const get = async (base: string, path: string, key: string, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}${path}`, {
       headers: { 'x-api-key': key, 'user-agent': 'probe/1.0', ...headers },
     });
-    h.clock.advance(1_000);
+    h.clock.advance(60_000);
     return response.status;
   };
   const mcp = async (base: string, key: string, method: string, params: Record<string, unknown> = {}) => {
     const response = await mcpOver(base, key, method, params);
-    h.clock.advance(1_000);
+    h.clock.advance(60_000);
     return response;
   };
 

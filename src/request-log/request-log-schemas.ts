@@ -90,7 +90,6 @@ export const requestLogQuerySchema = z.object({
   limit: pageSize(200).describe('Page size, 1–200 (default 50)'),
   cursor: z.string().max(512).optional().describe("Opaque cursor from a previous page's next_cursor"),
 });
-export type RequestLogQuery = z.infer<typeof requestLogQuerySchema>;
 
 export const requestLogPageSchema = z.object({
   data: z.array(requestLogEntrySchema).describe('Newest first'),

@@ -34,7 +34,3 @@ export class SsoRefusal extends Error {
     this.detail = detail;
   }
 }
-
-export function isSsoRefusalCode(value: string): value is SsoRefusalCode {
-  return Object.hasOwn(SSO_REFUSALS, value);
-}

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/handle.ts';
-import { users } from '../db/schema.ts';
 import { sharedSecret } from '../db/shared-secrets.ts';
 import { ConsentService } from '../oauth/consent-service.ts';
 import { OAuthServer } from '../oauth/oauth-server.ts';
@@ -26,21 +24,20 @@ export async function buildOAuth(
 ): Promise<OAuthServer> {
   const urls = oauthUrls(config.publicUrl);
   const records = new OAuthRecordRepository(db);
+  const tenants = new OAuthTenantRepository(db);
   const provider = createProvider({
     urls,
     records,
     clock,
     cookieKey: await sharedSecret(db, 'oauth_cookie_key'),
     signingSeed: Buffer.from(await sharedSecret(db, 'oauth_signing_seed'), 'base64url'),
-    accountExists: async (userId) =>
-      /^[0-9a-f-]{36}$/.test(userId) &&
-      (await db.select({ id: users.id }).from(users).where(eq(users.id, userId))).length === 1,
+    accountExists: (userId) => tenants.userExists(userId),
     grantDays: config.oauthGrantDays,
     documents: { allowPrivate: config.oauthAllowPrivate, resolver },
     registrations: base.throttles.oauthRegistrations,
     onRegistered: (client, address) =>
       base.log.info({ client_id: client.clientId, client_name: client.clientName, address }, 'oauth.client_registered'),
   });
-  const consent = new ConsentService({ provider, urls, tenants: new OAuthTenantRepository(db), audit, db, clock });
+  const consent = new ConsentService({ provider, urls, tenants, audit, db, clock });
   return new OAuthServer({ provider, urls, consent, records, clock });
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
-import { tenants } from '../db/schema.ts';
+import { tenants, users } from '../db/schema.ts';
 
 import type { OAuthAppsSetting } from '../shared/oauth-apps.ts';
 
@@ -19,5 +19,11 @@ export class OAuthTenantRepository {
       .from(tenants)
       .where(eq(tenants.id, tenantId));
     return row;
+  }
+
+  /** Whether the person a grant acts as still exists (the provider asks before using a grant). */
+  async userExists(userId: string): Promise<boolean> {
+    if (!/^[0-9a-f-]{36}$/.test(userId)) return false;
+    return (await this.db.select({ id: users.id }).from(users).where(eq(users.id, userId))).length === 1;
   }
 }

@@ -57,6 +57,7 @@ port.on('message', (message: ToWriter) => {
     clearInterval(retry);
     void writer
       .flush()
+      // The pool's end failing leaves nothing to write: the flush before it said what was kept.
       .finally(() => pool.end().catch(() => {}))
       .then(() => post(state(message.id)));
   }

@@ -36,7 +36,7 @@ export class ProviderCache {
         headers: [...response.headers],
         body,
         fetchedAtMs: now,
-        expiresAtMs: now + lifetimeMs(response.headers),
+        expiresAtMs: now + lifetimeMs(response.headers, now),
       };
       this.entries.set(url, entry);
       return responseOf(entry);
@@ -61,7 +61,7 @@ export class ProviderCache {
 }
 
 /** max-age, else Expires against Date; clamped to [1 minute, 1 day]. */
-export function lifetimeMs(headers: Headers): number {
+export function lifetimeMs(headers: Headers, nowMs: number): number {
   const control = headers.get('cache-control') ?? '';
   const maxAge = /(?:^|,)\s*max-age\s*=\s*"?(\d+)"?/i.exec(control);
   let ms = 0;
@@ -69,7 +69,7 @@ export function lifetimeMs(headers: Headers): number {
   else {
     const expires = Date.parse(headers.get('expires') ?? '');
     const date = Date.parse(headers.get('date') ?? '');
-    if (Number.isFinite(expires)) ms = expires - (Number.isFinite(date) ? date : Date.now());
+    if (Number.isFinite(expires)) ms = expires - (Number.isFinite(date) ? date : nowMs);
   }
   return Math.min(MAX_LIFETIME_MS, Math.max(MIN_LIFETIME_MS, Number.isFinite(ms) ? ms : 0));
 }

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/handle.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
-import { DatabaseLimiter } from './database-limiter.ts';
+import { DatabaseLimiter } from './sign-in-attempt-repository.ts';
 
 export type ThrottleOptions = {
   /** Failures allowed per window before the client is blocked. */

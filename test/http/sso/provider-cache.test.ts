@@ -48,7 +48,7 @@ describe('the provider’s discovery and keys, cached', () => {
   });
 
   it('reads the lifetime from Cache-Control or Expires, between one minute and one day', () => {
-    const at = (init: Record<string, string>) => lifetimeMs(new Headers(init));
+    const at = (init: Record<string, string>) => lifetimeMs(new Headers(init), Date.parse('2026-11-29T00:00:00Z'));
     expect(at({ 'cache-control': 'public, max-age=3600' })).toBe(3_600_000);
     expect(at({ 'cache-control': 'max-age=5' })).toBe(60_000);
     expect(at({ 'cache-control': 'no-store' })).toBe(60_000);

@@ -77,6 +77,7 @@ export class DatabaseLimiter {
       .execute(
         sql`delete from sign_in_attempts where key like ${this.prefix + '%'} and window_start < ${before}::timestamptz`,
       )
+      // A failed prune keeps old rows a minute longer; the next one removes them.
       .catch(() => {});
   }
 

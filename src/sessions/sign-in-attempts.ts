@@ -52,11 +52,17 @@ export class SignInAttempts {
   /** True when `verify` accepted the secret; 429 when a count is spent (nothing is checked then). */
   async check(attempt: Attempt, verify: () => Promise<boolean>): Promise<boolean> {
     const counted = this.countsOf(attempt);
-    const taken = await Promise.all(counted.map((c) => c.throttle.take(c.key)));
-    const refusals = taken.flatMap((take) => (take.ok ? [] : [take.retryAfterSeconds]));
-    if (refusals.length > 0) {
-      await this.giveBack(counted.filter((_, i) => taken[i]!.ok));
-      throw new TooManyRequestsError(Math.max(...refusals));
+    // One count after another, narrowest first: an attempt the client's own count refuses never
+    // touches the account's counts, so guesses sent together cannot spend the account's points and
+    // then give them back after the client's first five were refused for them.
+    const taken: Array<{ count: number }> = [];
+    for (const c of counted) {
+      const take = await c.throttle.take(c.key);
+      if (!take.ok) {
+        await this.giveBack(counted.slice(0, taken.length));
+        throw new TooManyRequestsError(take.retryAfterSeconds);
+      }
+      taken.push(take);
     }
     let accepted: boolean;
     try {
@@ -71,7 +77,7 @@ export class SignInAttempts {
       return true;
     }
     // The attempt that spent an account's last point starts its lock: audited once per lock.
-    const locked = counted.find((c, i) => c.lock && (taken[i] as { count: number }).count === c.throttle.points);
+    const locked = counted.find((c, i) => c.lock && taken[i]!.count === c.throttle.points);
     this.afterAnswer(attempt, locked?.lock);
     return false;
   }

@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import Provider, { errors, type ClientLike, type OidcContext } from 'oidc-provider';
+import type { ClientLike, OidcContext, default as OidcProvider } from 'oidc-provider';
 import type { Clock } from '../shared/clock.ts';
 import {
   DOCUMENT_CACHE,
@@ -10,6 +10,7 @@ import {
   type DocumentFetchOptions,
 } from './client-documents.ts';
 import { CONSENT_PAGE_PATH, type OAuthUrls } from './oauth-urls.ts';
+import { errors, Provider } from './oidc-provider-module.ts';
 import { recordAdapter } from './record-adapter.ts';
 import type { OAuthRecordRepository } from './record-repository.ts';
 import { redirectUriProblem } from './redirect-rules.ts';
@@ -49,7 +50,7 @@ export type ProviderOptions = {
  * the grant, revocation, open registration and client metadata documents. Signing in and consent
  * are the back office's (CONSENT_PAGE_PATH); nothing here renders a page.
  */
-export function createProvider(options: ProviderOptions): Provider {
+export function createProvider(options: ProviderOptions): OidcProvider {
   const { urls } = options;
   const resources = new Set([urls.mcp, urls.api]);
   const grantSeconds = options.grantDays * 86_400;

@@ -31,7 +31,7 @@ type Answer = {
   error?: { code: number; data?: unknown };
 } & Record<string, unknown>;
 
-/** The 2026-07-28 rules of SPEC §5 over raw HTTP, as a host's HTTP client meets them. */
+/** The 2026-07-28 header rules of docs/mcp.md over raw HTTP, as a host's HTTP client meets them. */
 describe('MCP 2026-07-28 over raw HTTP', () => {
   const h = useHarness({ app: { plugins: [mcpRoutes] } });
 

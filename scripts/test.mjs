@@ -40,6 +40,7 @@ const phases = extra.length
     ];
 
 const totals = { passed: 0, failed: 0, skipped: 0, total: 0 };
+const failures = [];
 let status = 0;
 for (const phase of phases) {
   const report = `test-results/vitest-${phase.name}.json`;
@@ -59,11 +60,21 @@ for (const phase of phases) {
   totals.failed += result.numFailedTests;
   totals.skipped += result.numPendingTests;
   totals.total += result.numTotalTests;
+  for (const file of result.testResults ?? []) {
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failed)
+      failures.push(`${phase.name}: ${file.name.replace(`${process.cwd()}/`, '')} > ${test.fullName}`);
+    // A file that failed before its tests ran (an import, a hook) has no failed test to name.
+    if (file.status === 'failed' && failed.length === 0)
+      failures.push(`${phase.name}: ${file.name.replace(`${process.cwd()}/`, '')} (${file.message || 'failed'})`);
+  }
 }
 if (totals.total === 0) {
   console.log('no tests ran');
   process.exit(1);
 }
+// Named again at the very end, so that a log's last lines say what failed.
+if (failures.length) console.log(`\nfailed:\n${failures.map((line) => `  ${line}`).join('\n')}`);
 if (lintStatus !== 0) console.log('\nlint failed: see the ESLint / Prettier findings above (npm run lint)');
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(status || lintStatus || (totals.failed > 0 ? 1 : 0));

@@ -1,6 +1,7 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/handle.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { sharedSecret } from '../db/shared-secrets.ts';
 import { ConsentService } from '../oauth/consent-service.ts';
 import { OAuthServer } from '../oauth/oauth-server.ts';
@@ -12,6 +13,12 @@ import type { Clock } from '../shared/clock.ts';
 import type { Resolver } from '../webhooks/safe-agent.ts';
 import type { FailureThrottle } from '../throttle/failure-throttle.ts';
 import type { Logger } from 'pino';
+import type { RequestCounter } from '../keys/check/usage-recorder.ts';
+import { AccessTokenCheck } from '../oauth/token-check.ts';
+import type { TokenFacts } from '../oauth/token-facts.ts';
+import { AccessTokenRepository } from '../oauth/token-repository.ts';
+import { KeyCache } from '../revocation/key-cache.ts';
+import type { Foundation } from './foundation.ts';
 
 /** Builds the OAuth authorization server over the database (docs/oauth.md). */
 export async function buildOAuth(
@@ -19,7 +26,7 @@ export async function buildOAuth(
   clock: Clock,
   db: Db,
   audit: AuditService,
-  base: { throttles: { oauthRegistrations: FailureThrottle }; log: Pick<Logger, 'info'> },
+  base: { throttles: { oauthRegistrations: FailureThrottle }; log: Pick<Logger, 'info'>; uow: UnitOfWork },
   resolver?: Resolver,
 ): Promise<OAuthServer> {
   const urls = oauthUrls(config.publicUrl);
@@ -29,6 +36,7 @@ export async function buildOAuth(
     urls,
     records,
     clock,
+    uow: base.uow,
     cookieKey: await sharedSecret(db, 'oauth_cookie_key'),
     signingSeed: Buffer.from(await sharedSecret(db, 'oauth_signing_seed'), 'base64url'),
     accountExists: (userId) => tenants.userExists(userId),
@@ -40,4 +48,33 @@ export async function buildOAuth(
   });
   const consent = new ConsentService({ provider, urls, tenants, audit, db, clock });
   return new OAuthServer({ provider, urls, consent, records, clock });
+}
+
+/**
+ * The resource side (docs/oauth.md): access tokens checked on /mcp and /api/v1 from a cache the
+ * change feed keeps exact (grants, people, tenants), under the same lease as the key cache.
+ */
+export function buildAccessTokens(
+  config: Config,
+  clock: Clock,
+  base: Pick<Foundation, 'database' | 'changes' | 'throttles'>,
+  oauth: OAuthServer,
+  usage: RequestCounter,
+): AccessTokenCheck {
+  const cache = new KeyCache<TokenFacts>({ maxEntries: config.keyCacheMaxEntries, maxAgeMs: config.keyCacheMaxAgeMs });
+  base.changes.onChange((change) => cache.invalidate(change));
+  base.changes.onState((listening) => listening && cache.resubscribed());
+  base.changes.onLease((validUntil) => cache.serveUntil(validUntil));
+  return new AccessTokenCheck({
+    repository: new AccessTokenRepository(base.database.db),
+    appName: async (clientId) => {
+      // A client document that cannot be fetched now still names the app by its URL.
+      const client = await oauth.provider.Client.find(clientId).catch(() => undefined);
+      return client?.clientName ?? clientId;
+    },
+    cache,
+    throttle: base.throttles.keyFailures,
+    usage,
+    clock,
+  });
 }

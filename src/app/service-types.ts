@@ -38,6 +38,7 @@ import type { Resolver } from '../webhooks/safe-agent.ts';
 import type { SecretBox } from '../webhooks/secret-box.ts';
 import type { WebhookService } from '../webhooks/webhook-service.ts';
 import type { OAuthServer } from '../oauth/oauth-server.ts';
+import type { AccessTokenCheck } from '../oauth/token-check.ts';
 
 /**
  * What the composition root hands the HTTP server, the MCP server and the CLI, in groups. Services
@@ -53,6 +54,8 @@ export type Services = FoundationServices &
   RequestLogServices & {
     /** The OAuth authorization server (docs/oauth.md). */
     oauth: OAuthServer;
+    /** Access tokens on /mcp and /api/v1 (docs/oauth.md, the resource side). */
+    accessTokens: AccessTokenCheck;
     /** Starts the background jobs (the change feed first). */
     start(): Promise<void>;
     /** Stops them in reverse order, flushing what they hold, then closes Redis and the database. */

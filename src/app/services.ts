@@ -12,7 +12,7 @@ import { BackgroundJobs, everyInterval } from './background-jobs.ts';
 import { openFoundation } from './foundation.ts';
 import { buildKeyServices } from './key-services.ts';
 import { buildRequestLog } from './request-log-setup.ts';
-import { buildOAuth } from './oauth-setup.ts';
+import { buildAccessTokens, buildOAuth } from './oauth-setup.ts';
 import type { AccountServices, ServiceOverrides, Services, WebhookServices } from './service-types.ts';
 
 export type { ServiceOverrides, Services } from './service-types.ts';
@@ -73,6 +73,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
   const requestLog = buildRequestLog(config, clock, base);
   const oauth = await buildOAuth(config, clock, db, audit, base, overrides.oauthResolver);
+  const accessTokens = buildAccessTokens(config, clock, base, oauth, usageCounter);
 
   // Everything that runs beside the server: started in this order, stopped in the reverse one (the
   // change feed last, so the flushes before it still publish). A new job is one more entry here.
@@ -120,6 +121,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ...webhooks,
     ...requestLog.services,
     oauth,
+    accessTokens,
     start: () => jobs.start(),
     async close() {
       await jobs.stop();

@@ -6,6 +6,8 @@ import { recordKeyCheck } from '../telemetry/key-check-attributes.ts';
 import { sendError } from './problem.ts';
 import { queryKeysOf } from './redaction.ts';
 import { applyLimits, type KeyLimits } from './key-limits.ts';
+import type { ResourceTokenCheck, TokenOutcome } from '../oauth/token-check.ts';
+import { accessTokenOf } from './access-token-auth.ts';
 
 /**
  * Runs the key check for a REST or MCP request, then the key's rate limit and quota when it has
@@ -14,11 +16,13 @@ import { applyLimits, type KeyLimits } from './key-limits.ts';
  * purpose: a cached key under limits this instance holds budget for, and a client known to be
  * blocked, are answered without creating a single promise or throwing.
  */
-export function apiKeyHook(keyCheck: KeyCheck, limits: KeyLimits) {
+export function apiKeyHook(keyCheck: KeyCheck, limits: KeyLimits, tokens?: ResourceTokenCheck) {
   return function checkApiKey(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    let result: ReturnType<typeof authenticateRequest>;
+    let result: ReturnType<typeof authenticateRequest> | TokenOutcome | Promise<TokenOutcome>;
     try {
-      result = authenticateRequest(keyCheck, request);
+      // An OAuth access token instead of a key (docs/oauth.md): the same acceptance, no key limits.
+      const token = tokens && accessTokenOf(request);
+      result = token === undefined ? authenticateRequest(keyCheck, request) : tokens!(token, request.client, request);
     } catch (error) {
       return done(error as Error);
     }
@@ -34,7 +38,7 @@ function settle(
   request: FastifyRequest,
   reply: FastifyReply,
   done: HookHandlerDoneFunction,
-  result: Accepted | KeyRefusal,
+  result: Accepted | KeyRefusal | TokenOutcome,
 ): void {
   recordKeyCheck(result);
   if (result instanceof Error) return void sendError(request, reply, result);

@@ -5,6 +5,7 @@ import { NotAuthenticatedError } from '../shared/errors.ts';
 import { apiKeyHook, problemFor, sendProblem } from './from-http.ts';
 import type { McpExchange } from './mcp-handler.ts';
 import { originHook } from './origin-check.ts';
+import { resourceMetadataUrl } from '../oauth/resource-metadata.ts';
 
 /**
  * `/mcp`: MCP over Streamable HTTP, stateless in every protocol revision. There are no MCP
@@ -18,8 +19,10 @@ import { originHook } from './origin-check.ts';
  */
 export function mcpRoutes(
   app: FastifyInstance,
-  services: Pick<Services, 'config' | 'keyCheck' | 'keyLimits' | 'flights'>,
+  services: Pick<Services, 'config' | 'keyCheck' | 'keyLimits' | 'flights' | 'oauth' | 'accessTokens'>,
 ): void {
+  // Its 401s name the RFC 9728 document, where a host starts OAuth (docs/oauth.md).
+  app.decorateReply('resourceMetadata', resourceMetadataUrl(services.oauth.urls, '/mcp'));
   // First the Origin (403 origin_rejected): a page from a foreign origin gets no key check at all,
   // so it cannot even probe which keys are valid.
   app.addHook(
@@ -28,7 +31,8 @@ export function mcpRoutes(
   );
   // onRequest, before the body is parsed: without a valid key, nothing MCP-related runs and the
   // answer is the same 401/429/503 problem+json as the REST API's.
-  app.addHook('onRequest', apiKeyHook(services.keyCheck, services.keyLimits));
+  const tokens = services.accessTokens.forResource(services.oauth.urls.mcp);
+  app.addHook('onRequest', apiKeyHook(services.keyCheck, services.keyLimits, tokens));
 
   // The MCP SDK and its schemas took a tenth of every start to load: they load with the first /mcp
   // request instead (a refused request never loads them).

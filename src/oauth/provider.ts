@@ -1,4 +1,5 @@
-import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { ClientLike, OidcContext, default as OidcProvider } from 'oidc-provider';
 import type { Clock } from '../shared/clock.ts';
 import {
@@ -29,6 +30,8 @@ export type ProviderOptions = {
   urls: OAuthUrls;
   records: OAuthRecordRepository;
   clock: Clock;
+  /** Revocations publish `{type: 'grant'}` through it and wait for every instance (record-adapter.ts). */
+  uow: UnitOfWork;
   /** Shared by every instance on the database: cookies signed on one are read on another. */
   cookieKey: string;
   /** 32 bytes shared by every instance: the Ed25519 key the provider signs with is derived from it. */
@@ -55,7 +58,7 @@ export function createProvider(options: ProviderOptions): OidcProvider {
   const resources = new Set([urls.mcp, urls.api]);
   const grantSeconds = options.grantDays * 86_400;
   const provider = new Provider(urls.issuer, {
-    adapter: recordAdapter(options.records, options.clock),
+    adapter: recordAdapter(options.records, options.clock, options.uow),
     clients: [],
     jwks: { keys: [signingKey(options.signingSeed)] },
     enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
@@ -143,6 +146,8 @@ export function createProvider(options: ProviderOptions): OidcProvider {
       ctx.body = { error: out.error, error_description: out.error_description };
     },
   });
+  // A grant's id is a UUID: it names the grant where a key's id goes (usage, the request log's `key.id`).
+  provider.Grant.prototype.generateTokenId = () => randomUUID();
   // Forwarded headers are ours (the adapter in src/http sets them from the public URL): every URL
   // the provider writes starts with the issuer's origin, whatever Host the request carried.
   provider.proxy = true;

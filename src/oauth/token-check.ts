@@ -56,7 +56,12 @@ export class AccessTokenCheck {
     return (token, client, seen) => this.check(token, resource, client, seen);
   }
 
-  check(token: string, resource: string, client: string, seen?: RefusedKeyHolder): TokenOutcome | Promise<TokenOutcome> {
+  check(
+    token: string,
+    resource: string,
+    client: string,
+    seen?: RefusedKeyHolder,
+  ): TokenOutcome | Promise<TokenOutcome> {
     const nowMs = this.options.clock.nowMs();
     const digest = TOKEN_SHAPE.test(token) ? sha256Hex(token) : null;
     const facts = digest === null ? null : this.options.cache.get(digest);
@@ -110,7 +115,13 @@ export class AccessTokenCheck {
       return undefined;
     }
     this.options.usage.ok(facts.keyId, facts.tenantId, nowMs);
-    return { ok: true, principal: facts.principal, keyId: facts.keyId, rateLimit: undefined, quota: undefined } as const;
+    return {
+      ok: true,
+      principal: facts.principal,
+      keyId: facts.keyId,
+      rateLimit: undefined,
+      quota: undefined,
+    } as const;
   }
 
   private async read(digest: string): Promise<TokenFacts | null> {
@@ -135,7 +146,10 @@ function throttled(retryAfterSeconds: number): TooManyRequestsError {
   let refusal = throttles.get(retryAfterSeconds);
   if (!refusal) {
     if (throttles.size >= 3600) throttles.clear();
-    throttles.set(retryAfterSeconds, (refusal = Object.freeze(withoutStack(() => new TooManyRequestsError(retryAfterSeconds)))));
+    throttles.set(
+      retryAfterSeconds,
+      (refusal = Object.freeze(withoutStack(() => new TooManyRequestsError(retryAfterSeconds)))),
+    );
   }
   return refusal;
 }

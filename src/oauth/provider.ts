@@ -101,8 +101,17 @@ export function createProvider(options: ProviderOptions): OidcProvider {
     extraClientMetadata: {
       // A hook on every client (registered or by document): its redirect URIs obey our rules.
       properties: ['software_id'],
-      validator: (_ctx: unknown, key: string, _value: unknown, metadata: { redirect_uris?: string[] }) => {
+      validator: (
+        _ctx: unknown,
+        key: string,
+        _value: unknown,
+        metadata: { redirect_uris?: string[]; scope?: string },
+      ) => {
         if (key !== 'software_id') return;
+        // The resource scope is the resources', not the server's: a client that registers for it
+        // (the MCP SDK asks for the resource metadata's `scopes_supported`) is registered without it
+        // and still gets it for a resource.
+        metadata.scope = withoutResourceScope(metadata.scope);
         for (const uri of metadata.redirect_uris ?? []) {
           const problem = redirectUriProblem(uri);
           if (problem) throw new errors.InvalidRedirectUri(`redirect_uris: ${uri} ${problem}`);
@@ -178,6 +187,12 @@ export function createProvider(options: ProviderOptions): OidcProvider {
     options.onRegistered(client as ClientLike, (ctx as { ip: string }).ip),
   );
   return provider;
+}
+
+function withoutResourceScope(scope: string | undefined): string | undefined {
+  if (scope === undefined) return undefined;
+  const kept = scope.split(' ').filter((name) => name !== '' && name !== RESOURCE_SCOPE);
+  return kept.length > 0 ? kept.join(' ') : undefined;
 }
 
 /** An Ed25519 private key (JWK) from 32 bytes: the same on every instance that shares the seed. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateFlights } from '../../../src/flights/flight-seeder.ts';
 import { mcpRoutes } from '../../../src/mcp/mcp-routes.ts';
+import type { SignedIn } from '../../../src/sessions/session-schemas.ts';
 import { SYSTEM_ACTOR } from '../../../src/shared/actor.ts';
 import { bearerGet, bearerMcp, connectedApp, type ToolResult } from '../../support/oauth-resource-kit.ts';
 import { entriesOf, listening } from '../../support/request-log-kit.ts';
@@ -15,13 +16,15 @@ describe('an access token on the protected resources', () => {
     const admin = await h.signedIn();
     const approver = await h.user(admin.tenantId, ['system_administrator']);
     await h.services.flights.seed(SYSTEM_ACTOR, generateFlights(admin.tenantId, 3, h.clock.now(), 7));
-    return { admin, approver: await h.signIn(approver.email), approverId: approver.id };
+    const session = await h.signIn(approver.email);
+    const { id, slug, name } = (await session.request('GET', '/backoffice/api/session')).json<SignedIn>().user.tenant;
+    return { admin, approver: session, approverId: approver.id, tenant: { id, slug, name } };
   }
 
   it('calls list_flights on /mcp and answers whoami as the app acting for its person', async () => {
     const base = await listening(h);
-    const { approver } = await tenantWithApprover();
-    const { tokens } = await connectedApp(h, approver);
+    const { approver, tenant } = await tenantWithApprover();
+    const { client, tokens } = await connectedApp(h, approver);
     const flights = await bearerMcp(base, tokens.access_token, 'tools/call', { name: 'list_flights', arguments: {} });
     expect(flights.status).toBe(200);
     const page = ((await flights.json()) as ToolResult<{ data: unknown[] }>).result;
@@ -29,9 +32,9 @@ describe('an access token on the protected resources', () => {
     expect(page.structuredContent!.data).toHaveLength(3);
     const who = await bearerMcp(base, tokens.access_token, 'tools/call', { name: 'whoami', arguments: {} });
     expect(((await who.json()) as ToolResult<unknown>).result.structuredContent).toEqual({
-      tenant: expect.objectContaining({ id: approver.tenantId }),
+      tenant,
       credential: 'oauth',
-      app: { client_id: expect.any(String), name: 'Resource test app' },
+      app: { client_id: client.clientId, name: 'Resource test app' },
       acts_as: { type: 'user', id: approver.userId, email: approver.email },
       permissions: ['flights:read'],
     });
@@ -39,14 +42,14 @@ describe('an access token on the protected resources', () => {
 
   it('lists flights on /api/v1 with a token for the API, and whoami names the app', async () => {
     const base = await listening(h);
-    const { approver } = await tenantWithApprover();
+    const { approver, tenant } = await tenantWithApprover();
     const { client, tokens } = await connectedApp(h, approver, 'api');
     const flights = await bearerGet(base, '/api/v1/flights', tokens.access_token);
     expect(flights.status).toBe(200);
     expect(((await flights.json()) as { data: unknown[] }).data).toHaveLength(3);
     const who = await bearerGet(base, '/api/v1/whoami', tokens.access_token);
     expect(await who.json()).toEqual({
-      tenant: expect.objectContaining({ id: approver.tenantId }),
+      tenant,
       credential: 'oauth',
       app: { client_id: client.clientId, name: 'Resource test app' },
       acts_as: { type: 'user', id: approver.userId, email: approver.email },

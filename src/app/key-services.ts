@@ -19,6 +19,7 @@ import { UsageRepository } from '../usage/usage-repository.ts';
 import { UsageService } from '../usage/usage-service.ts';
 import type { Foundation } from './foundation.ts';
 import { createKeyLimits } from '../limits/create-key-limits.ts';
+import { keyResolver } from '../admission/credential.ts';
 import type { KeyServices } from './service-types.ts';
 
 /**
@@ -64,20 +65,21 @@ export function buildKeyServices(config: Config, clock: Clock, base: Foundation,
     quotas: limits.quotas,
   });
   const sweeps = { intervalMs: config.sweepIntervalMs, onError: reportError };
-  const services: KeyServices = {
-    keyCheck: new KeyCheck({
-      repository: traceKeyLookups(keyRepository),
-      cache: keyCache,
-      usage,
-      throttle: throttles.keyFailures,
-      lookupsWhileBlocked: throttles.keyLookupsWhileBlocked,
-      clock,
-      legacyKeys,
-      metrics: metrics.keyCheck,
-    }),
+  const keyCheck = new KeyCheck({
+    repository: traceKeyLookups(keyRepository),
+    cache: keyCache,
+    usage,
+    throttle: throttles.keyFailures,
+    lookupsWhileBlocked: throttles.keyLookupsWhileBlocked,
+    clock,
+    legacyKeys,
+    metrics: metrics.keyCheck,
+  });
+  // The admission is completed in services.ts, once the OAuth access tokens (a later feature) exist.
+  const services: Omit<KeyServices, 'admission'> = {
+    keyCheck,
     keyCache,
     legacyKeys,
-    keyLimits: limits.keyLimits,
     rateLimitNotices: limits.rateLimitNotices,
     quotaMeter: limits.quotaMeter,
     quotaNotices: limits.quotaNotices,
@@ -100,6 +102,8 @@ export function buildKeyServices(config: Config, clock: Clock, base: Foundation,
   };
   return {
     services,
+    /** The credential step's resolver of keys; services.ts adds OAuth access tokens' and the limits. */
+    keyCredentials: keyResolver(keyCheck),
     /** For users and tenants: the keys that lose their creator, disabled in the same unit of work. */
     creatorKeys: creatorKeys(keyRepository, clock),
     // api_key.unused, and keys past their tenant's disable_unused_after_days disabled, as often.

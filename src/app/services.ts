@@ -11,6 +11,8 @@ import { buildAccountServices } from './account-services.ts';
 import { BackgroundJobs, everyInterval } from './background-jobs.ts';
 import { openFoundation } from './foundation.ts';
 import { buildKeyServices } from './key-services.ts';
+import type { AdmissionDeps } from '../admission/admit.ts';
+import { tokenResolver } from '../admission/token-credential.ts';
 import { buildRequestLog } from './request-log-setup.ts';
 import { buildAccessTokens, buildOAuth } from './oauth-setup.ts';
 import type { AccountServices, ServiceOverrides, Services, WebhookServices } from './service-types.ts';
@@ -74,6 +76,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const requestLog = buildRequestLog(config, clock, base);
   const oauth = await buildOAuth(config, clock, db, audit, base, overrides.oauthResolver);
   const accessTokens = buildAccessTokens(config, clock, base, oauth, usageCounter);
+  // The credential step's resolvers, one per kind of credential, then a key's limits (src/admission).
+  const admission: AdmissionDeps = {
+    credentials: { key: key.keyCredentials, oauth: tokenResolver(accessTokens, oauth.urls) },
+    limits: key.limits.keyLimits,
+  };
 
   // Everything that runs beside the server: started in this order, stopped in the reverse one (the
   // change feed last, so the flushes before it still publish). A new job is one more entry here.
@@ -116,6 +123,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     uow,
     metrics,
     ...key.services,
+    admission,
     ...accounts,
     flights,
     ...webhooks,

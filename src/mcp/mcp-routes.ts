@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../app/services.ts';
 import { limitsView } from '../limits/index.ts';
 import { NotAuthenticatedError } from '../shared/errors.ts';
-import { apiKeyHook, problemFor, sendProblem } from './from-http.ts';
+import { problemFor, sendProblem } from '../problems/problem.ts';
 import type { McpExchange } from './mcp-handler.ts';
 import { originHook } from './origin-check.ts';
 import { resourceMetadataUrl } from '../oauth/resource-metadata.ts';
@@ -17,10 +17,7 @@ import { resourceMetadataUrl } from '../oauth/resource-metadata.ts';
  * (Origin, key check, limits, RateLimit fields, security headers, request log, problem details)
  * runs around it exactly as around any other route.
  */
-export function mcpRoutes(
-  app: FastifyInstance,
-  services: Pick<Services, 'config' | 'keyCheck' | 'keyLimits' | 'flights' | 'oauth' | 'accessTokens'>,
-): void {
+export function mcpRoutes(app: FastifyInstance, services: Pick<Services, 'config' | 'flights' | 'oauth'>): void {
   // Its 401s name the RFC 9728 document, where a host starts OAuth (docs/oauth.md).
   app.decorateReply('resourceMetadata', resourceMetadataUrl(services.oauth.urls, '/mcp'));
   // First the Origin (403 origin_rejected): a page from a foreign origin gets no key check at all,
@@ -30,9 +27,9 @@ export function mcpRoutes(
     originHook({ publicUrl: services.config.publicUrl, allowedOrigins: services.config.mcpAllowedOrigins }),
   );
   // onRequest, before the body is parsed: without a valid key, nothing MCP-related runs and the
-  // answer is the same 401/429/503 problem+json as the REST API's.
-  const tokens = services.accessTokens.forResource(services.oauth.urls.mcp);
-  app.addHook('onRequest', apiKeyHook(services.keyCheck, services.keyLimits, tokens));
+  // answer is the same 401/429/503 problem+json as the REST API's: the app's one admission hook
+  // (src/http/admission-answer.ts), handed over as `app.admissionHook`, not imported.
+  app.addHook('onRequest', app.admissionHook);
 
   // The MCP SDK and its schemas took a tenth of every start to load: they load with the first /mcp
   // request instead (a refused request never loads them).

@@ -1,12 +1,11 @@
 import type { Accepted } from '../keys/check/decide.ts';
 import type { RefusedKeyHolder } from '../keys/check/key-check.ts';
+import type { RequestCounter } from '../keys/check/usage-recorder.ts';
 import type { KeyCache } from '../revocation/key-cache.ts';
 import { answeredWithin } from '../shared/answered-within.ts';
 import type { Clock } from '../shared/clock.ts';
 import { sha256Hex } from '../shared/digest.ts';
-import { InvalidTokenError, TooManyRequestsError, UnavailableError, withoutStack } from '../shared/errors.ts';
 import type { FailureThrottle } from '../throttle/failure-throttle.ts';
-import type { RequestCounter } from '../keys/check/usage-recorder.ts';
 import { tokenFactsOf, type TokenFacts } from './token-facts.ts';
 import type { AccessTokenRepository } from './token-repository.ts';
 
@@ -15,15 +14,10 @@ const READ_THROUGH_TIMEOUT_MS = 2_000;
 // The provider's opaque tokens are 43 base64url characters; anything far from that is no token.
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
 
-export type TokenRefusal = InvalidTokenError | TooManyRequestsError | UnavailableError;
+/** A refusal: `invalid_token`, or a client that keeps presenting bad credentials. A database fault rejects. */
+export type TokenRefusal =
+  { ok: false; reason: 'invalid_token' } | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
 export type TokenOutcome = Accepted | TokenRefusal;
-
-/** One resource's check: the token, the client address, where a refused grant's principal goes. */
-export type ResourceTokenCheck = (
-  token: string,
-  client: string,
-  seen?: RefusedKeyHolder,
-) => TokenOutcome | Promise<TokenOutcome>;
 
 export type AccessTokenCheckOptions = {
   repository: Pick<AccessTokenRepository, 'findToken' | 'findPerson'>;
@@ -36,14 +30,15 @@ export type AccessTokenCheckOptions = {
   clock: Clock;
 };
 
-const INVALID = Object.freeze(withoutStack(() => new InvalidTokenError()));
+const INVALID: TokenRefusal = Object.freeze({ ok: false, reason: 'invalid_token' });
 
 /**
  * The resource side of OAuth (docs/oauth.md): an access token checked as a key is. Its SHA-256
  * (the form oauth_records stores it in) finds its facts in an in-process cache kept exact by the
- * change feed; a known token is answered synchronously with no database read. A miss reads the
- * token, its grant, its person and their roles now, once. Refusals are `invalid_token` (unknown,
- * expired, revoked, another resource's), counted against the client like failed key checks.
+ * change feed; a known token is answered synchronously with no database read and no allocation.
+ * A miss reads the token, its grant, its person and their roles now, once. Refusals are
+ * `invalid_token` (unknown, expired, revoked, another resource's), counted against the client like
+ * failed key checks. A database fault on a miss rejects (503), never "invalid".
  */
 export class AccessTokenCheck {
   private readonly options: AccessTokenCheckOptions;
@@ -51,11 +46,7 @@ export class AccessTokenCheck {
     this.options = options;
   }
 
-  /** The check bound to one resource (its URL, the tokens' audience). */
-  forResource(resource: string): ResourceTokenCheck {
-    return (token, client, seen) => this.check(token, resource, client, seen);
-  }
-
+  /** `resource`: the URL the request was sent to (`{PUBLIC_URL}/mcp` or `/api/v1`), the audience it needs. */
   check(
     token: string,
     resource: string,
@@ -69,9 +60,10 @@ export class AccessTokenCheck {
       const accepted = this.decide(facts, resource, nowMs, seen);
       if (accepted) return accepted;
     }
-    if (this.options.throttle.knownBlockSeconds(client) > 0 && facts === undefined) return this.slowly(null, client);
-    if (facts === undefined) return this.lookUp(digest!, resource, nowMs, client, seen);
-    return this.slowly(facts, client);
+    if (facts === undefined && this.options.throttle.knownBlockSeconds(client) === 0) {
+      return this.lookUp(digest!, resource, nowMs, client, seen);
+    }
+    return this.refuse(facts ?? null, client);
   }
 
   private async lookUp(
@@ -92,17 +84,17 @@ export class AccessTokenCheck {
     } catch (error) {
       // As for keys: what this instance last saw holds while its lease does, never after.
       facts = cache.lastKnown(digest);
-      if (facts === undefined) return new UnavailableError({ cause: error });
+      if (facts === undefined) throw error;
     }
     const accepted = facts && this.decide(facts, resource, nowMs, seen);
-    return accepted || this.slowly(facts, client);
+    return accepted || this.refuse(facts, client);
   }
 
-  /** A refusal: counted against the client (a blocked client is told so). */
-  private async slowly(facts: TokenFacts | null, client: string): Promise<TokenOutcome> {
+  /** A refusal, counted against the client (a blocked client is told so). */
+  private async refuse(facts: TokenFacts | null, client: string): Promise<TokenOutcome> {
     const blockedFor = await this.options.throttle.retryAfter(client);
     if (blockedFor > 0) return throttled(blockedFor);
-    // A real grant's token sent to the wrong resource is a mistake of the app, not a guess.
+    // A real grant's token sent to the wrong resource, or just expired, is an app's slip, not a guess.
     if (facts === null) await this.options.throttle.recordFailure(client);
     return INVALID;
   }
@@ -115,13 +107,7 @@ export class AccessTokenCheck {
       return undefined;
     }
     this.options.usage.ok(facts.keyId, facts.tenantId, nowMs);
-    return {
-      ok: true,
-      principal: facts.principal,
-      keyId: facts.keyId,
-      rateLimit: undefined,
-      quota: undefined,
-    } as const;
+    return facts.admitted;
   }
 
   private async read(digest: string): Promise<TokenFacts | null> {
@@ -141,15 +127,6 @@ export class AccessTokenCheck {
   }
 }
 
-const throttles = new Map<number, TooManyRequestsError>();
-function throttled(retryAfterSeconds: number): TooManyRequestsError {
-  let refusal = throttles.get(retryAfterSeconds);
-  if (!refusal) {
-    if (throttles.size >= 3600) throttles.clear();
-    throttles.set(
-      retryAfterSeconds,
-      (refusal = Object.freeze(withoutStack(() => new TooManyRequestsError(retryAfterSeconds)))),
-    );
-  }
-  return refusal;
+function throttled(retryAfterSeconds: number): TokenRefusal {
+  return { ok: false, reason: 'throttled', retryAfterSeconds };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Accepted } from '../keys/check/decide.ts';
 import type { CachedFacts } from '../revocation/key-cache.ts';
 import { API_PERMISSIONS, permissionsOf, PERMISSIONS } from '../shared/roles.ts';
 import type { Principal } from '../shared/principal.ts';
@@ -18,6 +19,8 @@ export type TokenFacts = CachedFacts & {
   /** Epoch milliseconds. */
   expiresAtMs: number;
   principal: Principal;
+  /** The admission's `admitted` outcome, built once per cache fill: admitting a token allocates nothing. */
+  admitted: Accepted;
 };
 
 /** What the repository reads for a token: its record, its grant's app, its person and tenant now. */
@@ -34,6 +37,15 @@ export type StoredTokenFacts = {
 export function tokenFactsOf(stored: StoredTokenFacts): TokenFacts {
   const { person, tenant, app } = stored;
   const permissions = permissionsOf(person.roles).filter((permission) => API_PERMISSIONS.includes(permission));
+  const principal: Principal = {
+    tenant: { id: tenant.id, slug: tenant.slug, name: tenant.name },
+    // The request log's and usage's view of the credential: the grant, named by its app, no hint.
+    key: { id: stored.grantId, name: app.name, hint: '', expires_at: null },
+    acts_as: { type: 'user', id: person.id, email: person.email },
+    permissions,
+    credential: 'oauth',
+    app: { client_id: app.clientId, name: app.name },
+  };
   return {
     keyId: stored.grantId,
     grantId: stored.grantId,
@@ -41,14 +53,15 @@ export function tokenFactsOf(stored: StoredTokenFacts): TokenFacts {
     creatorId: person.id,
     audience: stored.audience,
     expiresAtMs: stored.expiresAtMs,
-    principal: {
-      tenant: { id: tenant.id, slug: tenant.slug, name: tenant.name },
-      // The request log's and usage's view of the credential: the grant, named by its app, no hint.
-      key: { id: stored.grantId, name: app.name, hint: '', expires_at: null },
-      acts_as: { type: 'user', id: person.id, email: person.email },
-      permissions,
+    principal,
+    admitted: {
+      ok: true,
+      status: 'admitted',
       credential: 'oauth',
-      app: { client_id: app.clientId, name: app.name },
+      principal,
+      keyId: stored.grantId,
+      rateLimit: undefined,
+      quota: undefined,
     },
   };
 }

@@ -88,7 +88,7 @@ export function SignInSettingsSection() {
               label="Who may connect apps (Claude, ChatGPT, VS Code, Cursor)"
               description="Connecting an app lets it use the MCP server or the API as the person who approved it."
               value={shownApps ?? null}
-              onChange={(value) => setAppsChoice(value as OAuthAppsSetting)}
+              onChange={(value) => setAppsChoice(value)}
             >
               <Stack gap="xs" mt="xs">
                 {APP_CHOICES.map((each) => (

@@ -52,7 +52,8 @@ export function recordAdapter(records: OAuthRecordRepository, clock: Clock): new
         expiresAt: expiresIn
           ? new Date(clock.nowMs() + expiresIn * 1000)
           : // A registered client has no expiry of its own: it lasts while it is used (touchClient).
-            this.kind === 'Client'
+            // Its registration token is never used (no RFC 7592 management) and goes no later.
+            this.kind === 'Client' || this.kind === 'RegistrationAccessToken'
             ? new Date(clock.nowMs() + CLIENT_UNUSED_DAYS * 86_400_000)
             : null,
       });

@@ -84,7 +84,7 @@ describe('connected apps', () => {
     });
   });
 
-  it('lets a key manager revoke another person’s grant, and not the other way round', async () => {
+  it('lets a key manager revoke another person’s grant, and anyone their own, but not another’s', async () => {
     const admin = await h.signedIn();
     await admin.request('PATCH', '/backoffice/api/sign-in-settings', { oauth_apps: 'everyone' });
     const operator = await h.signIn((await h.user(admin.tenantId, ['operations'])).email);
@@ -97,6 +97,12 @@ describe('connected apps', () => {
     expect(await grantsOf(admin)).toHaveLength(1);
     const done = await admin.request('DELETE', `/backoffice/api/oauth-grants/${operatorGrant!.id}`);
     expect(done.statusCode, done.body).toBe(204);
+    expect(await grantsOf(operator)).toEqual([]);
+    // A person without the permission still revokes their own.
+    await connect(operator, 'Operator app again');
+    const [own] = await grantsOf(operator);
+    const mine = await operator.request('DELETE', `/backoffice/api/oauth-grants/${own!.id}`);
+    expect(mine.statusCode, mine.body).toBe(204);
     expect(await grantsOf(operator)).toEqual([]);
   });
 

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { Secret, TOTP } from 'otpauth';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type { Config } from '../../src/config.ts';
+import { tenants } from '../../src/db/schema.ts';
 import { freePort } from '../support/free-port.ts';
 import { DESKTOP, expectAccessible, PHONE, shot, signIn } from './browser-kit.ts';
 import { ADMIN, adminActor, clock, page, problems, server, useBackOffice } from './backoffice-story.ts';
@@ -212,6 +214,21 @@ describe('back office in Chromium: connecting an app with OAuth', () => {
     await section.getByRole('cell', { name: ADMIN.email, exact: true }).waitFor();
     await section.getByRole('button', { name: `Revoke Browser test app for ${ADMIN.email}` }).waitFor();
     await expectAccessible(page, 'the organisation’s connected apps');
+    expect(problems).toEqual([]);
+  });
+
+  it('lets a System Administrator choose on the Security page who may connect apps', async () => {
+    await page.goto('/backoffice/settings/security');
+    const choices = page.getByRole('radiogroup', { name: /Who may connect apps/ });
+    await choices.getByRole('radio', { name: 'Everyone' }).check();
+    await page.getByRole('button', { name: 'Save sign-in settings' }).click();
+    await page.getByText('Sign-in settings saved').waitFor();
+    const { tenantId } = await server.services.users.requireByEmail(ADMIN.email);
+    const [tenant] = await server.services.database.db
+      .select({ oauthApps: tenants.oauthApps })
+      .from(tenants)
+      .where(eq(tenants.id, tenantId));
+    expect(tenant?.oauthApps).toBe('everyone');
     expect(problems).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import { authenticate, type KeyRefusal } from '../keys/check/authenticate.ts';
 import type { Accepted } from '../keys/check/decide.ts';
 import type { KeyCheck } from '../keys/check/key-check.ts';
-import { recordKeyCheck } from '../telemetry/key-check-attributes.ts';
+import { recordKeyCheck } from '../telemetry/spans/key-check-attributes.ts';
 import { sendError } from './problem.ts';
 import { queryKeysOf } from './redaction.ts';
 import { applyLimits, type KeyLimits } from './key-limits.ts';

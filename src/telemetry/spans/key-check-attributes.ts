@@ -1,6 +1,6 @@
 import { trace } from '@opentelemetry/api';
-import type { KeyRefusal } from '../keys/check/authenticate.ts';
-import type { Accepted } from '../keys/check/decide.ts';
+import type { KeyRefusal } from '../../keys/check/authenticate.ts';
+import type { Accepted } from '../../keys/check/decide.ts';
 
 /**
  * The key check's outcome on the request's span: the key's and tenant's ids when accepted, the

@@ -20,6 +20,7 @@ import { UsageRepository } from '../usage/usage-repository.ts';
 import { UsageService } from '../usage/usage-service.ts';
 import type { Foundation } from './foundation.ts';
 import { createKeyLimits } from '../limits/create-key-limits.ts';
+import { keyResolver } from '../admission/credential.ts';
 import type { KeyServices } from './service-types.ts';
 
 /**
@@ -65,21 +66,23 @@ export function buildKeyServices(config: Config, clock: Clock, base: Foundation,
     quotas: limits.quotas,
   });
   const sweeps = { intervalMs: config.sweepIntervalMs, onError: reportError };
+  const keyCheck = new KeyCheck({
+    // Untraced, the check reads the repository itself: no span, no wrapper.
+    repository: activeTracing() ? traceKeyLookups(keyRepository) : keyRepository,
+    cache: keyCache,
+    usage,
+    throttle: throttles.keyFailures,
+    lookupsWhileBlocked: throttles.keyLookupsWhileBlocked,
+    clock,
+    legacyKeys,
+    metrics: metrics.keyCheck,
+  });
   const services: KeyServices = {
-    keyCheck: new KeyCheck({
-      // Untraced, the check reads the repository itself: no span, no wrapper.
-      repository: activeTracing() ? traceKeyLookups(keyRepository) : keyRepository,
-      cache: keyCache,
-      usage,
-      throttle: throttles.keyFailures,
-      lookupsWhileBlocked: throttles.keyLookupsWhileBlocked,
-      clock,
-      legacyKeys,
-      metrics: metrics.keyCheck,
-    }),
+    keyCheck,
     keyCache,
     legacyKeys,
-    keyLimits: limits.keyLimits,
+    // The credential step's resolvers (an OAuth access token joins as `oauth`), then the limits.
+    admission: { credentials: { key: keyResolver(keyCheck) }, limits: limits.keyLimits },
     rateLimitNotices: limits.rateLimitNotices,
     quotaMeter: limits.quotaMeter,
     quotaNotices: limits.quotaNotices,

@@ -11,7 +11,7 @@ import type { ExpirySweep } from '../keys/sweeps/expiry-sweep.ts';
 import type { KeyCache } from '../revocation/key-cache.ts';
 import type { KeyCheck } from '../keys/check/key-check.ts';
 import type { KeyPolicyService } from '../keys/policy/key-policy-service.ts';
-import type { KeyLimits } from '../limits/key-allowance.ts';
+import type { AdmissionDeps } from '../admission/admit.ts';
 import type { KeyService } from '../keys/lifecycle/key-service.ts';
 import type { LeakService } from '../keys/lifecycle/leak-service.ts';
 import type { LegacyKeys } from '../keys/format/legacy-keys.ts';
@@ -74,8 +74,8 @@ export type KeyServices = {
   keyCheck: KeyCheck;
   keyCache: KeyCache<KeyFacts>;
   legacyKeys: LegacyKeys;
-  /** The rate limit, then the quota, after the key check accepts a key. */
-  keyLimits: KeyLimits;
+  /** A request's way from its credential to its route (src/admission/admit.ts): the key check, then the limits. */
+  admission: AdmissionDeps;
   rateLimitNotices: RateLimitNotices;
   quotaMeter: QuotaMeter;
   quotaNotices: QuotaNotices;

@@ -39,7 +39,7 @@ import { publicApiRoutes } from './routes/public-api.ts';
 import { backofficeRequestLogRoutes } from './routes/backoffice-request-log.ts';
 import { requestLogRecorder } from './request-log-hook.ts';
 import { sessionHook } from './session-auth.ts';
-import { activeTracing } from '../telemetry/tracing.ts';
+import { activeTracing } from '../telemetry/setup/tracing.ts';
 import './types.ts';
 
 export type AppOptions = {

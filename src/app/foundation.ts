@@ -11,7 +11,7 @@ import { Metrics } from '../metrics/metrics.ts';
 import type { Clock } from '../shared/clock.ts';
 import { CursorCodec } from '../shared/cursor.ts';
 import { FailureStreak } from '../shared/failure-streak.ts';
-import { activeTracing } from '../telemetry/tracing.ts';
+import { activeTracing } from '../telemetry/setup/tracing.ts';
 import { connectRedis } from '../throttle/redis-client.ts';
 import { eventOutbox } from '../webhooks/outbox.ts';
 import { backgroundLogger } from './logger.ts';

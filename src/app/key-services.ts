@@ -13,7 +13,8 @@ import { RollService } from '../keys/lifecycle/roll-service.ts';
 import { UnusedKeySweep } from '../keys/sweeps/unused-sweep.ts';
 import { UsageRecorder } from '../keys/check/usage-recorder.ts';
 import type { Clock } from '../shared/clock.ts';
-import { traceKeyLookups } from '../telemetry/key-lookup-span.ts';
+import { activeTracing } from '../telemetry/setup/tracing.ts';
+import { traceKeyLookups } from '../telemetry/spans/key-lookup-span.ts';
 import { UsageCounter } from '../usage/usage-counter.ts';
 import { UsageRepository } from '../usage/usage-repository.ts';
 import { UsageService } from '../usage/usage-service.ts';
@@ -66,7 +67,8 @@ export function buildKeyServices(config: Config, clock: Clock, base: Foundation,
   });
   const sweeps = { intervalMs: config.sweepIntervalMs, onError: reportError };
   const keyCheck = new KeyCheck({
-    repository: traceKeyLookups(keyRepository),
+    // Untraced, the check reads the repository itself: no span, no wrapper.
+    repository: activeTracing() ? traceKeyLookups(keyRepository) : keyRepository,
     cache: keyCache,
     usage,
     throttle: throttles.keyFailures,

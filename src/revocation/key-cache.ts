@@ -134,6 +134,7 @@ function matches(facts: CachedFacts, change: Exclude<KeyChange, { type: 'all' }>
       return facts.creatorId === change.id;
     case 'tenant':
       return facts.tenantId === change.id;
+    // A key belongs to no OAuth grant (its grantId is undefined); an access token's facts do.
     case 'grant':
       return facts.grantId === change.id;
   }

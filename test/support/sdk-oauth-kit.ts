@@ -81,7 +81,8 @@ export async function approveInBrowser(h: Harness, person: Session, authorizatio
   const started = await browser.browse(authorizationUrl.toString());
   if (started.statusCode !== 303) throw new Error(`authorization: ${started.statusCode} ${started.body}`);
   const uid = /\/backoffice\/oauth\/([^/?]+)/.exec(started.headers.location!)![1]!;
-  const answered = await person.request('POST', `/backoffice/api/oauth/interactions/${uid}/approve`);
+  // With the binding cookie the provider set on this browser, as a real browser sends it.
+  const answered = await browser.asPerson(person, 'POST', `/backoffice/api/oauth/interactions/${uid}/approve`);
   if (answered.statusCode !== 200) throw new Error(`approval: ${answered.statusCode} ${answered.body}`);
   const resumed = await browser.browse(answered.json<{ redirect_to: string }>().redirect_to);
   return new URL(resumed.headers.location!);

@@ -18,7 +18,7 @@ import { originHook } from './origin-check.ts';
  */
 export function mcpRoutes(
   app: FastifyInstance,
-  services: Pick<Services, 'config' | 'keyCheck' | 'keyLimits' | 'flights'>,
+  services: Pick<Services, 'config' | 'keys' | 'limits' | 'flights'>,
 ): void {
   // First the Origin (403 origin_rejected): a page from a foreign origin gets no key check at all,
   // so it cannot even probe which keys are valid.
@@ -28,7 +28,7 @@ export function mcpRoutes(
   );
   // onRequest, before the body is parsed: without a valid key, nothing MCP-related runs and the
   // answer is the same 401/429/503 problem+json as the REST API's.
-  app.addHook('onRequest', apiKeyHook(services.keyCheck, services.keyLimits));
+  app.addHook('onRequest', apiKeyHook(services.keys.check, services.limits.keyLimits));
 
   // The MCP SDK and its schemas took a tenth of every start to load: they load with the first /mcp
   // request instead (a refused request never loads them).

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { createServices, type Services } from '../../src/app/services.ts';
+import { createServices, type ServiceRoot } from '../../src/app/services.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { apiKeys } from '../../src/db/schema.ts';
 import { hasValidChecksum } from '../../src/keys/format/checksum.ts';
@@ -32,7 +32,7 @@ function withWrongChecksum(secret: string): string {
 }
 
 /** Takes the database away for real (as test/http/outage.test.ts does); returns how to bring it back. */
-async function takeDatabaseDown(services: Services, config: Config, engine: Engine): Promise<() => Promise<void>> {
+async function takeDatabaseDown(services: ServiceRoot, config: Config, engine: Engine): Promise<() => Promise<void>> {
   if (engine === 'pglite') {
     await services.database.close();
     return async () => {};
@@ -55,7 +55,7 @@ async function takeDatabaseDown(services: Services, config: Config, engine: Engi
 
 describe.each(ENGINES)('a wrong checksum, with and without keys minted before checksums (%s)', (engine) => {
   let config: Config;
-  let services: Services;
+  let services: ServiceRoot;
   let actor: UserActor;
   let legacy: { id: string; secret: string };
   let current: string;
@@ -64,11 +64,11 @@ describe.each(ENGINES)('a wrong checksum, with and without keys minted before ch
   beforeAll(async () => {
     config = { ...loadConfig({}), ...(await storageFor(engine)), usageFlushMs: 60_000 };
     services = await createServices(config, { clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
-    const tenant = await services.tenants.create(SYSTEM_ACTOR, {
+    const tenant = await services.accounts.tenants.create(SYSTEM_ACTOR, {
       name: 'Old Tenant',
       slug: `t-${randomBytes(4).toString('hex')}`,
     });
-    const user = await services.users.create(SYSTEM_ACTOR, tenant.id, {
+    const user = await services.accounts.users.create(SYSTEM_ACTOR, tenant.id, {
       email: `${randomBytes(4).toString('hex')}@example.test`,
       name: 'Old User',
       password: TEST_PASSWORD,
@@ -90,7 +90,7 @@ describe.each(ENGINES)('a wrong checksum, with and without keys minted before ch
       .returning();
     legacy = { id: row!.id, secret };
     await services.start();
-    current = (await services.keys.create(actor, { name: 'current' })).secret;
+    current = (await services.keys.lifecycle.create(actor, { name: 'current' })).secret;
   });
   afterAll(async () => {
     await bringBack();
@@ -98,16 +98,16 @@ describe.each(ENGINES)('a wrong checksum, with and without keys minted before ch
   });
 
   it('keeps accepting a key minted before checksums, and mints new keys with one', async () => {
-    expect(services.legacyKeys.noneRemain).toBe(false);
-    expect(await services.keyCheck.check(legacy.secret, '10.7.0.1')).toMatchObject({ ok: true, keyId: legacy.id });
+    expect(services.keys.legacy.noneRemain).toBe(false);
+    expect(await services.keys.check.check(legacy.secret, '10.7.0.1')).toMatchObject({ ok: true, keyId: legacy.id });
     expect(hasValidChecksum(current)).toBe(true);
-    expect(await services.keyCheck.check(current, '10.7.0.1')).toMatchObject({ ok: true });
+    expect(await services.keys.check.check(current, '10.7.0.1')).toMatchObject({ ok: true });
   });
 
   it('looks a wrong checksum up while a key without a checksum remains', async () => {
     const lookups = vi.spyOn(KeyRepository.prototype, 'findFactsByDigest');
     try {
-      expect(await services.keyCheck.check(withWrongChecksum(current), '10.7.0.2')).toEqual({
+      expect(await services.keys.check.check(withWrongChecksum(current), '10.7.0.2')).toEqual({
         ok: false,
         reason: 'api_key_invalid',
       });
@@ -118,19 +118,19 @@ describe.each(ENGINES)('a wrong checksum, with and without keys minted before ch
   });
 
   it('refuses a wrong checksum without a cache or database lookup once the last such key is deleted', async () => {
-    await services.keys.delete(actor, legacy.id);
-    await services.legacyKeys.refresh(); // the change already asked; this waits for the answer
-    expect(services.legacyKeys.noneRemain).toBe(true);
+    await services.keys.lifecycle.delete(actor, legacy.id);
+    await services.keys.legacy.refresh(); // the change already asked; this waits for the answer
+    expect(services.keys.legacy.noneRemain).toBe(true);
     const lookups = vi.spyOn(KeyRepository.prototype, 'findFactsByDigest');
-    const missesBefore = services.keyCache.stats.misses;
+    const missesBefore = services.keys.cache.stats.misses;
     try {
       for (const secret of [withWrongChecksum(current), legacySecret()]) {
-        expect(await services.keyCheck.check(secret, '10.7.0.3')).toEqual({ ok: false, reason: 'api_key_invalid' });
+        expect(await services.keys.check.check(secret, '10.7.0.3')).toEqual({ ok: false, reason: 'api_key_invalid' });
       }
       expect(lookups).not.toHaveBeenCalled();
-      expect(services.keyCache.stats.misses).toBe(missesBefore);
+      expect(services.keys.cache.stats.misses).toBe(missesBefore);
       // A valid checksum is still checked as before.
-      expect(await services.keyCheck.check(current, '10.7.0.3')).toMatchObject({ ok: true });
+      expect(await services.keys.check.check(current, '10.7.0.3')).toMatchObject({ ok: true });
     } finally {
       lookups.mockRestore();
     }
@@ -139,11 +139,11 @@ describe.each(ENGINES)('a wrong checksum, with and without keys minted before ch
   it('counts an offline refusal as a failed attempt of the client', async () => {
     const client = '10.7.0.4';
     for (let i = 0; i < 20; i++)
-      expect(await services.keyCheck.check(withWrongChecksum(current), client)).toEqual({
+      expect(await services.keys.check.check(withWrongChecksum(current), client)).toEqual({
         ok: false,
         reason: 'api_key_invalid',
       });
-    expect(await services.keyCheck.check(withWrongChecksum(current), client)).toMatchObject({
+    expect(await services.keys.check.check(withWrongChecksum(current), client)).toMatchObject({
       ok: false,
       reason: 'throttled',
     });
@@ -151,11 +151,14 @@ describe.each(ENGINES)('a wrong checksum, with and without keys minted before ch
 
   it('refuses a wrong checksum as invalid while the database is down, yet an unknown key with a valid checksum stays a fault', async () => {
     bringBack = await takeDatabaseDown(services, config, engine);
-    expect(await services.keyCheck.check(withWrongChecksum(current), '10.7.0.5')).toEqual({
+    expect(await services.keys.check.check(withWrongChecksum(current), '10.7.0.5')).toEqual({
       ok: false,
       reason: 'api_key_invalid',
     });
-    expect(await services.keyCheck.check(legacy.secret, '10.7.0.5')).toEqual({ ok: false, reason: 'api_key_invalid' });
-    await expect(Promise.resolve(services.keyCheck.check(generateSecret(), '10.7.0.5'))).rejects.toThrow();
+    expect(await services.keys.check.check(legacy.secret, '10.7.0.5')).toEqual({
+      ok: false,
+      reason: 'api_key_invalid',
+    });
+    await expect(Promise.resolve(services.keys.check.check(generateSecret(), '10.7.0.5'))).rejects.toThrow();
   });
 });

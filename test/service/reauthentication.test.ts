@@ -25,35 +25,41 @@ describe('re-authentication, enforced by the services', () => {
   it('refuses each sensitive method to a user whose sign-in is older than the window', async () => {
     const { stale, fresh, tenantId } = await staleAndFresh();
     const s = h.services;
-    const key = (await s.keys.create(fresh, { name: 'k' })).api_key;
-    const disabled = (await s.keys.create(fresh, { name: 'd' })).api_key;
-    await s.keys.setEnabled(fresh, disabled.id, false);
-    const webhook = (await s.webhooks.create(fresh, { url: 'https://hooks.example.com/x' })).webhook;
+    const key = (await s.keys.lifecycle.create(fresh, { name: 'k' })).api_key;
+    const disabled = (await s.keys.lifecycle.create(fresh, { name: 'd' })).api_key;
+    await s.keys.lifecycle.setEnabled(fresh, disabled.id, false);
+    const webhook = (await s.webhooks.endpoints.create(fresh, { url: 'https://hooks.example.com/x' })).webhook;
     const colleague = await actorIn(h, tenantId, ['crew']);
     const calls: Record<string, () => Promise<unknown>> = {
-      'keys.create': () => s.keys.create(stale, { name: 'another' }),
-      'keys.update enabling': () => s.keys.update(stale, disabled.id, { enabled: true }),
-      'keys.delete': () => s.keys.delete(stale, key.id),
-      'keyRolls.roll': () => s.keyRolls.roll(stale, key.id, 'none'),
-      'keyPolicies.update': () => s.keyPolicies.update(stale, tenantId, { require_expiry: true }),
-      'webhooks.create': () => s.webhooks.create(stale, { url: 'https://other.example.com/x' }),
-      'webhooks.update url': () => s.webhooks.update(stale, webhook.id, { url: 'https://moved.example.com/x' }),
-      'webhooks.rotateSecret': () => s.webhooks.rotateSecret(stale, webhook.id),
+      'keys.create': () => s.keys.lifecycle.create(stale, { name: 'another' }),
+      'keys.update enabling': () => s.keys.lifecycle.update(stale, disabled.id, { enabled: true }),
+      'keys.delete': () => s.keys.lifecycle.delete(stale, key.id),
+      'keyRolls.roll': () => s.keys.rolls.roll(stale, key.id, 'none'),
+      'keyPolicies.update': () => s.keys.policies.update(stale, tenantId, { require_expiry: true }),
+      'webhooks.create': () => s.webhooks.endpoints.create(stale, { url: 'https://other.example.com/x' }),
+      'webhooks.update url': () =>
+        s.webhooks.endpoints.update(stale, webhook.id, { url: 'https://moved.example.com/x' }),
+      'webhooks.rotateSecret': () => s.webhooks.endpoints.rotateSecret(stale, webhook.id),
       'users.create': () =>
-        s.users.create(stale, tenantId, { email: 'n@example.test', name: 'N', roles: ['crew'], password: undefined }),
-      'users.update': () => s.users.update(stale, tenantId, colleague.id, { name: 'Renamed' }),
-      'users.delete': () => s.users.delete(stale, tenantId, colleague.id),
+        s.accounts.users.create(stale, tenantId, {
+          email: 'n@example.test',
+          name: 'N',
+          roles: ['crew'],
+          password: undefined,
+        }),
+      'users.update': () => s.accounts.users.update(stale, tenantId, colleague.id, { name: 'Renamed' }),
+      'users.delete': () => s.accounts.users.delete(stale, tenantId, colleague.id),
       'users.changeOwnPassword': () =>
-        s.users.changeOwnPassword(stale, '10.0.0.1', 'a-long-test-password', 'a new long password'),
-      'secondFactors.beginTotp': () => s.secondFactors.beginTotp(stale),
-      'secondFactors.confirmTotp': () => s.secondFactors.confirmTotp(stale, '123456'),
-      'secondFactors.removeTotp': () => s.secondFactors.removeTotp(stale),
-      'secondFactors.passkeyOptions': () => s.secondFactors.passkeyOptions(stale, ORIGIN_RP),
-      'secondFactors.removePasskey': () => s.secondFactors.removePasskey(stale, key.id),
-      'secondFactors.regenerateRecoveryCodes': () => s.secondFactors.regenerateRecoveryCodes(stale),
-      'secondFactors.resetForUser': () => s.secondFactors.resetForUser(stale, tenantId, colleague.id),
-      'signInSettings.update': () => s.signInSettings.update(stale, tenantId, { second_factor_required: 'everyone' }),
-      'sessions.endForTenant': () => s.sessions.endForTenant(stale, tenantId),
+        s.accounts.users.changeOwnPassword(stale, '10.0.0.1', 'a-long-test-password', 'a new long password'),
+      'secondFactors.beginTotp': () => s.signIn.secondFactors.beginTotp(stale),
+      'secondFactors.confirmTotp': () => s.signIn.secondFactors.confirmTotp(stale, '123456'),
+      'secondFactors.removeTotp': () => s.signIn.secondFactors.removeTotp(stale),
+      'secondFactors.passkeyOptions': () => s.signIn.secondFactors.passkeyOptions(stale, ORIGIN_RP),
+      'secondFactors.removePasskey': () => s.signIn.secondFactors.removePasskey(stale, key.id),
+      'secondFactors.regenerateRecoveryCodes': () => s.signIn.secondFactors.regenerateRecoveryCodes(stale),
+      'secondFactors.resetForUser': () => s.signIn.secondFactors.resetForUser(stale, tenantId, colleague.id),
+      'signInSettings.update': () => s.signIn.settings.update(stale, tenantId, { second_factor_required: 'everyone' }),
+      'sessions.endForTenant': () => s.signIn.sessions.endForTenant(stale, tenantId),
     };
     const outcomes: Record<string, string> = {};
     for (const [name, call] of Object.entries(calls)) {
@@ -63,14 +69,14 @@ describe('re-authentication, enforced by the services', () => {
       );
     }
     expect(outcomes).toEqual(Object.fromEntries(Object.keys(calls).map((name) => [name, 'refused'])));
-    expect((await s.keys.list(fresh)).data.map((k) => k.id)).toContain(key.id);
+    expect((await s.keys.lifecycle.list(fresh)).data.map((k) => k.id)).toContain(key.id);
   });
 
   it('lets the system actor (the CLI) act without a session', async () => {
     const { tenantId } = await staleAndFresh();
     const colleague = await actorIn(h, tenantId, ['crew']);
     await expect(
-      h.services.users.update(SYSTEM_ACTOR, tenantId, colleague.id, { name: 'By the CLI' }),
+      h.services.accounts.users.update(SYSTEM_ACTOR, tenantId, colleague.id, { name: 'By the CLI' }),
     ).resolves.toMatchObject({
       name: 'By the CLI',
     });

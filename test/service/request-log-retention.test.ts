@@ -40,7 +40,7 @@ describe.each(ENGINES)('request log retention (%s)', (engine) => {
       'request_log_p20261122',
       'request_log_p20261123',
     ]);
-    const writer = h.services.requestLogWriter!;
+    const writer = h.services.requestLog.writer!;
     const keyId = randomUUID();
     const tenantId = randomUUID();
     for (let day = 0; day < 3; day++) writer.record(recordFor(tenantId, h.clock.nowMs() + day * DAY_MS, keyId));

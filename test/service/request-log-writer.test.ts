@@ -164,9 +164,9 @@ describe('request log writer', () => {
     const admin = await h.signedIn();
     const { api_key: key, secret } = await h.createKey(admin);
     expect((await h.api(secret, '/api/v1/whoami')).statusCode).toBe(200);
-    expect(h.services.requestLogWriter!.pending).toBeGreaterThan(0);
-    await h.services.requestLogWriter!.stop();
-    expect(h.services.requestLogWriter!.pending).toBe(0);
+    expect(h.services.requestLog.writer!.pending).toBeGreaterThan(0);
+    await h.services.requestLog.writer!.stop();
+    expect(h.services.requestLog.writer!.pending).toBe(0);
     expect(await countOf(h, key.id)).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../src/app/services.ts';
+import { createServices, type ServiceRoot } from '../../src/app/services.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { tenantWithUser } from '../support/actors.ts';
 import { useHarness } from '../support/use.ts';
@@ -12,7 +12,7 @@ const HOUR = 3_600_000;
  * A's commit; making A's answer wait for every instance is the revocation-wait work (docs/keys.md (Revocation)), not
  * the roll's, so these tests wait for the notification rather than assume it.
  */
-function heardOn(services: Services, keyId: string): Promise<void> {
+function heardOn(services: ServiceRoot, keyId: string): Promise<void> {
   return new Promise((resolve) =>
     services.changes.onChange((change) => change.type === 'key' && change.id === keyId && resolve()),
   );
@@ -21,9 +21,9 @@ function heardOn(services: Services, keyId: string): Promise<void> {
 /** Two instances on one PostgreSQL: a roll on A is honoured by B, which had the old key cached. */
 describe('rolling a key, seen from a second instance (postgres)', () => {
   const a = useHarness({ engine: 'postgres', now: START });
-  let b: Services;
+  let b: ServiceRoot;
   const bClock = new ManualClock(new Date(START));
-  const onB = (secret: string) => b.keyCheck.check(secret, '10.6.1.1');
+  const onB = (secret: string) => b.keys.check.check(secret, '10.6.1.1');
 
   beforeAll(async () => {
     b = await createServices(a.config, { clock: bClock });
@@ -33,10 +33,10 @@ describe('rolling a key, seen from a second instance (postgres)', () => {
 
   it('accepts the old key on B until 1 ms before retires_at and refuses it there from that instant', async () => {
     const { actor } = await tenantWithUser(a);
-    const old = await a.services.keys.create(actor, { name: 'shared' });
+    const old = await a.services.keys.lifecycle.create(actor, { name: 'shared' });
     expect(await onB(old.secret)).toMatchObject({ ok: true });
     const heard = heardOn(b, old.api_key.id);
-    const rolled = await a.services.keyRolls.roll(actor, old.api_key.id, '1h');
+    const rolled = await a.services.keys.rolls.roll(actor, old.api_key.id, '1h');
     await heard;
     const retiresAt = Date.parse(START) + HOUR;
     expect(rolled.previous?.retires_at).toBe(new Date(retiresAt).toISOString());
@@ -50,10 +50,10 @@ describe('rolling a key, seen from a second instance (postgres)', () => {
 
   it('refuses the old key on B as soon as B hears of a roll without overlap', async () => {
     const { actor } = await tenantWithUser(a);
-    const old = await a.services.keys.create(actor, { name: 'at once' });
+    const old = await a.services.keys.lifecycle.create(actor, { name: 'at once' });
     expect(await onB(old.secret)).toMatchObject({ ok: true });
     const heard = heardOn(b, old.api_key.id);
-    const rolled = await a.services.keyRolls.roll(actor, old.api_key.id, 'none');
+    const rolled = await a.services.keys.rolls.roll(actor, old.api_key.id, 'none');
     await heard;
     expect(await onB(old.secret)).toEqual({ ok: false, reason: 'api_key_invalid' });
     expect(await onB(rolled.secret)).toMatchObject({ ok: true });

@@ -32,7 +32,7 @@ describe.each(ENGINES)('what the database keeps (%s)', (engine) => {
 
   it('stores only the SHA-256 digest of a key: no column of any table holds the secret', async () => {
     const { actor } = await tenantWithUser(h);
-    const { api_key, secret } = await h.services.keys.create(actor, { name: 'digest only' });
+    const { api_key, secret } = await h.services.keys.lifecycle.create(actor, { name: 'digest only' });
     const [stored] = await rows(h, sql`select * from api_keys where id = ${api_key.id}`);
     expect(stored!.secret_digest).toBe(createHash('sha256').update(secret).digest('hex'));
     for (const value of Object.values(stored!)) expect(String(value)).not.toContain(secret.slice(4));
@@ -43,14 +43,14 @@ describe.each(ENGINES)('what the database keeps (%s)', (engine) => {
 
   it('records last use write-behind: nothing is written by the check, the flush writes the time of use', async () => {
     const { actor } = await tenantWithUser(h);
-    const { api_key, secret } = await h.services.keys.create(actor, { name: 'used' });
+    const { api_key, secret } = await h.services.keys.lifecycle.create(actor, { name: 'used' });
     h.clock.set('2026-11-22T13:00:00Z');
-    expect((await h.services.keyCheck.check(secret, 'usage')).ok).toBe(true);
+    expect((await h.services.keys.check.check(secret, 'usage')).ok).toBe(true);
     h.clock.set('2026-11-22T13:05:00Z');
-    expect((await h.services.keyCheck.check(secret, 'usage')).ok).toBe(true);
-    expect((await h.services.keys.list(actor)).data[0]!.last_used_at).toBeNull();
-    await h.services.usage.flush();
-    expect((await h.services.keys.list(actor)).data[0]).toMatchObject({
+    expect((await h.services.keys.check.check(secret, 'usage')).ok).toBe(true);
+    expect((await h.services.keys.lifecycle.list(actor)).data[0]!.last_used_at).toBeNull();
+    await h.services.keys.lastUse.flush();
+    expect((await h.services.keys.lifecycle.list(actor)).data[0]).toMatchObject({
       id: api_key.id,
       last_used_at: '2026-11-22T13:05:00.000Z',
     });
@@ -58,38 +58,41 @@ describe.each(ENGINES)('what the database keeps (%s)', (engine) => {
 
   it('never moves last use backwards', async () => {
     const { actor } = await tenantWithUser(h);
-    const { secret } = await h.services.keys.create(actor, { name: 'monotonic' });
+    const { secret } = await h.services.keys.lifecycle.create(actor, { name: 'monotonic' });
     h.clock.set('2026-11-22T15:00:00Z');
-    await h.services.keyCheck.check(secret, 'usage');
-    await h.services.usage.flush();
+    await h.services.keys.check.check(secret, 'usage');
+    await h.services.keys.lastUse.flush();
     h.clock.set('2026-11-22T14:00:00Z');
-    await h.services.keyCheck.check(secret, 'usage');
-    await h.services.usage.flush();
-    expect((await h.services.keys.list(actor)).data[0]!.last_used_at).toBe('2026-11-22T15:00:00.000Z');
+    await h.services.keys.check.check(secret, 'usage');
+    await h.services.keys.lastUse.flush();
+    expect((await h.services.keys.lifecycle.list(actor)).data[0]!.last_used_at).toBe('2026-11-22T15:00:00.000Z');
   });
 
   it('does not record use of a rejected key', async () => {
     const { actor } = await tenantWithUser(h);
-    const { api_key, secret } = await h.services.keys.create(actor, { name: 'disabled, unused' });
-    await h.services.keys.setEnabled(actor, api_key.id, false);
-    expect((await h.services.keyCheck.check(secret, 'usage')).ok).toBe(false);
-    await h.services.usage.flush();
-    expect((await h.services.keys.list(actor)).data[0]!.last_used_at).toBeNull();
+    const { api_key, secret } = await h.services.keys.lifecycle.create(actor, { name: 'disabled, unused' });
+    await h.services.keys.lifecycle.setEnabled(actor, api_key.id, false);
+    expect((await h.services.keys.check.check(secret, 'usage')).ok).toBe(false);
+    await h.services.keys.lastUse.flush();
+    expect((await h.services.keys.lifecycle.list(actor)).data[0]!.last_used_at).toBeNull();
   });
 
   it('writes one api_key.expired event per key once it has expired, by the system', async () => {
     const { tenant, actor } = await tenantWithUser(h);
-    const { api_key, secret } = await h.services.keys.create(actor, { name: 'sweep', expires_at: '2026-11-24' });
-    await h.services.keys.create(actor, { name: 'no expiry' });
+    const { api_key, secret } = await h.services.keys.lifecycle.create(actor, {
+      name: 'sweep',
+      expires_at: '2026-11-24',
+    });
+    await h.services.keys.lifecycle.create(actor, { name: 'no expiry' });
     h.clock.set('2026-11-23T23:59:59.999Z');
-    await h.services.keys.recordExpiries();
+    await h.services.keys.lifecycle.recordExpiries();
     expect((await auditActions(h, tenant.id)).filter((e) => e.action === 'api_key.expired')).toEqual([]);
-    expect((await h.services.keyCheck.check(secret, 'sweep')).ok).toBe(true);
+    expect((await h.services.keys.check.check(secret, 'sweep')).ok).toBe(true);
 
     h.clock.set('2026-11-24T00:00:00.000Z');
-    expect(await h.services.keyCheck.check(secret, 'sweep')).toEqual({ ok: false, reason: 'api_key_expired' });
-    expect(await h.services.keys.recordExpiries()).toBeGreaterThanOrEqual(1);
-    expect(await h.services.keys.recordExpiries()).toBe(0);
+    expect(await h.services.keys.check.check(secret, 'sweep')).toEqual({ ok: false, reason: 'api_key_expired' });
+    expect(await h.services.keys.lifecycle.recordExpiries()).toBeGreaterThanOrEqual(1);
+    expect(await h.services.keys.lifecycle.recordExpiries()).toBe(0);
     const expired = (await auditActions(h, tenant.id)).filter((e) => e.action === 'api_key.expired');
     expect(expired).toEqual([
       expect.objectContaining({
@@ -110,9 +113,11 @@ describe.each(ENGINES)('what the database keeps (%s)', (engine) => {
       '2026-11-22T13:00:03.123Z',
     ]) {
       h.clock.set(at);
-      created.push((await h.services.keys.create(actor, { name: `at ${at}`, expires_at: '2027-01-31' })).api_key);
+      created.push(
+        (await h.services.keys.lifecycle.create(actor, { name: `at ${at}`, expires_at: '2027-01-31' })).api_key,
+      );
     }
-    const listed = (await h.services.keys.list(actor)).data;
+    const listed = (await h.services.keys.lifecycle.list(actor)).data;
     expect(listed.map((key) => key.created_at).sort()).toEqual([
       '2026-11-22T13:00:00.000Z',
       '2026-11-22T13:00:01.100Z',
@@ -130,7 +135,7 @@ describe.each(ENGINES)('what the database keeps (%s)', (engine) => {
     await h.services.database.db.execute(
       sql`update api_keys set last_used_at = '2026-11-22 14:00:00.123456+00' where id = ${created[0]!.id}`,
     );
-    const used = (await h.services.keys.list(actor)).data.find((key) => key.id === created[0]!.id);
+    const used = (await h.services.keys.lifecycle.list(actor)).data.find((key) => key.id === created[0]!.id);
     expect(used?.last_used_at).toBe('2026-11-22T14:00:00.123Z');
   });
 });

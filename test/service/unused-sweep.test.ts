@@ -12,29 +12,29 @@ describe('the unused-key sweep', () => {
   const h = useHarness({ now: START, rewindClock: true });
   const sweep = () => unusedSweep(h.services, h.clock).run();
   const statusOf = async (actor: UserActor, id: string) =>
-    (await h.services.keys.list(actor)).data.find((key) => key.id === id)!;
+    (await h.services.keys.lifecycle.list(actor)).data.find((key) => key.id === id)!;
   const use = async (secret: string) => {
-    expect(await h.services.keyCheck.check(secret, '10.37.1.1')).toMatchObject({ ok: true });
-    await h.services.usage.flush();
+    expect(await h.services.keys.check.check(secret, '10.37.1.1')).toMatchObject({ ok: true });
+    await h.services.keys.lastUse.flush();
   };
 
   async function tenantWithRule(days: number) {
     const { tenant, actor } = await tenantWithUser(h);
-    await h.services.keyPolicies.update(actor, tenant.id, { disable_unused_after_days: days });
+    await h.services.keys.policies.update(actor, tenant.id, { disable_unused_after_days: days });
     await recordEventsOf(h.services, tenant.id);
     return { tenant, actor };
   }
 
   it('disables exactly the keys idle for the threshold, since last use or creation, and no others', async () => {
     const { tenant, actor } = await tenantWithRule(30);
-    const never = await h.services.keys.create(actor, { name: 'never used' });
-    const used = await h.services.keys.create(actor, { name: 'used on day 10' });
+    const never = await h.services.keys.lifecycle.create(actor, { name: 'never used' });
+    const used = await h.services.keys.lifecycle.create(actor, { name: 'used on day 10' });
     h.clock.set(at(5));
-    const younger = await h.services.keys.create(actor, { name: 'created on day 5' });
+    const younger = await h.services.keys.lifecycle.create(actor, { name: 'created on day 5' });
     h.clock.set(at(10));
     await use(used.secret);
     const elsewhere = await tenantWithUser(h); // no policy: never swept
-    const free = await h.services.keys.create(elsewhere.actor, { name: 'no policy' });
+    const free = await h.services.keys.lifecycle.create(elsewhere.actor, { name: 'no policy' });
 
     h.clock.set(at(30, -1));
     expect(await sweep()).toMatchObject({ marked: 0, disabled: 0 });
@@ -46,7 +46,7 @@ describe('the unused-key sweep', () => {
       disabled_reason: 'unused',
     });
     for (const id of [used.api_key.id, younger.api_key.id]) expect((await statusOf(actor, id)).enabled).toBe(true);
-    expect(await h.services.keyCheck.check(never.secret, '10.37.1.2')).toEqual({
+    expect(await h.services.keys.check.check(never.secret, '10.37.1.2')).toEqual({
       ok: false,
       reason: 'api_key_disabled',
     });
@@ -72,7 +72,7 @@ describe('the unused-key sweep', () => {
 
   it('warns once, 7 days before, and again only after the key was used', async () => {
     const { tenant, actor } = await tenantWithRule(30);
-    const key = await h.services.keys.create(actor, { name: 'quiet' });
+    const key = await h.services.keys.lifecycle.create(actor, { name: 'quiet' });
     h.clock.set(at(23, -1));
     expect((await sweep()).warned).toBe(0);
     h.clock.set(at(23));
@@ -98,13 +98,13 @@ describe('the unused-key sweep', () => {
 
   it('lets a key disabled as unused be enabled again, and restarts its clock from then', async () => {
     const { tenant, actor } = await tenantWithRule(10);
-    const key = await h.services.keys.create(actor, { name: 'seasonal' });
+    const key = await h.services.keys.lifecycle.create(actor, { name: 'seasonal' });
     h.clock.set(at(10));
     expect((await sweep()).disabled).toBe(1);
     h.clock.set(at(12));
-    const enabled = await h.services.keys.setEnabled(actor, key.api_key.id, true);
+    const enabled = await h.services.keys.lifecycle.setEnabled(actor, key.api_key.id, true);
     expect(enabled).toMatchObject({ enabled: true, status: 'enabled', disabled_reason: null });
-    expect(await h.services.keyCheck.check(key.secret, '10.37.1.3')).toMatchObject({ ok: true });
+    expect(await h.services.keys.check.check(key.secret, '10.37.1.3')).toMatchObject({ ok: true });
 
     h.clock.set(at(21));
     expect(await sweep()).toMatchObject({ marked: 0, disabled: 0 });
@@ -122,19 +122,19 @@ describe('the unused-key sweep', () => {
 
   it('leaves expired, retiring and already disabled keys, and keys of a relaxed policy, alone', async () => {
     const { tenant, actor } = await tenantWithRule(5);
-    const expiring = await h.services.keys.create(actor, { name: 'expires', expires_at: '2026-11-25' });
-    const rolled = await h.services.keys.create(actor, { name: 'rolled' });
-    await h.services.keyRolls.roll(actor, rolled.api_key.id, '7d');
-    const off = await h.services.keys.create(actor, { name: 'off' });
-    await h.services.keys.setEnabled(actor, off.api_key.id, false);
+    const expiring = await h.services.keys.lifecycle.create(actor, { name: 'expires', expires_at: '2026-11-25' });
+    const rolled = await h.services.keys.lifecycle.create(actor, { name: 'rolled' });
+    await h.services.keys.rolls.roll(actor, rolled.api_key.id, '7d');
+    const off = await h.services.keys.lifecycle.create(actor, { name: 'off' });
+    await h.services.keys.lifecycle.setEnabled(actor, off.api_key.id, false);
     h.clock.set(at(6));
     // Only the roll's successor is enabled, unexpired and not retiring.
     expect((await sweep()).disabled).toBe(1);
     expect((await statusOf(actor, expiring.api_key.id)).disabled_reason).toBeNull();
     expect((await statusOf(actor, off.api_key.id)).disabled_reason).toBe('disabled_by_user');
 
-    const fresh = await h.services.keys.create(actor, { name: 'fresh' });
-    await h.services.keyPolicies.update(actor, tenant.id, { disable_unused_after_days: null });
+    const fresh = await h.services.keys.lifecycle.create(actor, { name: 'fresh' });
+    await h.services.keys.policies.update(actor, tenant.id, { disable_unused_after_days: null });
     h.clock.set(at(60));
     await sweep(); // keys of the other tests' tenants may be swept; none of this one's
     expect((await statusOf(actor, fresh.api_key.id)).enabled).toBe(true);

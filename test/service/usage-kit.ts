@@ -6,17 +6,17 @@ import { rowsOf, type Harness } from '../support/harness.ts';
 
 /** A request through the key check, expecting its outcome. */
 export async function check(h: Harness, secret: string, ok = true): Promise<void> {
-  expect((await h.services.keyCheck.check(secret, 'usage-test')).ok).toBe(ok);
+  expect((await h.services.keys.check.check(secret, 'usage-test')).ok).toBe(ok);
 }
 
 /** The ok and rejected totals (rate_limited has tests of its own, in test/http/rate-limit-usage.test.ts). */
 export async function keyTotal(h: Harness, actor: UserActor, keyId: string, window: UsageWindow = '24h') {
-  const { ok, rejected } = (await h.services.usageReports.forKey(actor, keyId, window)).total;
+  const { ok, rejected } = (await h.services.usage.reports.forKey(actor, keyId, window)).total;
   return { ok, rejected };
 }
 
 export async function tenantTotal(h: Harness, actor: UserActor, window: UsageWindow = '24h') {
-  const { ok, rejected } = (await h.services.usageReports.forTenant(actor, window)).total;
+  const { ok, rejected } = (await h.services.usage.reports.forTenant(actor, window)).total;
   return { ok, rejected };
 }
 

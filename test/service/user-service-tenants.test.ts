@@ -14,10 +14,10 @@ describe('the user service and tenants', () => {
     const own = await tenantWithUser(h);
     const other = await tenantWithUser(h);
     await expect(
-      h.services.users.create(own.actor, other.tenant.id, newUser('x1@example.test')),
+      h.services.accounts.users.create(own.actor, other.tenant.id, newUser('x1@example.test')),
     ).rejects.toBeInstanceOf(NotFoundError);
-    expect(await h.services.users.list(other.actor)).toHaveLength(1);
-    const created = await h.services.users.create(own.actor, own.tenant.id, newUser('x2@example.test'));
+    expect(await h.services.accounts.users.list(other.actor)).toHaveLength(1);
+    const created = await h.services.accounts.users.create(own.actor, own.tenant.id, newUser('x2@example.test'));
     expect(created.tenant.id).toBe(own.tenant.id);
   });
 
@@ -26,12 +26,14 @@ describe('the user service and tenants', () => {
     const other = await tenantWithUser(h);
     const theirs = await actorIn(h, other.tenant.id, ['crew']);
     await expect(
-      h.services.users.update(own.actor, other.tenant.id, theirs.id, { name: 'Hijacked' }),
+      h.services.accounts.users.update(own.actor, other.tenant.id, theirs.id, { name: 'Hijacked' }),
     ).rejects.toBeInstanceOf(NotFoundError);
-    const listed = await h.services.users.list(other.actor);
+    const listed = await h.services.accounts.users.list(other.actor);
     expect(listed.find((user) => user.id === theirs.id)?.name).toBe('Test User');
     const mine = await actorIn(h, own.tenant.id, ['crew']);
-    expect(await h.services.users.update(own.actor, own.tenant.id, mine.id, { name: 'Renamed' })).toMatchObject({
+    expect(
+      await h.services.accounts.users.update(own.actor, own.tenant.id, mine.id, { name: 'Renamed' }),
+    ).toMatchObject({
       name: 'Renamed',
     });
   });
@@ -40,10 +42,12 @@ describe('the user service and tenants', () => {
     const own = await tenantWithUser(h);
     const other = await tenantWithUser(h);
     const theirs = await actorIn(h, other.tenant.id, ['crew']);
-    await expect(h.services.users.delete(own.actor, other.tenant.id, theirs.id)).rejects.toBeInstanceOf(NotFoundError);
-    expect((await h.services.users.list(other.actor)).map((user) => user.id)).toContain(theirs.id);
+    await expect(h.services.accounts.users.delete(own.actor, other.tenant.id, theirs.id)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    expect((await h.services.accounts.users.list(other.actor)).map((user) => user.id)).toContain(theirs.id);
     const mine = await actorIn(h, own.tenant.id, ['crew']);
-    await h.services.users.delete(own.actor, own.tenant.id, mine.id);
-    expect((await h.services.users.list(own.actor)).map((user) => user.id)).not.toContain(mine.id);
+    await h.services.accounts.users.delete(own.actor, own.tenant.id, mine.id);
+    expect((await h.services.accounts.users.list(own.actor)).map((user) => user.id)).not.toContain(mine.id);
   });
 });

@@ -13,13 +13,10 @@ const security: Array<Record<string, string[]>> = [{ ApiKeyHeader: [] }, { Beare
 const keyProblems = problemContent(400, 401, 403, 429, 503);
 
 /** `/api/v1`: every route behind the key check (docs/api.md). */
-export function publicApiRoutes(
-  app: FastifyInstance,
-  services: Pick<Services, 'keyCheck' | 'keyLimits' | 'flights'>,
-): void {
+export function publicApiRoutes(app: FastifyInstance, services: Pick<Services, 'keys' | 'limits' | 'flights'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   // onRequest, not preHandler: a request without a valid key learns nothing about validation.
-  api.addHook('onRequest', apiKeyHook(services.keyCheck, services.keyLimits));
+  api.addHook('onRequest', apiKeyHook(services.keys.check, services.limits.keyLimits));
 
   api.get('/flights', {
     schema: {

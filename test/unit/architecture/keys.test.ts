@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { folderOf, importGraphOfSrc, roomOf } from '../support/import-graph.ts';
+import { folderOf, importGraphOfSrc, roomOf } from '../../support/import-graph.ts';
 
 /**
  * The rooms of src/keys, one per concern, and the rooms each may import besides its own. The root

@@ -23,7 +23,7 @@
  *   (limit-check.ts), the header fields' values (fields.ts) and whoami's `limits` (whoami-limits.ts).
  *
  * A new kind of limit (say, per tenant): its words in src/shared/limit-terms.ts, its meter in a room
- * of its own (src/limits/<kind>/, declared in test/unit/architecture.test.ts), a `KeyAllowance`
+ * of its own (src/limits/<kind>/, declared in test/unit/architecture/rules.ts), a `KeyAllowance`
  * for it in create-key-limits.ts and a member of `KeyLimits`, a step in `checkLimits` at its place
  * in the order with its `LimitRefusal`, its member in fields.ts, and the catalog error its refusal
  * answers with (src/shared/errors.ts), mapped in src/http/key-limits.ts.

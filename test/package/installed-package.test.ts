@@ -136,7 +136,8 @@ describe('the packed package, installed by the container recipe', () => {
       expect(migrate.stderr).toBe('');
       expect(migrate.status).toBe(0);
     }
-  });
+    // Two cold `npx` starts of the installed package: seconds alone, close to a minute on two busy cores.
+  }, 120_000);
 
   it("answers the recipe's health check only once it serves, and then serves the API, MCP and the back office", async () => {
     const healthCheck = execForm(only(runtime, 'HEALTHCHECK')[0]!.rest);

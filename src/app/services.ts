@@ -40,6 +40,15 @@ const HOUSEKEEPING_MS = 30_000;
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<ServiceRoot> {
   const clock = overrides.clock ?? systemClock;
 
+  // Storage first: nothing else is opened (not even the log's stream) when it cannot be.
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    observeEmbedded: activeTracing()?.traceEmbeddedQueries,
+  });
+  const { db } = database;
+  const cursors = new CursorCodec(await sharedSecret(db, 'cursor_secret'));
+
   // What watches everything: the background log and the metrics.
   const log = overrides.log ?? backgroundLogger({ level: config.logLevel });
   const reportError = (error: unknown) => log.warn({ err: error }, 'background work failed');
@@ -54,14 +63,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     });
   };
 
-  // Storage, and the change feed with the key cache it keeps exact.
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    observeEmbedded: activeTracing()?.traceEmbeddedQueries,
-  });
-  const { db } = database;
-  const cursors = new CursorCodec(await sharedSecret(db, 'cursor_secret'));
+  // The change feed, with the key cache it keeps exact.
   const { changes, keyCache } = openRevocation({
     config,
     clock,

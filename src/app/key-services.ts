@@ -26,6 +26,8 @@ import { UsageCounter } from '../usage/usage-counter.ts';
 import { UsageRepository } from '../usage/usage-repository.ts';
 import { UsageService } from '../usage/usage-service.ts';
 import { createKeyLimits } from '../limits/create-key-limits.ts';
+import { keyResolver } from '../admission/credential.ts';
+import type { AdmissionDeps } from '../admission/admit.ts';
 import type { KeyServices, LimitServices, UsageServices } from './service-types.ts';
 import type { Throttles } from './throttles.ts';
 
@@ -87,17 +89,18 @@ export function buildKeys(deps: KeyDeps) {
     quotas: limits.quotas,
   });
   const sweeps = { intervalMs: config.sweepIntervalMs, onError: reportError };
+  const check = new KeyCheck({
+    repository: traceKeyLookups(keyRepository),
+    cache: keyCache,
+    usage: lastUse,
+    throttle: throttles.keyFailures,
+    lookupsWhileBlocked: throttles.keyLookupsWhileBlocked,
+    clock,
+    legacyKeys: legacy,
+    metrics: deps.metrics.keyCheck,
+  });
   const keys: KeyServices = {
-    check: new KeyCheck({
-      repository: traceKeyLookups(keyRepository),
-      cache: keyCache,
-      usage: lastUse,
-      throttle: throttles.keyFailures,
-      lookupsWhileBlocked: throttles.keyLookupsWhileBlocked,
-      clock,
-      legacyKeys: legacy,
-      metrics: deps.metrics.keyCheck,
-    }),
+    check,
     cache: keyCache,
     legacy,
     lifecycle,
@@ -115,8 +118,9 @@ export function buildKeys(deps: KeyDeps) {
     expirySweep: new ExpirySweep({ uow, keyService: lifecycle, clock, ...sweeps }),
     lastUse,
   };
+  // The credential step's resolvers (an OAuth access token joins as `oauth`), then the limits.
+  const admission: AdmissionDeps = { credentials: { key: keyResolver(check) }, limits: limits.keyLimits };
   const limitServices: LimitServices = {
-    keyLimits: limits.keyLimits,
     rateLimitNotices: limits.rateLimitNotices,
     quotaMeter: limits.quotaMeter,
     quotaNotices: limits.quotaNotices,
@@ -124,6 +128,7 @@ export function buildKeys(deps: KeyDeps) {
   const usage: UsageServices = { counter, reports: new UsageService({ usage: usageRepository, clock }) };
   return {
     keys,
+    admission,
     limits: limitServices,
     usage,
     /** For users and tenants: the keys that lose their creator, disabled in the same unit of work. */

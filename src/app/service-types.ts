@@ -11,7 +11,7 @@ import type { ExpirySweep } from '../keys/sweeps/expiry-sweep.ts';
 import type { KeyCache } from '../revocation/key-cache.ts';
 import type { KeyCheck } from '../keys/check/key-check.ts';
 import type { KeyPolicyService } from '../keys/policy/key-policy-service.ts';
-import type { KeyLimits } from '../limits/key-allowance.ts';
+import type { AdmissionDeps } from '../admission/admit.ts';
 import type { KeyService } from '../keys/lifecycle/key-service.ts';
 import type { LeakService } from '../keys/lifecycle/leak-service.ts';
 import type { LegacyKeys } from '../keys/format/legacy-keys.ts';
@@ -53,6 +53,8 @@ export type Services = {
   /** Whether the database answers and the change feed listens (/readyz). */
   readiness: Readiness;
   keys: KeyServices;
+  /** A request's way from its credential to its route (src/admission/admit.ts): the key check, then the limits. */
+  admission: AdmissionDeps;
   limits: LimitServices;
   usage: UsageServices;
   accounts: AccountServices;
@@ -96,9 +98,8 @@ export type KeyServices = {
   lastUse: UsageRecorder;
 };
 
-/** A key's rate limit, then its quota, after the key check accepts it (docs/limits.md). */
+/** What announces and meters a key's limits beside the admission. */
 export type LimitServices = {
-  keyLimits: KeyLimits;
   rateLimitNotices: RateLimitNotices;
   quotaMeter: QuotaMeter;
   quotaNotices: QuotaNotices;

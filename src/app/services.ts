@@ -171,6 +171,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     metrics,
     readiness: readinessOf(database, changes),
     keys: key.keys,
+    admission: key.admission,
     limits: key.limits,
     usage: key.usage,
     accounts,

@@ -33,6 +33,7 @@ import { backofficeWebhookRoutes } from './routes/backoffice-webhooks.ts';
 import { healthRoutes } from './routes/health.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { addJsonBodyParser } from './json-body.ts';
+import { admissionHook } from './admission-answer.ts';
 import { leakedKeyRoutes } from './routes/leaked-keys.ts';
 import { publicApiRoutes } from './routes/public-api.ts';
 import { backofficeRequestLogRoutes } from './routes/backoffice-request-log.ts';
@@ -113,10 +114,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
 
   // Each route module gets the services it calls, in a scope of its own.
-  const { metrics, keys, limits, flights, signIn, accounts } = services;
+  const { metrics, keys, flights, signIn, accounts } = services;
+  // One admission hook for every route a credential opens (the API, and MCP among the plugins).
+  app.decorate('admissionHook', admissionHook(services.admission));
   await app.register(plugin(healthRoutes, { readiness: services.readiness }));
   await app.register(plugin(metricsRoutes, metrics));
-  await app.register(plugin(publicApiRoutes, { keys, limits, flights }), { prefix: '/api/v1' });
+  await app.register(plugin(publicApiRoutes, { flights }), { prefix: '/api/v1' });
   // Its own scope: no key-check hook (a finder of a key need not hold one).
   await app.register(plugin(leakedKeyRoutes, { keys }), { prefix: '/api/v1' });
   // Its own scope: the provider parses its own bodies and answers OAuth errors in their own shape.

@@ -12,7 +12,7 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
 }
 
 // A frozen error cannot change, so its body is serialised once: the key check's refusals are
-// shared frozen instances (src/keys/check/authenticate.ts), answered thousands of times a second in a flood.
+// shared frozen instances (src/http/admission-answer.ts), answered thousands of times a second in a flood.
 const frozenProblems = new WeakMap<AirkeyError, { problem: Problem; body: string }>();
 
 /**

@@ -1,9 +1,17 @@
 import type { Span } from '@opentelemetry/api';
 import type { Principal } from '../shared/principal.ts';
 import type { ResolvedSession } from '../sessions/session-service.ts';
-import type { LimitsSeen } from './key-limits.ts';
+import type { onRequestHookHandler } from 'fastify';
+import type { LimitsSeen } from '../limits/index.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The admission in front of `/api/v1` and `/mcp` (src/http/admission-answer.ts), built once by
+     * the app: MCP takes it from here rather than importing the HTTP adapter.
+     */
+    admissionHook: onRequestHookHandler;
+  }
   interface FastifyRequest {
     /** The client's address, canonical, from the peer and TRUSTED_PROXIES (src/http/client-address.ts). */
     client: string;
@@ -19,7 +27,7 @@ declare module 'fastify' {
     problemCode?: string;
     /** The request's server span, only when tracing is on and the sampler kept the request. */
     traceSpan?: Span | undefined;
-    /** What a limited key had left after this request (src/http/key-limits.ts), for whoami's `limits`. */
+    /** What a limited key had left after this request (src/admission/admit.ts), for whoami's `limits`. */
     limitsSeen?: LimitsSeen | undefined;
   }
 }

@@ -21,7 +21,7 @@ export type KeyFacts = {
   /** Epoch milliseconds from which a rolled key is refused, or null while it is not retiring. */
   retiresAtMs: number | null;
   authority: KeyAuthority;
-  /** Counted by the limiter after the key check accepts (src/http/api-key-auth.ts); null: no limit. */
+  /** Counted by the limiter after the key check accepts (src/admission/admit.ts); null: no limit. */
   rateLimit: RateLimit | null;
   /** Counted after the rate limit accepts (docs/keys.md (Quotas)); null: no quota. */
   quota: KeyQuota | null;

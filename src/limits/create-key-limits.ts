@@ -2,14 +2,13 @@ import type { Redis } from 'ioredis';
 import type { ChangeFeed } from '../revocation/change-feed.ts';
 import type { Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { KeyAllowance, type KeyLimits } from './key-allowance.ts';
+import type { KeyLimits } from './limit-steps.ts';
 import { QuotaNotices } from './quota-notices.ts';
 import { RateLimitNotices } from './rate-limit-notices.ts';
 import { QuotaMeter } from './quota/quota-meter.ts';
 import { QuotaRepository } from './quota/quota-repository.ts';
 import { createRateLimiter } from './budget/create-limiter.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { KeyQuota, RateLimit } from '../shared/limit-terms.ts';
 import type { FailureStreak } from '../shared/failure-streak.ts';
 import type { UsageCounter } from '../usage/usage-counter.ts';
 
@@ -70,27 +69,17 @@ export function createKeyLimits(deps: KeyLimitsDeps) {
       quotaMeter.forgetAll();
     }
   });
+  // The meters, and where their refusals are counted and announced: the admission calls each
+  // by name (src/limits/limit-steps.ts). A rate limit's store outage refuses as `rate_limited`; a
+  // quota's answers 503 `unavailable`, counted as none.
   const keyLimits: KeyLimits = {
-    // A refusal for want of the store is `rate_limited` too: the instance refuses rather than guess.
-    rateLimits: new KeyAllowance<RateLimit>(
-      limiter,
-      (keyId, tenantId, atMs) => usageCounter.rateLimited(keyId, tenantId, atMs),
-      clock,
-      (keyId, limit, decision) => {
-        rateLimitNotices.notice(keyId, limit, decision.windowSeconds).catch(backgroundError);
-      },
-    ),
-    // ...but for a quota it is 503 `unavailable`, which is no quota_exceeded and counted as none.
-    quotas: new KeyAllowance<KeyQuota>(
-      quotaMeter,
-      (keyId, tenantId, atMs, decision) => {
-        if (!decision.unavailable) usageCounter.quotaExceeded(keyId, tenantId, atMs);
-      },
-      clock,
-      (keyId, quota, decision) => {
-        quotaNotices.notice(keyId, quota, decision.startsAtMs, 'exhausted').catch(backgroundError);
-      },
-    ),
+    rateLimits: limiter,
+    quotas: quotaMeter,
+    usage: usageCounter,
+    rateLimitNotices,
+    quotaNotices,
+    clock,
+    backgroundError,
   };
   return {
     limiter,

@@ -1,5 +1,5 @@
 import type { KeyLimitsView } from '../keys/key-schemas.ts';
-import type { LimitsSeen } from './limit-check.ts';
+import type { LimitsSeen } from './limit-steps.ts';
 
 /**
  * whoami's `limits` as JSON (`keyLimitsSchema`'s shape; a test parses it with that schema), built

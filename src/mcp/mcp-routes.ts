@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../app/services.ts';
 import { limitsView } from '../limits/index.ts';
 import { NotAuthenticatedError } from '../shared/errors.ts';
-import { apiKeyHook, problemFor, sendProblem } from './from-http.ts';
+import { problemFor, sendProblem } from '../problems/problem.ts';
 import type { McpExchange } from './mcp-handler.ts';
 import { originHook } from './origin-check.ts';
 
@@ -16,10 +16,7 @@ import { originHook } from './origin-check.ts';
  * (Origin, key check, limits, RateLimit fields, security headers, request log, problem details)
  * runs around it exactly as around any other route.
  */
-export function mcpRoutes(
-  app: FastifyInstance,
-  services: Pick<Services, 'config' | 'keys' | 'limits' | 'flights'>,
-): void {
+export function mcpRoutes(app: FastifyInstance, services: Pick<Services, 'config' | 'flights'>): void {
   // First the Origin (403 origin_rejected): a page from a foreign origin gets no key check at all,
   // so it cannot even probe which keys are valid.
   app.addHook(
@@ -27,8 +24,9 @@ export function mcpRoutes(
     originHook({ publicUrl: services.config.publicUrl, allowedOrigins: services.config.mcpAllowedOrigins }),
   );
   // onRequest, before the body is parsed: without a valid key, nothing MCP-related runs and the
-  // answer is the same 401/429/503 problem+json as the REST API's.
-  app.addHook('onRequest', apiKeyHook(services.keys.check, services.limits.keyLimits));
+  // answer is the same 401/429/503 problem+json as the REST API's: the app's one admission hook
+  // (src/http/admission-answer.ts), handed over as `app.admissionHook`, not imported.
+  app.addHook('onRequest', app.admissionHook);
 
   // The MCP SDK and its schemas took a tenth of every start to load: they load with the first /mcp
   // request instead (a refused request never loads them).

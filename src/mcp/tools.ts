@@ -1,7 +1,7 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { FlightService } from '../flights/flight-service.ts';
 import { flightIdSchema, flightPageSchema, flightQuerySchema, flightSchema } from '../flights/flight-schemas.ts';
-import { problemOf } from './from-http.ts';
+import { problemOf } from '../problems/problem.ts';
 import { whoamiSchema, type KeyLimitsView } from '../keys/key-schemas.ts';
 import type { Principal } from '../shared/principal.ts';
 

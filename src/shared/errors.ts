@@ -227,7 +227,7 @@ export class UnavailableError extends AirkeyError {
 }
 
 /**
- * Builds an error without a stack trace, for the key check's refusals (src/keys/check/authenticate.ts):
+ * Builds an error without a stack trace, for the key check's refusals (src/http/admission-answer.ts):
  * they are answers, not faults, built once and shared by every request that gets them, so a stack
  * would only show the first request that needed one. Every field the problem body needs is there.
  */

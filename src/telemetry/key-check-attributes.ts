@@ -1,13 +1,13 @@
 import { trace } from '@opentelemetry/api';
-import type { KeyRefusal } from '../keys/check/authenticate.ts';
 import type { Accepted } from '../keys/check/decide.ts';
+import type { AirkeyError } from '../shared/errors.ts';
 
 /**
- * The key check's outcome on the request's span: the key's and tenant's ids when accepted, the
+ * The key check's outcome on the request's span (a limit's refusal is of an accepted key): the key's and tenant's ids when accepted, the
  * refusal's problem code (also as `error.type`) otherwise. Never the presented value. Untraced,
  * `getActiveSpan()` finds nothing and this returns at once.
  */
-export function recordKeyCheck(result: Accepted | KeyRefusal): void {
+export function recordKeyCheck(result: Accepted | AirkeyError): void {
   const span = trace.getActiveSpan();
   if (!span?.isRecording()) return;
   if (result instanceof Error) {

@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../app/services.ts';
 import { flightIdSchema, flightPageSchema, flightQuerySchema, flightSchema } from '../../flights/flight-schemas.ts';
 import { NotAuthenticatedError } from '../../shared/errors.ts';
-import { apiKeyHook } from '../api-key-auth.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { whoamiSchema } from '../../keys/key-schemas.ts';
 import { limitsJson } from '../../limits/index.ts';
@@ -13,10 +12,10 @@ const security: Array<Record<string, string[]>> = [{ ApiKeyHeader: [] }, { Beare
 const keyProblems = problemContent(400, 401, 403, 429, 503);
 
 /** `/api/v1`: every route behind the key check (docs/api.md). */
-export function publicApiRoutes(app: FastifyInstance, services: Pick<Services, 'keys' | 'limits' | 'flights'>): void {
+export function publicApiRoutes(app: FastifyInstance, services: Pick<Services, 'flights'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   // onRequest, not preHandler: a request without a valid key learns nothing about validation.
-  api.addHook('onRequest', apiKeyHook(services.keys.check, services.limits.keyLimits));
+  api.addHook('onRequest', app.admissionHook);
 
   api.get('/flights', {
     schema: {

@@ -5,9 +5,15 @@ import type { KeyQuota, RateLimit } from '../../shared/limit-terms.ts';
 
 export type KeyFailure = 'api_key_invalid' | 'api_key_disabled' | 'api_key_expired';
 
-/** An accepted key; `rateLimit` and `quota` are undefined for a key without one. */
+/**
+ * An accepted key; `rateLimit` and `quota` are undefined for a key without one. It is also the
+ * admission's `admitted` outcome for a key without limits (src/admission/outcome.ts): admitting
+ * it allocates nothing more than this.
+ */
 export type Accepted = {
   ok: true;
+  status: 'admitted';
+  credential: 'key';
   principal: Principal;
   keyId: string;
   rateLimit: RateLimit | undefined;
@@ -30,6 +36,8 @@ export function decide(facts: KeyFacts | null, nowMs: number): Verdict {
   if (facts.authority === 'creator' && facts.creatorId === null) return { ok: false, reason: 'api_key_disabled' };
   return {
     ok: true,
+    status: 'admitted',
+    credential: 'key',
     principal: facts.principal,
     keyId: facts.keyId,
     rateLimit: facts.rateLimit ?? undefined,

@@ -5,7 +5,10 @@ export type PresentedKeySources = {
   queryKey: string | string[] | undefined;
 };
 
-export type PresentedKey = { kind: 'none' } | { kind: 'ambiguous' } | { kind: 'one'; secret: string };
+/** An API key as presented: the admission's `key` credential (src/admission/credential.ts). */
+export type KeyCredential = { kind: 'key'; secret: string };
+
+export type PresentedKey = { kind: 'none' } | { kind: 'ambiguous' } | KeyCredential;
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -22,7 +25,7 @@ export function extractPresentedKey(sources: PresentedKeySources): PresentedKey 
     !sources.xApiKey.includes(',')
   ) {
     const secret = sources.xApiKey.trim();
-    return secret === '' ? { kind: 'none' } : { kind: 'one', secret };
+    return secret === '' ? { kind: 'none' } : { kind: 'key', secret };
   }
   const found = new Set<string>();
   // Node joins a repeated X-API-Key header with ", "; keys never contain a comma.
@@ -35,7 +38,7 @@ export function extractPresentedKey(sources: PresentedKeySources): PresentedKey 
   found.delete('');
   if (found.size === 0) return { kind: 'none' };
   if (found.size > 1) return { kind: 'ambiguous' };
-  return { kind: 'one', secret: found.values().next().value as string };
+  return { kind: 'key', secret: found.values().next().value as string };
 }
 
 function asList(value: string | string[] | undefined): string[] {

@@ -45,6 +45,8 @@ export const LAYERS = {
     'webhooks',
     'sso',
     'oauth',
+    // A request's way from its credential to its route: the key check, the limits, and (next) OAuth tokens.
+    'admission',
   ],
   composition: ['app'],
   problems: ['problems'],

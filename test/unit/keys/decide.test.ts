@@ -11,7 +11,13 @@ describe('decide: the verdict for one request', () => {
 
   it('accepts an enabled, unexpired key of a present creator, with its principal', () => {
     const facts = factsOf();
-    expect(decide(facts, NOW)).toEqual({ ok: true, principal: facts.principal, keyId: 'key-1' });
+    expect(decide(facts, NOW)).toEqual({
+      ok: true,
+      status: 'admitted',
+      credential: 'key',
+      principal: facts.principal,
+      keyId: 'key-1',
+    });
   });
 
   it('accepts a key whose expiry is still ahead by one millisecond', () => {
@@ -51,7 +57,13 @@ describe('decide: the verdict for one request', () => {
 
   it('accepts, under system authority, a key whose creator is gone', () => {
     const facts = factsOf({ creatorId: null, authority: 'system' });
-    expect(decide(facts, NOW)).toEqual({ ok: true, principal: facts.principal, keyId: 'key-1' });
+    expect(decide(facts, NOW)).toEqual({
+      ok: true,
+      status: 'admitted',
+      credential: 'key',
+      principal: facts.principal,
+      keyId: 'key-1',
+    });
     expect(facts.principal.acts_as).toEqual({ type: 'system' });
   });
 
@@ -63,7 +75,13 @@ describe('decide: the verdict for one request', () => {
 
   it('accepts a retiring key until one millisecond before its retires_at, and refuses it as invalid from that instant', () => {
     const facts = factsOf({ retiresAtMs: NOW });
-    expect(decide(facts, NOW - 1)).toEqual({ ok: true, principal: facts.principal, keyId: 'key-1' });
+    expect(decide(facts, NOW - 1)).toEqual({
+      ok: true,
+      status: 'admitted',
+      credential: 'key',
+      principal: facts.principal,
+      keyId: 'key-1',
+    });
     expect(decide(facts, NOW)).toEqual({ ok: false, reason: 'api_key_invalid' });
     expect(decide(facts, NOW + 86_400_000)).toEqual({ ok: false, reason: 'api_key_invalid' });
   });

@@ -16,7 +16,7 @@ import { buildApp } from '../src/http/app.ts';
 import { mcpRoutes } from '../src/mcp/mcp-routes.ts';
 import { signedInAs } from '../test/support/actors.ts';
 import { SYSTEM_ACTOR } from '../src/shared/actor.ts';
-import { startTracing } from '../src/telemetry/tracing.ts';
+import { startTracing } from '../src/telemetry/setup/tracing.ts';
 
 export type AirkeyReady = {
   url: string;

@@ -86,3 +86,5 @@ export { NAME_MAX, nameProblem, PASSWORD_MAX, PASSWORD_MIN } from './shared/text
 export { ipEntryProblem, MAX_ALLOWED_IPS } from './shared/ip-entries.ts';
 export type { ClientAddress } from './http/routes/backoffice-client-address.ts';
 export type { ConsentView } from './oauth/consent-schemas.ts';
+export type { OAuthGrantView } from './oauth/grant-schemas.ts';
+export type { OAuthAppsSetting } from './shared/oauth-apps.ts';

@@ -21,7 +21,8 @@ import type { ChangeFeed } from '../revocation/change-feed.ts';
 import type { KeyCache } from '../revocation/key-cache.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { FailureStreak } from '../shared/failure-streak.ts';
-import { traceKeyLookups } from '../telemetry/key-lookup-span.ts';
+import { activeTracing } from '../telemetry/setup/tracing.ts';
+import { traceKeyLookups } from '../telemetry/spans/key-lookup-span.ts';
 import { UsageCounter } from '../usage/usage-counter.ts';
 import { UsageRepository } from '../usage/usage-repository.ts';
 import { UsageService } from '../usage/usage-service.ts';
@@ -90,7 +91,8 @@ export function buildKeys(deps: KeyDeps) {
   });
   const sweeps = { intervalMs: config.sweepIntervalMs, onError: reportError };
   const check = new KeyCheck({
-    repository: traceKeyLookups(keyRepository),
+    // Untraced, the check reads the repository itself: no span, no wrapper.
+    repository: activeTracing() ? traceKeyLookups(keyRepository) : keyRepository,
     cache: keyCache,
     usage: lastUse,
     throttle: throttles.keyFailures,

@@ -1,8 +1,8 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { REDACTED_PATHS, scrubUrl } from '../shared/redaction.ts';
-import { traceLogOptions } from '../telemetry/log-fields.ts';
-import { activeTracing } from '../telemetry/tracing.ts';
+import { traceLogOptions } from '../telemetry/spans/log-fields.ts';
+import { activeTracing } from '../telemetry/setup/tracing.ts';
 
 export type LogOptions = { level: string; stream?: DestinationStream | undefined };
 

@@ -2,16 +2,24 @@ import type { AuditService } from '../audit/audit-service.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/handle.ts';
 import { sharedSecret } from '../db/shared-secrets.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { ConsentService } from '../oauth/consent-service.ts';
+import { OAuthGrantRepository } from '../oauth/grant-repository.ts';
+import { OAuthGrantService } from '../oauth/grant-service.ts';
+import { InteractionBinding } from '../oauth/interaction-binding.ts';
 import { OAuthServer } from '../oauth/oauth-server.ts';
 import { OAuthTenantRepository } from '../oauth/tenant-repository.ts';
 import { oauthUrls } from '../oauth/oauth-urls.ts';
 import { createProvider } from '../oauth/provider.ts';
+import { CLIENT_UNUSED_DAYS } from '../oauth/record-adapter.ts';
 import { OAuthRecordRepository } from '../oauth/record-repository.ts';
+import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Resolver } from '../webhooks/safe-agent.ts';
 import type { FailureThrottle } from '../throttle/failure-throttle.ts';
 import type { Logger } from 'pino';
+
+const DAY_MS = 86_400_000;
 
 /** Builds the OAuth authorization server over the database (docs/oauth.md). */
 export async function buildOAuth(
@@ -19,25 +27,44 @@ export async function buildOAuth(
   clock: Clock,
   db: Db,
   audit: AuditService,
-  base: { throttles: { oauthRegistrations: FailureThrottle }; log: Pick<Logger, 'info'> },
+  base: { throttles: { oauthRegistrations: FailureThrottle }; log: Pick<Logger, 'info'>; uow: UnitOfWork },
   resolver?: Resolver,
 ): Promise<OAuthServer> {
   const urls = oauthUrls(config.publicUrl);
   const records = new OAuthRecordRepository(db);
   const tenants = new OAuthTenantRepository(db);
+  const cookieKey = await sharedSecret(db, 'oauth_cookie_key');
+  const binding = new InteractionBinding(cookieKey);
+  const grants = new OAuthGrantService({ grants: new OAuthGrantRepository(db), uow: base.uow, audit, clock });
   const provider = createProvider({
     urls,
     records,
     clock,
-    cookieKey: await sharedSecret(db, 'oauth_cookie_key'),
+    cookieKey,
     signingSeed: Buffer.from(await sharedSecret(db, 'oauth_signing_seed'), 'base64url'),
     accountExists: (userId) => tenants.userExists(userId),
     grantDays: config.oauthGrantDays,
     documents: { allowPrivate: config.oauthAllowPrivate, resolver },
     registrations: base.throttles.oauthRegistrations,
-    onRegistered: (client, address) =>
-      base.log.info({ client_id: client.clientId, client_name: client.clientName, address }, 'oauth.client_registered'),
+    hooks: {
+      binding,
+      async onRegistered(client, address) {
+        const target = { type: 'oauth_client' as const, id: client.clientId, name: client.clientName ?? null };
+        // Open registration belongs to no tenant yet: a tenant-less audit event, and the log line.
+        base.log.info(
+          { client_id: client.clientId, client_name: client.clientName, address },
+          'oauth.client_registered',
+        );
+        await audit.record(db, null, SYSTEM_ACTOR, 'oauth.client_registered', target, { address });
+      },
+      async onTokenIssued(grantId, clientId) {
+        const now = clock.now();
+        await records.touchGrant(grantId, now, new Date(now.getTime() + config.oauthGrantDays * DAY_MS));
+        await records.touchClient(clientId, now, new Date(now.getTime() + CLIENT_UNUSED_DAYS * DAY_MS));
+      },
+      onGrantRevoked: (grantId, facts, by) => grants.recordProviderRevocation(SYSTEM_ACTOR, grantId, facts, by),
+    },
   });
-  const consent = new ConsentService({ provider, urls, tenants, audit, db, clock });
-  return new OAuthServer({ provider, urls, consent, records, clock });
+  const consent = new ConsentService({ provider, records, binding, urls, tenants, audit, db, clock });
+  return new OAuthServer({ provider, urls, consent, grants, records, clock });
 }

@@ -11,7 +11,7 @@ import { Metrics } from '../metrics/metrics.ts';
 import { systemClock } from '../shared/clock.ts';
 import { CursorCodec } from '../shared/cursor.ts';
 import { FailureStreak } from '../shared/failure-streak.ts';
-import { activeTracing } from '../telemetry/tracing.ts';
+import { activeTracing } from '../telemetry/setup/tracing.ts';
 import { connectRedis } from '../throttle/redis-client.ts';
 import { eventOutbox } from '../webhooks/outbox.ts';
 import { buildAccounts } from './account-services.ts';
@@ -129,7 +129,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   const webhooks = buildWebhooks({ config, clock, database, uow, audit, cursors, outbox, delivery });
   const requestLog = buildRequestLog({ config, clock, database, cursors, metrics, streakOf, reportError });
-  const oauth = await buildOAuth(config, clock, db, audit, { throttles, log }, overrides.oauthResolver);
+  const oauth = await buildOAuth(config, clock, db, audit, { throttles, log, uow }, overrides.oauthResolver);
 
   // Everything that runs beside the server: started in this order, stopped in the reverse one (the
   // change feed last, so the flushes before it still publish). A new job is one more entry here.

@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   'oauth.client_registered',
   'oauth.app_approved',
   'oauth.app_denied',
+  'oauth.grant_revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -21,9 +21,10 @@ export class AuditService {
   }
 
   /** Written inside the caller's transaction, so an event exists exactly when its change does. */
+  /** `tenantId` null: an event no tenant owns yet (an OAuth client registering itself). */
   async record(
     tx: Db,
-    tenantId: string,
+    tenantId: string | null,
     actor: Actor | { type: 'user'; id: string | null; email: string },
     action: AuditAction,
     target: AuditTarget,

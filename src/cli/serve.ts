@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { Config } from '../config.ts';
 import { InvalidRequestError } from '../shared/errors.ts';
 import { startServer } from '../server.ts';
-import { stopTracing } from '../telemetry/tracing.ts';
+import { stopTracing } from '../telemetry/setup/tracing.ts';
 
 /** `airkey serve [--workers N|auto]`: one process, or a node:cluster of them on PostgreSQL. */
 export async function serve(config: Config, workersOption: string, json = false): Promise<void> {

@@ -26,6 +26,10 @@ export const oauthRecords = pgTable(
     expiresAt: at('expires_at'),
     /** A code or refresh token already used (a second use is a replay). */
     consumedAt: at('consumed_at'),
+    /** A grant's or registered client's last token issued: each use pushes its expiry on. */
+    lastUsedAt: at('last_used_at'),
+    /** A grant's app, as the consent page named it (Connected apps lists it without a fetch). */
+    appName: text('app_name'),
   },
   (t) => [
     primaryKey({ columns: [t.kind, t.idDigest] }),

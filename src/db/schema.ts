@@ -172,9 +172,8 @@ export const auditEvents = pgTable(
   'audit_events',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id, { onDelete: 'cascade' }),
+    /** Null for an event no tenant owns yet (an OAuth client registering itself). */
+    tenantId: uuid('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     actorType: text('actor_type', { enum: ['user', 'system'] }).notNull(),
     actorId: uuid('actor_id'),

@@ -13,7 +13,7 @@ import {
   type KeyRejection,
 } from '../shared/errors.ts';
 import { QuotaExceededError, RateLimitedError } from '../shared/limit-errors.ts';
-import { recordKeyCheck } from '../telemetry/key-check-attributes.ts';
+import { recordKeyCheck } from '../telemetry/spans/key-check-attributes.ts';
 import { sendError } from './problem.ts';
 import { queryKeysOf } from './redaction.ts';
 

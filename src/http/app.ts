@@ -23,7 +23,7 @@ import { backofficeKeyRoutes } from './routes/backoffice-keys.ts';
 import { backofficePages } from './routes/backoffice-pages.ts';
 import { backofficeAccessRoutes } from './routes/backoffice-access.ts';
 import { backofficeMeRoutes } from './routes/backoffice-me.ts';
-import { backofficeOAuthRoutes } from './routes/backoffice-oauth.ts';
+import { backofficeOAuthGrantRoutes, backofficeOAuthRoutes } from './routes/backoffice-oauth.ts';
 import { backofficeSessionRoutes } from './routes/backoffice-session.ts';
 import { backofficeSignInRoutes } from './routes/backoffice-sign-in.ts';
 import { backofficeSsoRoutes } from './routes/backoffice-sso.ts';
@@ -39,7 +39,7 @@ import { publicApiRoutes } from './routes/public-api.ts';
 import { backofficeRequestLogRoutes } from './routes/backoffice-request-log.ts';
 import { requestLogRecorder } from './request-log-hook.ts';
 import { sessionHook } from './session-auth.ts';
-import { activeTracing } from '../telemetry/tracing.ts';
+import { activeTracing } from '../telemetry/setup/tracing.ts';
 import './types.ts';
 
 export type AppOptions = {
@@ -175,6 +175,7 @@ function backofficeRoutes(guarded: FastifyInstance, services: Services): void {
   backofficeWebhookRoutes(guarded, { webhooks });
   backofficeClientAddressRoutes(guarded);
   backofficeOAuthRoutes(guarded, { oauth });
+  backofficeOAuthGrantRoutes(guarded, { oauth });
 }
 
 /** A route module as a Fastify plugin (an encapsulated scope) over the services it is handed. */

@@ -9,10 +9,14 @@ import { consentWarnings, mayApprove, resourceName } from './consent-rules.ts';
 import type { ConsentView } from './consent-schemas.ts';
 import type { OAuthUrls } from './oauth-urls.ts';
 import { RESOURCE_SCOPE } from './provider.ts';
+import type { OAuthRecordRepository } from './record-repository.ts';
 import type { OAuthTenantRepository } from './tenant-repository.ts';
+import type { InteractionBinding } from './interaction-binding.ts';
 
 export type ConsentOptions = {
   provider: Provider;
+  records: OAuthRecordRepository;
+  binding: InteractionBinding;
   urls: OAuthUrls;
   tenants: OAuthTenantRepository;
   audit: AuditService;
@@ -31,8 +35,9 @@ export class ConsentService {
     this.options = options;
   }
 
-  async details(actor: UserActor, uid: string): Promise<ConsentView> {
-    const { interaction, client, tenant } = await this.load(actor, uid);
+  /** `binding`: the cookie the provider set in the browser that started this request. */
+  async details(actor: UserActor, uid: string, binding: string | undefined): Promise<ConsentView> {
+    const { interaction, client, tenant } = await this.load(actor, uid, binding);
     const redirectUri = String(interaction.params.redirect_uri);
     const resource = this.resourceOf(interaction);
     return {
@@ -48,8 +53,8 @@ export class ConsentService {
   }
 
   /** Approves for the acting person; one who may not (the tenant's `oauth_apps`) denies instead. */
-  async approve(actor: UserActor, uid: string): Promise<{ redirect_to: string }> {
-    const { interaction, client, tenant } = await this.load(actor, uid);
+  async approve(actor: UserActor, uid: string, binding: string | undefined): Promise<{ redirect_to: string }> {
+    const { interaction, client, tenant } = await this.load(actor, uid, binding);
     if (!mayApprove(actor, tenant.oauthApps)) {
       return this.finish(actor, interaction, client, 'oauth.app_denied', { reason: 'not_allowed' });
     }
@@ -57,12 +62,13 @@ export class ConsentService {
     grant.addResourceScope(this.resourceOf(interaction), RESOURCE_SCOPE);
     grant.addOIDCScope('offline_access');
     const grantId = await grant.save();
+    await this.options.records.nameGrant(grantId, client.clientName ?? client.clientId);
     interaction.result = { login: { accountId: actor.id }, consent: { grantId } };
     return this.finish(actor, interaction, client, 'oauth.app_approved', { grant_id: grantId });
   }
 
-  async deny(actor: UserActor, uid: string): Promise<{ redirect_to: string }> {
-    const { interaction, client } = await this.load(actor, uid);
+  async deny(actor: UserActor, uid: string, binding: string | undefined): Promise<{ redirect_to: string }> {
+    const { interaction, client } = await this.load(actor, uid, binding);
     return this.finish(actor, interaction, client, 'oauth.app_denied', { reason: 'denied' });
   }
 
@@ -88,8 +94,10 @@ export class ConsentService {
     return { redirect_to: interaction.returnTo };
   }
 
-  private async load(actor: UserActor, uid: string) {
+  private async load(actor: UserActor, uid: string, binding: string | undefined) {
     const { provider, tenants } = this.options;
+    // Another browser's request is as unknown as a missing one (see InteractionBinding).
+    if (!this.options.binding.holds(uid, binding)) throw new NotFoundError('authorization request');
     const interaction = await provider.Interaction.find(uid);
     // Answered once: a result already set is not changed by a second click or another tab.
     if (!interaction || interaction.result) throw new NotFoundError('authorization request');

@@ -1,6 +1,7 @@
 import type Provider from 'oidc-provider';
 import type { Clock } from '../shared/clock.ts';
 import type { ConsentService } from './consent-service.ts';
+import type { OAuthGrantService } from './grant-service.ts';
 import type { OAuthUrls } from './oauth-urls.ts';
 import type { OAuthRecordRepository } from './record-repository.ts';
 
@@ -10,6 +11,8 @@ export class OAuthServer {
   readonly urls: OAuthUrls;
   /** The back office's half of an authorization: approve or deny. */
   readonly consent: ConsentService;
+  /** Connected apps: list and revoke grants. */
+  readonly grants: OAuthGrantService;
   private readonly records: OAuthRecordRepository;
   private readonly clock: Clock;
 
@@ -17,10 +20,12 @@ export class OAuthServer {
     provider: Provider;
     urls: OAuthUrls;
     consent: ConsentService;
+    grants: OAuthGrantService;
     records: OAuthRecordRepository;
     clock: Clock;
   }) {
     this.consent = options.consent;
+    this.grants = options.grants;
     this.provider = options.provider;
     this.urls = options.urls;
     this.records = options.records;

@@ -11,6 +11,7 @@ import {
 } from './client-documents.ts';
 import { CONSENT_PAGE_PATH, type OAuthUrls } from './oauth-urls.ts';
 import { errors, Provider } from './oidc-provider-module.ts';
+import { installProviderHooks, type ProviderHooks } from './provider-hooks.ts';
 import { recordAdapter } from './record-adapter.ts';
 import type { OAuthRecordRepository } from './record-repository.ts';
 import { redirectUriProblem } from './redirect-rules.ts';
@@ -40,8 +41,7 @@ export type ProviderOptions = {
   documents: DocumentFetchOptions;
   /** Open registration spends one per client address; false: refused (429). */
   registrations: { tryTake(client: string): Promise<boolean> };
-  /** Told of each registered client (no tenant owns it yet, so it is logged, not audited). */
-  onRegistered(client: { clientId: string; clientName?: string }, address: string): void;
+  hooks: ProviderHooks;
 };
 
 /**
@@ -169,9 +169,7 @@ export function createProvider(options: ProviderOptions): OidcProvider {
     }
     await next();
   });
-  provider.on('registration_create.success', (ctx, client) =>
-    options.onRegistered(client as ClientLike, (ctx as { ip: string }).ip),
-  );
+  installProviderHooks(provider, options.hooks);
   return provider;
 }
 

@@ -20,6 +20,9 @@ const SECRET_IDS = new Set([
   'PushedAuthorizationRequest',
 ]);
 
+/** A registered (RFC 7591) client is removed after this many days without a token issued to it. */
+export const CLIENT_UNUSED_DAYS = 30;
+
 /** The interface oidc-provider calls on its `adapter` (one instance per model name). */
 export interface ProviderAdapter {
   upsert(id: string, payload: Payload, expiresIn?: number): Promise<void>;
@@ -46,7 +49,13 @@ export function recordAdapter(records: OAuthRecordRepository, clock: Clock): new
         payload: stored,
         grantId: payload.grantId ?? (this.kind === 'Grant' ? id : null),
         uid: payload.uid ?? null,
-        expiresAt: expiresIn ? new Date(clock.nowMs() + expiresIn * 1000) : null,
+        expiresAt: expiresIn
+          ? new Date(clock.nowMs() + expiresIn * 1000)
+          : // A registered client has no expiry of its own: it lasts while it is used (touchClient).
+            // Its registration token is never used (no RFC 7592 management) and goes no later.
+            this.kind === 'Client' || this.kind === 'RegistrationAccessToken'
+            ? new Date(clock.nowMs() + CLIENT_UNUSED_DAYS * 86_400_000)
+            : null,
       });
     }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNotNull, lte } from 'drizzle-orm';
+import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { oauthRecords } from '../db/oauth-tables.ts';
 
@@ -65,6 +65,38 @@ export class OAuthRecordRepository {
   /** Every code, token and the grant itself: what revoking a grant (or a replayed refresh token) ends. */
   async destroyGrant(grantId: string): Promise<void> {
     await this.db.delete(oauthRecords).where(eq(oauthRecords.grantId, grantId));
+  }
+
+  /**
+   * A token was issued for the grant: it now lasts OAUTH_GRANT_DAYS from this use (the row's expiry
+   * for the sweep and the adapter, the payload's `exp` for the provider's own check).
+   */
+  async touchGrant(grantId: string, now: Date, until: Date): Promise<void> {
+    const exp = Math.floor(until.getTime() / 1000);
+    await this.db
+      .update(oauthRecords)
+      .set({
+        lastUsedAt: now,
+        expiresAt: until,
+        payload: sql`jsonb_set(${oauthRecords.payload}, '{exp}', ${exp}::text::jsonb)`,
+      })
+      .where(and(eq(oauthRecords.kind, 'Grant'), eq(oauthRecords.grantId, grantId)));
+  }
+
+  /** A registered client was used: it is removed only after CLIENT_UNUSED_DAYS more without use. */
+  async touchClient(clientId: string, now: Date, until: Date): Promise<void> {
+    await this.db
+      .update(oauthRecords)
+      .set({ lastUsedAt: now, expiresAt: until })
+      .where(and(eq(oauthRecords.kind, 'Client'), eq(oauthRecords.idDigest, digestOf(clientId))));
+  }
+
+  /** The app's name as the consent page showed it, kept with the grant for Connected apps. */
+  async nameGrant(grantId: string, appName: string): Promise<void> {
+    await this.db
+      .update(oauthRecords)
+      .set({ appName })
+      .where(and(eq(oauthRecords.kind, 'Grant'), eq(oauthRecords.grantId, grantId)));
   }
 
   /** The sweep: records past their expiry. Resolves with how many went. */

@@ -3,7 +3,11 @@
  * changed, or "forget everything". Receivers drop what they cached about it.
  */
 export type KeyChange =
-  { type: 'key'; id: string } | { type: 'user'; id: string } | { type: 'tenant'; id: string } | { type: 'all' };
+  | { type: 'key'; id: string }
+  | { type: 'user'; id: string }
+  | { type: 'tenant'; id: string }
+  | { type: 'all' }
+  | { type: 'grant'; id: string };
 
 // The unit of work (src/db/unit-of-work.ts) publishes changes it does not name: storage imports
 // nothing above it. This room tells it what a change is.

@@ -128,5 +128,8 @@ function matches(facts: CachedFacts, change: Exclude<KeyChange, { type: 'all' }>
       return facts.creatorId === change.id;
     case 'tenant':
       return facts.tenantId === change.id;
+    // A key belongs to no OAuth grant.
+    case 'grant':
+      return false;
   }
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import { BINDING_COOKIE } from '../../src/oauth/interaction-binding.ts';
 import type { Harness, Session } from './harness.ts';
 
 export const REDIRECT_URI = 'http://127.0.0.1:7777/callback';
@@ -70,12 +71,23 @@ export class OAuthClient {
   async consent(person: Session, answer: 'approve' | 'deny', params: Record<string, string | undefined>): Promise<URL> {
     const started = await this.authorize(params);
     expect(started.statusCode, started.body).toBe(303);
-    const uid = /\/backoffice\/oauth\/([^/?]+)/.exec(started.headers.location!)![1]!;
-    const answered = await person.request('POST', `/backoffice/api/oauth/interactions/${uid}/${answer}`);
+    const uid = uidOf(started);
+    const answered = await this.asPerson(person, 'POST', `/backoffice/api/oauth/interactions/${uid}/${answer}`);
     expect(answered.statusCode, answered.body).toBe(200);
     const resumed = await this.browse(answered.json<{ redirect_to: string }>().redirect_to);
     expect([302, 303]).toContain(resumed.statusCode);
     return new URL(resumed.headers.location!);
+  }
+
+  /**
+   * A consent request by `person` from this browser: with the binding cookie the provider set when
+   * this client's authorization request started (a real browser holds both).
+   */
+  asPerson(person: Session, method: 'GET' | 'POST', url: string): Promise<LightMyRequestResponse> {
+    const binding = this.cookies.get(BINDING_COOKIE);
+    return person.request(method, url, undefined, {
+      cookie: binding ? `${person.cookie}; ${BINDING_COOKIE}=${binding}` : person.cookie,
+    });
   }
 
   token(form: Record<string, string>): Promise<LightMyRequestResponse> {
@@ -90,6 +102,11 @@ export class OAuthClient {
       payload: new URLSearchParams(form).toString(),
     });
   }
+}
+
+/** The interaction uid in the provider's redirect to the consent page. */
+export function uidOf(started: LightMyRequestResponse): string {
+  return /\/backoffice\/oauth\/([^/?]+)/.exec(started.headers.location!)![1]!;
 }
 
 /** A full approval: the code exchanged; resolves with the token response's body. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runNode } from '../support/node-process.ts';
 import { startOtlpReceiver } from '../support/otlp-receiver.ts';
 
-const PROCESSOR = new URL('../../src/telemetry/worker-span-processor.ts', import.meta.url).href;
+const PROCESSOR = new URL('../../src/telemetry/export/worker-span-processor.ts', import.meta.url).href;
 const SDK_TRACE = import.meta.resolve('@opentelemetry/sdk-trace');
 const RESOURCES = import.meta.resolve('@opentelemetry/resources');
 const OTEL_API = import.meta.resolve('@opentelemetry/api');

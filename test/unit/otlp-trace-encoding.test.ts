@@ -3,7 +3,7 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeTraceRequest } from '../../src/telemetry/otlp-trace-encoding.ts';
+import { encodeTraceRequest } from '../../src/telemetry/export/otlp-trace-encoding.ts';
 import { recordingTracer, REMOTE_CALLER } from '../support/sdk-spans.ts';
 
 /** What the OTLP exporter would have sent for these spans: the SDK's own serializer. */

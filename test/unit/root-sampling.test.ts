@@ -2,7 +2,7 @@ import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { SamplingDecision, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldIdBytes, ratioBound, RootSampling } from '../../src/telemetry/root-sampling.ts';
+import { foldIdBytes, ratioBound, RootSampling } from '../../src/telemetry/spans/root-sampling.ts';
 
 const sdkKeeps = (ratio: number, traceId: string) =>
   new TraceIdRatioBasedSampler(ratio).shouldSample(ROOT_CONTEXT, traceId).decision ===

@@ -1,7 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
-import { SpanBatchReader, SpanBatchWriter } from '../../src/telemetry/span-records.ts';
+import { SpanBatchReader, SpanBatchWriter } from '../../src/telemetry/export/span-records.ts';
 import { recordingTracer, REMOTE_CALLER } from '../support/sdk-spans.ts';
 
 /** Ended spans of the real SDK: a server span under a remote caller, and a child with an event, a link and a failure. */

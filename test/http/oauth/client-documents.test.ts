@@ -35,13 +35,13 @@ describe('a client known by its metadata document (OAUTH_ALLOW_PRIVATE=1)', () =
     expect(started.statusCode, started.body).toBe(303);
     const uid = /\/backoffice\/oauth\/([^/?]+)/.exec(started.headers.location!)![1]!;
     const admin = await h.signedIn();
-    const view = await admin.request('GET', `/backoffice/api/oauth/interactions/${uid}`);
+    const view = await client.asPerson(admin, 'GET', `/backoffice/api/oauth/interactions/${uid}`);
     expect(view.json()).toMatchObject({
       app: { client_id: client.clientId, name: 'Document app', by_document: true },
       redirect_host: 'app.example',
       warnings: ['redirect_host_differs'],
     });
-    const answered = await admin.request('POST', `/backoffice/api/oauth/interactions/${uid}/approve`);
+    const answered = await client.asPerson(admin, 'POST', `/backoffice/api/oauth/interactions/${uid}/approve`);
     const back = new URL((await client.browse(answered.json<{ redirect_to: string }>().redirect_to)).headers.location!);
     const tokens = await client.token({
       grant_type: 'authorization_code',

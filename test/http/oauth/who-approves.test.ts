@@ -37,7 +37,7 @@ describe('who may approve an app', () => {
     await client.register();
     const started = await client.authorize({ code_challenge: pkce().challenge, code_challenge_method: 'S256' });
     const uid = /\/backoffice\/oauth\/([^/?]+)/.exec(started.headers.location!)![1]!;
-    const view = await operator.request('GET', `/backoffice/api/oauth/interactions/${uid}`);
+    const view = await client.asPerson(operator, 'GET', `/backoffice/api/oauth/interactions/${uid}`);
     expect(view.json()).toMatchObject({ may_approve: false, app: { name: 'Scripted app' } });
     const back = await answer(operator);
     expect(back.searchParams.get('error')).toBe('access_denied');
@@ -67,7 +67,7 @@ describe('who may approve an app', () => {
     await client.register();
     const started = await client.authorize({ code_challenge: pkce().challenge, code_challenge_method: 'S256' });
     const uid = /\/backoffice\/oauth\/([^/?]+)/.exec(started.headers.location!)![1]!;
-    const view = await admin.request('GET', `/backoffice/api/oauth/interactions/${uid}`);
+    const view = await client.asPerson(admin, 'GET', `/backoffice/api/oauth/interactions/${uid}`);
     expect(view.statusCode).toBe(200);
     expect(view.json()).toMatchObject({
       app: { client_id: client.clientId, name: 'Scripted app', by_document: false },

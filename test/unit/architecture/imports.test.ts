@@ -162,6 +162,21 @@ describe('architecture: imports', () => {
     expect(both).toEqual([]);
   });
 
+  it("keeps telemetry's three rooms one way: the SDK's set-up over our spans over the export", () => {
+    // Each room may import only the rooms before it; no file of telemetry sits outside a room.
+    const rooms = ['export', 'spans', 'setup'];
+    const roomOfTelemetry = (file: string) => (file.startsWith('telemetry/') ? file.split('/')[1]! : undefined);
+    const files = Object.keys(graph).filter((file) => folderOf(file) === 'telemetry');
+    expect(files.filter((file) => !rooms.includes(roomOfTelemetry(file)!))).toEqual([]);
+    const offenders = files.flatMap((file) =>
+      graph[file]!.filter((dep) => folderOf(dep) === 'telemetry')
+        .filter((dep) => rooms.indexOf(roomOfTelemetry(dep)!) > rooms.indexOf(roomOfTelemetry(file)!))
+        .map((dep) => `${file} -> ${dep}`),
+    );
+    expect(offenders).toEqual([]);
+    expect(graph['telemetry/setup/sdk.ts']).toContain('telemetry/export/worker-span-processor.ts');
+  });
+
   it('keeps src/keys clear of the limits: the limits read the key core, never the other way', () => {
     const offenders = importsOf(['keys']).flatMap(([file, deps]) =>
       deps.filter((dep) => folderOf(dep) === 'limits').map((dep) => `${file} -> ${dep}`),
@@ -177,7 +192,7 @@ describe('architecture: imports', () => {
       deps
         .filter((dep) => dep === 'keys/key-repository.ts' && folderOf(file) !== 'keys')
         // The tracing wrapper decorates the repository the key check reads; it writes nothing.
-        .filter(() => file !== 'telemetry/key-lookup-span.ts')
+        .filter(() => file !== 'telemetry/spans/key-lookup-span.ts')
         .map((dep) => `${file} -> ${dep}`),
     );
     expect(offenders).toEqual([]);

@@ -81,4 +81,33 @@ describe('audit events in words', () => {
       'Reset the quota of API key “Crew sync” (ask_…Xy9Z)',
     );
   });
+
+  it('tells what happened to an app connected with OAuth, and why the system revoked one', () => {
+    const app = { type: 'oauth_client' as const, id: 'https://claude.ai/client', name: 'Claude' };
+    const mcp = 'https://airkey.example/mcp';
+    expect(describeEvent(event({ action: 'oauth.app_approved', target: app, detail: { resource: mcp } }))).toBe(
+      'Connected app “Claude” on the MCP server',
+    );
+    expect(describeEvent(event({ action: 'oauth.app_denied', target: app, detail: { reason: 'denied' } }))).toBe(
+      'Denied app “Claude”',
+    );
+    const revoked = event({
+      action: 'oauth.grant_revoked',
+      target: app,
+      detail: { by: 'person', user: { id: 'u2', email: 'crew@demo.test' } },
+    });
+    expect(describeEvent(revoked)).toBe('Revoked app “Claude” of crew@demo.test');
+    const replay = event({
+      action: 'oauth.grant_revoked',
+      actor: { type: 'system', id: null, email: null },
+      target: app,
+      detail: { by: 'refresh_token_replay', user: { id: 'u1', email: 'ops@demo.test' } },
+    });
+    expect(describeEvent(replay)).toBe(
+      'Revoked app “Claude” of ops@demo.test: a refresh token was used twice (possibly stolen)',
+    );
+    expect(describeEvent(event({ action: 'oauth.client_registered', target: app }))).toBe(
+      'App “Claude” registered itself',
+    );
+  });
 });

@@ -73,6 +73,35 @@ export function describeEvent(event: AuditEvent): string {
     case 'webhook.secret_rotated':
       return `Rotated the signing secret of webhook endpoint ${name}`;
     default:
+      return event.action.startsWith('oauth.') ? describeOAuth(event) : event.action;
+  }
+}
+
+/** Apps connected with OAuth (docs/oauth.md): approved, denied, registered, revoked. */
+function describeOAuth(event: AuditEvent): string {
+  const app = event.target.name ? `“${event.target.name}”` : 'an app';
+  const resource = text(event.detail.resource);
+  const on = resource ? ` on the ${resource.endsWith('/mcp') ? 'MCP server' : 'API'}` : '';
+  switch (event.action) {
+    case 'oauth.client_registered':
+      return `App ${app} registered itself`;
+    case 'oauth.app_approved':
+      return `Connected app ${app}${on}`;
+    case 'oauth.app_denied':
+      return event.detail.reason === 'not_allowed'
+        ? `Refused app ${app}${on}: the organisation's settings do not allow it`
+        : `Denied app ${app}${on}`;
+    case 'oauth.grant_revoked': {
+      const person = (event.detail.user as { email?: unknown } | undefined)?.email;
+      const of = typeof person === 'string' && person !== event.actor.email ? ` of ${person}` : '';
+      if (event.detail.by === 'refresh_token_replay')
+        return `Revoked app ${app}${of}: a refresh token was used twice (possibly stolen)`;
+      if (event.detail.by === 'authorization_code_replay')
+        return `Revoked app ${app}${of}: an authorization code was used twice`;
+      if (event.detail.by === 'client') return `App ${app}${of} disconnected itself`;
+      return `Revoked app ${app}${of}`;
+    }
+    default:
       return event.action;
   }
 }

@@ -1,15 +1,23 @@
 import { Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconHistory, IconKey, IconList } from '@tabler/icons-react';
+import { IconApps, IconHistory, IconKey, IconList } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import { permissionsOfSession, useSession } from '../session/session-api.ts';
 import { ActivityPanel } from '../activity/ActivityPanel.tsx';
 import { KeysPanel } from './KeysPanel.tsx';
 import { RequestsPanel } from '../requests/RequestsPanel.tsx';
+import { ConnectedAppsSection } from '../oauth/ConnectedAppsSection.tsx';
 
-/** /backoffice/settings/api-keys: the keys, the requests made with them, and the activity that changed them. */
+/**
+ * /backoffice/settings/api-keys: the keys, the requests made with them, the apps connected with
+ * OAuth (System Administrators), and the activity that changed them.
+ */
 export function ApiKeysPage() {
   const session = useSession();
   const canReadAudit = permissionsOfSession(session.data).includes('audit:read');
+  // The organisation's connected apps sit beside its keys, for those who administer both.
+  const seesApps = session.data?.user.roles.includes('system_administrator') ?? false;
+  const narrow = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const [tab, setTab] = useState<string | null>('keys');
   return (
     <Stack gap="md">
@@ -27,6 +35,11 @@ export function ApiKeysPage() {
           <Tabs.Tab value="requests" leftSection={<IconList size={16} aria-hidden />}>
             Requests
           </Tabs.Tab>
+          {seesApps && (
+            <Tabs.Tab value="apps" leftSection={<IconApps size={16} aria-hidden />}>
+              Connected apps
+            </Tabs.Tab>
+          )}
           {canReadAudit && (
             <Tabs.Tab value="activity" leftSection={<IconHistory size={16} aria-hidden />}>
               Activity
@@ -39,6 +52,11 @@ export function ApiKeysPage() {
         <Tabs.Panel value="requests" pt="md">
           <RequestsPanel />
         </Tabs.Panel>
+        {seesApps && (
+          <Tabs.Panel value="apps" pt="md">
+            <ConnectedAppsSection scope="all" narrow={narrow} />
+          </Tabs.Panel>
+        )}
         {canReadAudit && (
           <Tabs.Panel value="activity" pt="md">
             <ActivityPanel />

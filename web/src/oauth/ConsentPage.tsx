@@ -40,7 +40,7 @@ export function ConsentPage({ uid }: { uid: string }) {
           <br />
           Sends you back to: <strong>{redirect_host || view.data.redirect_uri}</strong>
           <br />
-          App: <code>{app.client_id}</code>
+          App: <code style={{ overflowWrap: 'anywhere' }}>{app.client_id}</code>
         </Text>
         {warnings.map((warning) => (
           <Alert key={warning} color="yellow" title="Check before approving">

@@ -13,9 +13,10 @@ import { useSecurity } from './security-api.ts';
 import { SessionsSection } from './SessionsSection.tsx';
 import { SignInSettingsSection } from './SignInSettingsSection.tsx';
 import { SsoSettingsSection } from '../sso/SsoSettingsSection.tsx';
+import { ConnectedAppsSection } from '../oauth/ConnectedAppsSection.tsx';
 
 /**
- * /backoffice/settings/security: one's own second factors, sessions and password, for everyone
+ * /backoffice/settings/security: one's own second factors, sessions, connected apps and password, for everyone
  * signed in; the organisation's sign-in rules for System Administrators. An enrolment-only session
  * sees this page alone, saying why.
  */
@@ -78,6 +79,7 @@ export function SecurityPage() {
             />
           </Stack>
           <SessionsSection sessions={security.data.sessions} narrow={narrow} />
+          {!session.enrolment_required && <ConnectedAppsSection scope="mine" narrow={narrow} />}
         </>
       )}
       <PasswordSection />

@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Radio, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { SecondFactorRequirement } from '@contracts';
+import type { OAuthAppsSetting, SecondFactorRequirement } from '@contracts';
 import { ConfirmDialog } from '../shared/ConfirmDialog.tsx';
 import { FailureAlert, LoadingRows, ProblemAlert, useFeedback } from '../shared/Feedback.tsx';
 import { useEndTenantSessions, useSignInSettings, useUpdateSignInSettings } from './security-api.ts';
@@ -15,6 +15,20 @@ const CHOICES: Array<{ value: SecondFactorRequirement; label: string; descriptio
   { value: 'everyone', label: 'Everyone', description: 'Every person must add one before using the back office.' },
 ];
 
+const APP_CHOICES: Array<{ value: OAuthAppsSetting; label: string; description: string }> = [
+  {
+    value: 'off',
+    label: 'Nobody',
+    description: 'No app can be connected; apps already connected keep working until revoked.',
+  },
+  {
+    value: 'key_managers',
+    label: 'People who may create keys',
+    description: 'An app acts as the person who approved it, like a key made by them.',
+  },
+  { value: 'everyone', label: 'Everyone', description: 'Any person may connect an app that acts as them.' },
+];
+
 /** The organisation's sign-in rules, for System Administrators: who must have a second factor. */
 export function SignInSettingsSection() {
   const settings = useSignInSettings(true);
@@ -22,17 +36,21 @@ export function SignInSettingsSection() {
   const endAll = useEndTenantSessions();
   const notify = useFeedback();
   const [choice, setChoice] = useState<SecondFactorRequirement | null>(null);
+  const [appsChoice, setAppsChoice] = useState<OAuthAppsSetting | null>(null);
   const [endingAll, setEndingAll] = useState<true | null>(null);
   const saved = settings.data?.second_factor_required;
   // The person's choice, until saved; null shows what the server holds.
   const shown = choice ?? saved;
+  const savedApps = settings.data?.oauth_apps;
+  const shownApps = appsChoice ?? savedApps;
   const save = () => {
-    if (!choice) return;
+    if (!choice && !appsChoice) return;
     update.mutate(
-      { second_factor_required: choice },
+      { ...(choice ? { second_factor_required: choice } : {}), ...(appsChoice ? { oauth_apps: appsChoice } : {}) },
       {
         onSuccess: () => {
           setChoice(null);
+          setAppsChoice(null);
           notify('success', 'Sign-in settings saved', 'They apply from everyone’s next request.');
         },
       },
@@ -66,9 +84,21 @@ export function SignInSettingsSection() {
                 ))}
               </Stack>
             </Radio.Group>
+            <Radio.Group
+              label="Who may connect apps (Claude, ChatGPT, VS Code, Cursor)"
+              description="Connecting an app lets it use the MCP server or the API as the person who approved it."
+              value={shownApps ?? null}
+              onChange={(value) => setAppsChoice(value)}
+            >
+              <Stack gap="xs" mt="xs">
+                {APP_CHOICES.map((each) => (
+                  <Radio key={each.value} value={each.value} label={each.label} description={each.description} />
+                ))}
+              </Stack>
+            </Radio.Group>
             {update.error !== null && <FailureAlert title="The settings were not saved" error={update.error} />}
             <Group gap="sm">
-              <Button onClick={save} disabled={shown === saved} loading={update.isPending}>
+              <Button onClick={save} disabled={shown === saved && shownApps === savedApps} loading={update.isPending}>
                 Save sign-in settings
               </Button>
             </Group>

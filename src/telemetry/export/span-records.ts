@@ -8,11 +8,11 @@ type LinkRecord = { context: SpanContext; attributes?: Attributes; droppedAttrib
 
 /**
  * Finished spans as one flat array of strings and numbers, for the export worker. A structured
- * clone of a packed array of primitives costs about a third of the same spans as objects, and it
- * is the request thread that pays for the clone. A resource travels once, in the first batch that
- * holds one of its spans, and is named by its id after that: cloning its fifteen attributes cost
- * 30-40 µs, as much as the spans of a lot handed over at 10 %. Scopes travel once per batch, by
- * index; events and links (rare on a request's spans) as they are, a trace state as its header.
+ * clone of a packed array of primitives costs a fraction of the same spans as objects, and it is
+ * the request thread that pays for the clone (docs/performance.md, Tracing). A resource travels
+ * once, in the first batch that holds one of its spans, and is named by its id after that: cloning
+ * its attributes cost as much as a lot's spans. Scopes travel once per batch, by index; events and
+ * links (rare on a request's spans) as they are, a trace state as its header.
  */
 export type SpanBatch = {
   values: unknown[];

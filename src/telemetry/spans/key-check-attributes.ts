@@ -1,6 +1,6 @@
 import { trace } from '@opentelemetry/api';
-import type { Accepted } from '../keys/check/decide.ts';
-import type { AirkeyError } from '../shared/errors.ts';
+import type { Accepted } from '../../keys/check/decide.ts';
+import type { AirkeyError } from '../../shared/errors.ts';
 
 /**
  * The key check's outcome on the request's span (a limit's refusal is of an accepted key): the key's and tenant's ids when accepted, the

@@ -12,7 +12,7 @@ import {
 import { RandomIdGenerator, SamplingDecision, type IdGenerator, type Sampler } from '@opentelemetry/sdk-trace';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { RootSampling } from './root-sampling.ts';
-import { scrubSecrets } from './scrubbing-exporter.ts';
+import { scrubSecrets } from '../export/scrubbing-exporter.ts';
 
 const NO_ATTRIBUTES: Attributes = Object.freeze({});
 const NO_LINKS: Link[] = [];

@@ -17,8 +17,8 @@ const BYTES_PER_SPAN_GUESS = 512;
  * ProtobufTraceSerializer writes for the same spans (test/unit/otlp-trace-encoding.test.ts holds
  * the two together), written in one pass by one writer. The SDK's serializer sizes the request in a
  * first pass and writes it in a second, each through an interface two classes implement, so none
- * of its many small calls is inlined: under callgrind it cost the worker about 50,000 instructions a
- * span, nearly half of all the worker does (bench/RESULTS.md).
+ * of its many small calls is inlined. What this buys, measured (bench/otlp-encoding.ts), is in
+ * docs/performance.md (Tracing).
  */
 export function encodeTraceRequest(spans: readonly ReadableSpan[]): Uint8Array {
   const writer = new ProtobufWriter(spans.length * BYTES_PER_SPAN_GUESS);

@@ -55,7 +55,7 @@ function positiveFromEnv(name: string): number | undefined {
 
 /**
  * @opentelemetry/exporter-trace-otlp-proto's OTLPTraceExporter, built from the same parts, with the
- * protobuf written by otlp-trace-encoding.ts: the same bytes for less than half the work.
+ * protobuf written by otlp-trace-encoding.ts: the same bytes for less work (docs/performance.md).
  */
 function otlpTraceExporter(): OTLPExporterBase<ReadableSpan[]> {
   const options = convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' });

@@ -1,16 +1,14 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
-import type { KeyRepository } from '../keys/key-repository.ts';
-import { activeTracing } from './tracing.ts';
+import type { KeyRepository } from '../../keys/key-repository.ts';
 
 type KeyLookup = Pick<KeyRepository, 'findFactsByDigest'>;
 
 /**
- * The key check's database read as a span of its own (its SQL span beneath it), when tracing is
- * on; the repository untouched otherwise. Only a miss reaches here: a cached key makes no span.
+ * The key check's database read as a span of its own (its SQL span beneath it); the composition
+ * root wraps the repository only when tracing is on. Only a miss reaches here: a cached key makes no span.
  * The digest stays out of the span, as the secret does.
  */
 export function traceKeyLookups(repository: KeyLookup): KeyLookup {
-  if (!activeTracing()) return repository;
   const tracer = trace.getTracer('airkey');
   return {
     findFactsByDigest: (digest) =>

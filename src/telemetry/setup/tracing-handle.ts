@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { EmbeddedClient } from './embedded-query-spans.ts';
+import type { EmbeddedClient } from '../spans/embedded-query-spans.ts';
 
 /** What the rest of airkey sees of a running SDK; nothing here imports it. */
 export type Tracing = {

@@ -3,13 +3,13 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { pino, type Logger } from 'pino';
-import { traceEmbeddedQueries } from './embedded-query-spans.ts';
-import { RequestSpans } from './request-spans.ts';
+import { traceEmbeddedQueries } from '../spans/embedded-query-spans.ts';
+import { RequestSpans } from '../spans/request-spans.ts';
 import { samplerFromEnv } from './sampler-from-env.ts';
-import { scrubSecrets } from './scrubbing-exporter.ts';
+import { scrubSecrets } from '../export/scrubbing-exporter.ts';
 import { DEFAULT_SERVICE_NAME } from './settings.ts';
 import type { Tracing } from './tracing-handle.ts';
-import { WorkerSpanProcessor } from './worker-span-processor.ts';
+import { WorkerSpanProcessor } from '../export/worker-span-processor.ts';
 
 const SHUTDOWN_MS = 2_000;
 

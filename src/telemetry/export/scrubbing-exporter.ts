@@ -1,5 +1,5 @@
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
-import { scrubUrl } from '../shared/redaction.ts';
+import { scrubUrl } from '../../shared/redaction.ts';
 
 type Exporter = Required<Pick<SpanExporter, 'export' | 'shutdown' | 'forceFlush'>>;
 type Spans = Parameters<SpanExporter['export']>[0];

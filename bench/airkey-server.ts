@@ -42,17 +42,17 @@ await startTracing();
 const services = await createServices(config);
 await services.start();
 const slug = `bench-${process.pid}-${Date.now()}`;
-const tenant = await services.tenants.create(SYSTEM_ACTOR, { name: 'Bench Air', slug });
+const tenant = await services.accounts.tenants.create(SYSTEM_ACTOR, { name: 'Bench Air', slug });
 const email = `${slug}@example.test`;
 const password = 'bench-password-1';
-await services.users.create(SYSTEM_ACTOR, tenant.id, {
+await services.accounts.users.create(SYSTEM_ACTOR, tenant.id, {
   email,
   name: 'Bench',
   password,
   roles: ['system_administrator'],
 });
-const adminUser = await services.users.requireByEmail(email);
-const { secret } = await services.keys.create(signedInAs(adminUser), { name: 'bench' });
+const adminUser = await services.accounts.users.requireByEmail(email);
+const { secret } = await services.keys.lifecycle.create(signedInAs(adminUser), { name: 'bench' });
 // Keys for the back-office listing, written in one statement (the bench times creates separately).
 const extraKeys = Number(process.env.BENCH_EXTRA_KEYS ?? 0);
 if (extraKeys > 0) {
@@ -73,7 +73,7 @@ if (process.env.BENCH_HUNG_WEBHOOK) {
   const { hungWebhook } = await import('./webhooks.ts');
   await hungWebhook(services, tenant.id, process.env.BENCH_HUNG_WEBHOOK);
 }
-const verdict = await services.keyCheck.check(secret, 'setup');
+const verdict = await services.keys.check.check(secret, 'setup');
 if (!verdict.ok) throw new Error(`bench key rejected: ${verdict.reason}`);
 
 // With /mcp, as `airkey serve` has it (its hooks are scoped to its own routes).

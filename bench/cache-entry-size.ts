@@ -3,7 +3,7 @@
  * row's strings decoded one by one, `keyFactsOf`), filled into a `KeyCache` by digest, with and
  * without whoami's cached body; the heap's growth after full collections, per entry.
  * `node bench/cache-entry-size.ts [N]` (Node 24, as `npm run bench` runs; N defaults to 100,000).
- * docs/operations.md (Memory) states the result; test/unit/key-cache-memory.test.ts holds it.
+ * docs/operations.md (Memory) states the result; test/unit/revocation/key-cache-memory.test.ts holds it.
  */
 import { createHash } from 'node:crypto';
 import { keyFactsOf, type KeyFacts } from '../src/keys/key-facts.ts';

@@ -41,15 +41,15 @@ export const requestLogQueries: Scenario = {
     await services.start();
     try {
       const slug = `logq-${process.pid}-${Date.now()}`;
-      const tenant = await services.tenants.create(SYSTEM_ACTOR, { name: 'Log Air', slug });
+      const tenant = await services.accounts.tenants.create(SYSTEM_ACTOR, { name: 'Log Air', slug });
       const email = `${slug}@example.test`;
-      await services.users.create(SYSTEM_ACTOR, tenant.id, {
+      await services.accounts.users.create(SYSTEM_ACTOR, tenant.id, {
         email,
         name: 'Bench',
         password: 'bench-password-1',
         roles: ['system_administrator'],
       });
-      const actor = signedInAs(await services.users.requireByEmail(email));
+      const actor = signedInAs(await services.accounts.users.requireByEmail(email));
       const keys = Array.from({ length: KEYS }, () => randomUUID());
       const other = randomUUID();
       const db = services.database.db;
@@ -89,7 +89,7 @@ export const requestLogQueries: Scenario = {
         const times: number[] = [];
         for (let i = 0; i < TIMES; i++) {
           const at = performance.now();
-          await services.requestLog.list(actor, filterOf(i), limit);
+          await services.requestLog.reader.list(actor, filterOf(i), limit);
           times.push(performance.now() - at);
         }
         const p95 = percentile(times, 95);

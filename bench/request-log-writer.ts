@@ -37,15 +37,15 @@ export const requestLogWriter: Scenario = {
     await services.start();
     try {
       const slug = `log-${process.pid}-${Date.now()}`;
-      const tenant = await services.tenants.create(SYSTEM_ACTOR, { name: 'Log Air', slug });
+      const tenant = await services.accounts.tenants.create(SYSTEM_ACTOR, { name: 'Log Air', slug });
       const email = `${slug}@example.test`;
-      await services.users.create(SYSTEM_ACTOR, tenant.id, {
+      await services.accounts.users.create(SYSTEM_ACTOR, tenant.id, {
         email,
         name: 'Bench',
         password: 'bench-password-1',
         roles: ['system_administrator'],
       });
-      const actor = signedInAs(await services.users.requireByEmail(email));
+      const actor = signedInAs(await services.accounts.users.requireByEmail(email));
       const writer = new RequestLogWriter({
         store: new RequestLogRepository(services.database.db),
         capacity: entries,
@@ -69,7 +69,7 @@ export const requestLogWriter: Scenario = {
       let lines = 0;
       let bytes = 0;
       // Each entry becomes its line as the route writes it; the line is then dropped, as a socket would take it.
-      for await (const entry of services.requestLog.export(actor, { key: keyId })) {
+      for await (const entry of services.requestLog.reader.export(actor, { key: keyId })) {
         bytes += `${JSON.stringify(entry)}\n`.length;
         if (++lines % 1_000 === 0) peak = Math.max(peak, process.memoryUsage().rss);
       }

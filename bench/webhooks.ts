@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServices, type Services } from '../src/app/services.ts';
+import { createServices, type ServiceRoot } from '../src/app/services.ts';
 import { loadConfig } from '../src/config.ts';
 import { webhooks } from '../src/db/webhook-tables.ts';
 import { signedInAs } from '../test/support/actors.ts';
@@ -25,12 +25,12 @@ import { rowsOf } from '../test/support/rows.ts';
 const EVENTS = 1_000;
 
 /** Inside a bench server: an endpoint at `url` for the tenant, and 100 webhook.test events queued to it. */
-export async function hungWebhook(services: Services, tenantId: string, url: string): Promise<void> {
+export async function hungWebhook(services: ServiceRoot, tenantId: string, url: string): Promise<void> {
   await services.database.db.insert(webhooks).values({
     tenantId,
     url,
     events: [...WEBHOOK_EVENT_TYPES],
-    secretSealed: services.webhookSecrets.seal(newWebhookSecret()),
+    secretSealed: services.webhooks.secrets.seal(newWebhookSecret()),
   });
   await services.uow.inTransaction((_tx, _changed, emit) => {
     for (let i = 0; i < 100; i++) emit({ tenantId, type: 'webhook.test', data: { n: i } });
@@ -68,8 +68,11 @@ export async function thousandEvents(s: Settings): Promise<Row> {
   const services = await createServices(config);
   await services.start();
   try {
-    const tenant = await services.tenants.create(SYSTEM_ACTOR, { name: 'Webhook Air', slug: `hooks-${process.pid}` });
-    const user = await services.users.create(SYSTEM_ACTOR, tenant.id, {
+    const tenant = await services.accounts.tenants.create(SYSTEM_ACTOR, {
+      name: 'Webhook Air',
+      slug: `hooks-${process.pid}`,
+    });
+    const user = await services.accounts.users.create(SYSTEM_ACTOR, tenant.id, {
       email: `hooks-${process.pid}@example.test`,
       name: 'Bench',
       password: 'bench-password-1',
@@ -80,12 +83,14 @@ export async function thousandEvents(s: Settings): Promise<Row> {
       tenantId: tenant.id,
       url,
       events: [...WEBHOOK_EVENT_TYPES],
-      secretSealed: services.webhookSecrets.seal(newWebhookSecret()),
+      secretSealed: services.webhooks.secrets.seal(newWebhookSecret()),
     });
     s.log(`webhooks: ${EVENTS} key creations to a receiver that answers at once`);
     const started = performance.now();
     for (let i = 0; i < EVENTS; i += 20) {
-      await Promise.all(Array.from({ length: 20 }, (_, j) => services.keys.create(actor, { name: `k${i + j}` })));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, j) => services.keys.lifecycle.create(actor, { name: `k${i + j}` })),
+      );
     }
     const lastChange = performance.now();
     await arrived;

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { serveAdminSocket } from './admin/admin-socket.ts';
 import { localOperations, type AdminOperations } from './admin/operations.ts';
 import { bootstrapIfEmpty, type FirstStart } from './app/bootstrap.ts';
-import { createServices, type ServiceOverrides, type Services } from './app/services.ts';
+import { createServices, type ServiceOverrides, type ServiceRoot } from './app/services.ts';
 import type { Config } from './config.ts';
 import { buildApp, type AppOptions } from './http/app.ts';
 import { backgroundLogger } from './app/logger.ts';
@@ -11,7 +11,7 @@ import { mcpRoutes } from './mcp/mcp-routes.ts';
 
 export type RunningServer = {
   app: FastifyInstance;
-  services: Services;
+  services: ServiceRoot;
   url: string;
   firstStart: FirstStart | undefined;
   stop(): Promise<void>;
@@ -46,7 +46,7 @@ export async function startServer(
   const firstStart = await bootstrapIfEmpty(services);
   resolveOperations(localOperations(services));
   const app = await buildApp(services, { ...options, plugins: [mcpRoutes, ...(options.plugins ?? [])] });
-  for (const warning of services.startupWarnings) app.log.warn(warning);
+  for (const warning of services.webhooks.startupWarnings) app.log.warn(warning);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -65,43 +65,43 @@ export function localOperations(services: Services): AdminOperations {
   return {
     // Opening the database already applied every migration.
     migrate: () => Promise.resolve({ migrated: true as const }),
-    createTenant: (input) => services.tenants.create(SYSTEM_ACTOR, input),
-    setAuthority: (input) => services.tenants.setAuthority(SYSTEM_ACTOR, input.tenant, input.authority),
+    createTenant: (input) => services.accounts.tenants.create(SYSTEM_ACTOR, input),
+    setAuthority: (input) => services.accounts.tenants.setAuthority(SYSTEM_ACTOR, input.tenant, input.authority),
     createUser: async (input) => {
-      const tenant = await services.tenants.requireBySlug(input.tenant);
-      return services.users.create(SYSTEM_ACTOR, tenant.id, input);
+      const tenant = await services.accounts.tenants.requireBySlug(input.tenant);
+      return services.accounts.users.create(SYSTEM_ACTOR, tenant.id, input);
     },
     setRoles: async (input) => {
-      const user = await services.users.requireByEmail(input.email);
-      return services.users.update(SYSTEM_ACTOR, user.tenantId, user.id, { roles: input.roles });
+      const user = await services.accounts.users.requireByEmail(input.email);
+      return services.accounts.users.update(SYSTEM_ACTOR, user.tenantId, user.id, { roles: input.roles });
     },
     deleteUser: async (input) => {
-      const user = await services.users.requireByEmail(input.email);
-      await services.users.delete(SYSTEM_ACTOR, user.tenantId, user.id);
+      const user = await services.accounts.users.requireByEmail(input.email);
+      await services.accounts.users.delete(SYSTEM_ACTOR, user.tenantId, user.id);
       return { deleted: user.email };
     },
     resetSecondFactors: async (input) => {
-      const user = await services.users.requireByEmail(input.email);
-      await services.secondFactors.resetForUser(SYSTEM_ACTOR, user.tenantId, user.id);
+      const user = await services.accounts.users.requireByEmail(input.email);
+      await services.signIn.secondFactors.resetForUser(SYSTEM_ACTOR, user.tenantId, user.id);
       return { reset: user.email };
     },
     seedFlights: async (input) => {
-      const tenant = await services.tenants.requireBySlug(input.tenant);
+      const tenant = await services.accounts.tenants.requireBySlug(input.tenant);
       const rows = generateFlights(tenant.id, input.count, services.clock.now(), services.clock.nowMs() & 0xffff);
       return { tenant: toTenantView(tenant).slug, inserted: await services.flights.seed(SYSTEM_ACTOR, rows) };
     },
     showKeyPolicy: async (input) => {
-      const tenant = await services.tenants.requireBySlug(input.tenant);
-      return services.keyPolicies.get(SYSTEM_ACTOR, tenant.id);
+      const tenant = await services.accounts.tenants.requireBySlug(input.tenant);
+      return services.keys.policies.get(SYSTEM_ACTOR, tenant.id);
     },
     setKeyPolicy: async (input) => {
-      const tenant = await services.tenants.requireBySlug(input.tenant);
-      return services.keyPolicies.update(SYSTEM_ACTOR, tenant.id, input.change);
+      const tenant = await services.accounts.tenants.requireBySlug(input.tenant);
+      return services.keys.policies.update(SYSTEM_ACTOR, tenant.id, input.change);
     },
     // The way back in when the identity provider is down and passwords are off.
     setPasswordSignIn: (input) =>
-      services.signInSettings.updateAsSystem(SYSTEM_ACTOR, input.tenant, { password_sign_in: input.enabled }),
-    moveSsoDomain: (input) => services.ssoAdmin.moveDomain(SYSTEM_ACTOR, input),
+      services.signIn.settings.updateAsSystem(SYSTEM_ACTOR, input.tenant, { password_sign_in: input.enabled }),
+    moveSsoDomain: (input) => services.signIn.ssoAdmin.moveDomain(SYSTEM_ACTOR, input),
   };
 }
 

@@ -27,25 +27,33 @@ import { TenantService } from '../tenants/tenant-service.ts';
 import { UserRepository } from '../users/user-repository.ts';
 import { UserService } from '../users/user-service.ts';
 import { safeAgent, type Resolver } from '../webhooks/safe-agent.ts';
-import type { Foundation } from './foundation.ts';
-import type { AccountServices } from './service-types.ts';
+import type { Database } from '../db/handle.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
+import type { AccountServices, SignInServices } from './service-types.ts';
+import type { Throttles } from './throttles.ts';
+
+export type AccountDeps = {
+  config: Config;
+  clock: Clock;
+  database: Database;
+  uow: UnitOfWork;
+  audit: AuditService;
+  /** The webhooks' box seals TOTP and SSO client secrets too. */
+  secrets: Sealer;
+  throttles: Throttles;
+  creatorKeys: CreatorKeys;
+  reportError: (error: unknown) => void;
+  ssoResolver?: Resolver | undefined;
+};
 
 /**
  * Tenants, users and the door to the back office (docs/sign-in.md): sign-in, second factors,
  * sessions, sign-in settings and single sign-on. TOTP and SSO client secrets are sealed with the
  * same key as webhook secrets; requests to identity providers pass the webhooks' address guard.
  */
-export function buildAccountServices(
-  config: Config,
-  clock: Clock,
-  base: Foundation,
-  audit: AuditService,
-  creatorKeys: CreatorKeys,
-  ssoResolver?: Resolver,
-): AccountServices {
-  const { uow } = base;
-  const { db } = base.database;
-  const secrets: Sealer = base.webhooks.secrets;
+export function buildAccounts(deps: AccountDeps): { accounts: AccountServices; signIn: SignInServices } {
+  const { config, clock, uow, audit, secrets, throttles, creatorKeys, ssoResolver } = deps;
+  const { db } = deps.database;
   const tenantRows = new TenantRepository(db);
   const userRows = new UserRepository(db);
   const totp = new TotpRepository(db);
@@ -66,11 +74,11 @@ export function buildAccountServices(
   const attempts = new SignInAttempts({
     uow,
     audit,
-    perClient: base.throttles.signInFailures,
-    spray: base.throttles.signInSpray,
-    secondFactors: base.throttles.signInSecondFactors,
-    passwords: base.throttles.signInPasswords,
-    onError: base.reportError,
+    perClient: throttles.signInFailures,
+    spray: throttles.signInSpray,
+    secondFactors: throttles.signInSecondFactors,
+    passwords: throttles.signInPasswords,
+    onError: deps.reportError,
   });
   const ssoRows = new SsoRepository(db);
   const ssoStore = new SsoSettingsRepositoryStore({
@@ -87,7 +95,7 @@ export function buildAccountServices(
     allowInsecure: config.ssoAllowPrivate,
     clock,
   });
-  return {
+  const accounts: AccountServices = {
     tenants: new TenantService({ uow, tenants: tenantRows, keys: creatorKeys, audit }),
     users: new UserService({
       uow,
@@ -100,6 +108,8 @@ export function buildAccountServices(
       checkCurrentPassword: (user, address, verify) =>
         attempts.check({ account: user.email, user, method: 'password', client: { address, userAgent: '' } }, verify),
     }),
+  };
+  const signIn: SignInServices = {
     sessions,
     signIns: new SignInService({
       uow,
@@ -112,9 +122,9 @@ export function buildAccountServices(
       passkeys,
       audit,
       attempts,
-      throttle: base.throttles.signInFailures,
-      sprayThrottle: base.throttles.signInSpray,
-      preSessionWork: base.throttles.preSessionWork,
+      throttle: throttles.signInFailures,
+      sprayThrottle: throttles.signInSpray,
+      preSessionWork: throttles.preSessionWork,
       clock,
     }),
     secondFactors: new SecondFactorService({
@@ -130,7 +140,7 @@ export function buildAccountServices(
       secrets,
       clock,
     }),
-    signInSettings: new SignInSettingsService({ uow, tenants: tenantRows, audit, clock, sso: ssoStore }),
+    settings: new SignInSettingsService({ uow, tenants: tenantRows, audit, clock, sso: ssoStore }),
     sso: new SsoService({
       uow,
       rows: ssoRows,
@@ -145,6 +155,6 @@ export function buildAccountServices(
       allowPrivate: config.ssoAllowPrivate,
     }),
     ssoAdmin: new SsoAdmin({ uow, rows: ssoRows, users: userRows, tenants: tenantRows, audit, clock }),
-    audit,
   };
+  return { accounts, signIn };
 }

@@ -7,7 +7,7 @@ import { passwordProblem } from '../shared/password-rules.ts';
 import { TenantRepository } from '../tenants/tenant-repository.ts';
 import { hashPassword } from '../users/password.ts';
 import { UserRepository } from '../users/user-repository.ts';
-import type { Services } from './services.ts';
+import type { ServiceRoot } from './services.ts';
 
 export type FirstStart = { tenantSlug: string; email: string; generatedPassword: string | undefined; flights: number };
 
@@ -19,7 +19,7 @@ export const DEMO_FLIGHT_COUNT = 2000;
  * Runs under an advisory lock, so instances starting together create it once. Returns undefined
  * when the database already had tenants.
  */
-export async function bootstrapIfEmpty(services: Services): Promise<FirstStart | undefined> {
+export async function bootstrapIfEmpty(services: ServiceRoot): Promise<FirstStart | undefined> {
   const { config, clock } = services;
   const tenantRows = new TenantRepository(services.database.db);
   if (await tenantRows.any()) return undefined;

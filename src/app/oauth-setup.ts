@@ -23,7 +23,8 @@ import { AccessTokenCheck } from '../oauth/token-check.ts';
 import type { TokenFacts } from '../oauth/token-facts.ts';
 import { AccessTokenRepository } from '../oauth/token-repository.ts';
 import { KeyCache } from '../revocation/key-cache.ts';
-import type { Foundation } from './foundation.ts';
+import type { Database } from '../db/handle.ts';
+import type { ChangeFeed } from '../revocation/change-feed.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -83,7 +84,7 @@ export async function buildOAuth(
 export function buildAccessTokens(
   config: Config,
   clock: Clock,
-  base: Pick<Foundation, 'database' | 'changes' | 'throttles'>,
+  base: { database: Database; changes: ChangeFeed; throttles: { keyFailures: FailureThrottle } },
   oauth: OAuthServer,
   usage: RequestCounter,
 ): AccessTokenCheck {

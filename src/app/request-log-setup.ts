@@ -9,7 +9,10 @@ import { RequestLogSink, type RequestLogDrain } from '../request-log/request-log
 import { WorkerDrain } from '../request-log/worker-drain.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { BackgroundJob } from './background-jobs.ts';
-import type { Foundation } from './foundation.ts';
+import type { Database } from '../db/handle.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { CursorCodec } from '../shared/cursor.ts';
+import type { FailureStreak } from '../shared/failure-streak.ts';
 import type { RequestLogServices } from './service-types.ts';
 
 /** Partitions change by the day: checking once an hour keeps three days ahead with room to spare. */
@@ -20,18 +23,29 @@ const MAINTAIN_EVERY_MS = 3_600_000;
  * to (none when REQUEST_LOG_DAYS is 0), its job (partitions made before the first write, the
  * buffer written on stop) and its housekeeping task (partitions ahead, old days dropped).
  */
-export function buildRequestLog(config: Config, clock: Clock, base: Foundation) {
-  const { db } = base.database;
+export type RequestLogDeps = {
+  config: Config;
+  clock: Clock;
+  database: Database;
+  cursors: CursorCodec;
+  metrics: Metrics;
+  streakOf: (task: string) => FailureStreak;
+  reportError: (error: unknown) => void;
+};
+
+export function buildRequestLog(deps: RequestLogDeps) {
+  const { config, clock } = deps;
+  const { db } = deps.database;
   const repository = new RequestLogRepository(db);
   const on = config.requestLogDays > 0;
   const writer = on
     ? new RequestLogSink({
-        drain: drainOf(config, base, repository),
+        drain: drainOf(deps, repository),
         capacity: config.requestLogBuffer,
         intervalMs: config.usageFlushMs,
       })
     : null;
-  if (writer) base.metrics.watchRequestLog(writer);
+  if (writer) deps.metrics.watchRequestLog(writer);
   const partitions = new RequestLogPartitions({ db, clock, days: config.requestLogDays });
   let maintainedAtMs = Number.NEGATIVE_INFINITY;
   const maintain = async (): Promise<void> => {
@@ -41,14 +55,14 @@ export function buildRequestLog(config: Config, clock: Clock, base: Foundation) 
     maintainedAtMs = clock.nowMs();
   };
   const services: RequestLogServices = {
-    requestLog: new RequestLogService({ repository, cursors: base.cursors }),
-    requestLogWriter: writer,
+    reader: new RequestLogService({ repository, cursors: deps.cursors }),
+    writer,
   };
   const job: BackgroundJob = {
     name: 'request log',
     async start() {
       // A database that cannot answer yet only delays the partitions: the housekeeping tries again.
-      await maintain().catch((error: unknown) => base.reportError(error));
+      await maintain().catch((error: unknown) => deps.reportError(error));
       writer?.start();
     },
     stop: () => writer?.stop(),
@@ -61,9 +75,10 @@ export function buildRequestLog(config: Config, clock: Clock, base: Foundation) 
  * request thread. PGlite has one connection, on the request thread: the writer runs there, in
  * smaller batches that hold the thread for a shorter while.
  */
-function drainOf(config: Config, base: Foundation, repository: RequestLogRepository): RequestLogDrain {
-  const report = base.streakOf('request_log');
-  if (base.database.kind === 'postgres' && config.databaseUrl) {
+function drainOf(deps: RequestLogDeps, repository: RequestLogRepository): RequestLogDrain {
+  const { config } = deps;
+  const report = deps.streakOf('request_log');
+  if (deps.database.kind === 'postgres' && config.databaseUrl) {
     return new WorkerDrain(
       { databaseUrl: config.databaseUrl, intervalMs: config.usageFlushMs, batchSize: 1_000, parallel: 2 },
       report,

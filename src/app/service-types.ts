@@ -38,88 +38,100 @@ import type { Resolver } from '../webhooks/safe-agent.ts';
 import type { SecretBox } from '../webhooks/secret-box.ts';
 import type { WebhookService } from '../webhooks/webhook-service.ts';
 import type { OAuthServer } from '../oauth/oauth-server.ts';
-import type { AccessTokenCheck } from '../oauth/token-check.ts';
+import type { Readiness } from './readiness.ts';
 
 /**
- * What the composition root hands the HTTP server, the MCP server and the CLI, in groups. Services
- * only: repositories stay inside the root, so every write goes through a service that checks its
- * actor. A new feature adds its group here, builds it in services.ts and, if it runs beside the
- * server, adds one entry to the background jobs there.
+ * What the composition root hands the HTTP server, the MCP server, the admin socket and the CLI:
+ * services only, one group per feature. Storage, the unit of work and the change feed stay in the
+ * root (ServiceRoot), so every write goes through a service that checks its actor. A new feature
+ * adds its group here and builds it in services.ts.
  */
-export type Services = FoundationServices &
-  KeyServices &
-  AccountServices &
-  FlightServices &
-  WebhookServices &
-  RequestLogServices & {
-    /** The OAuth authorization server (docs/oauth.md). */
-    oauth: OAuthServer;
-    /** Access tokens on /mcp and /api/v1 (docs/oauth.md, the resource side). */
-    accessTokens: AccessTokenCheck;
-    /** Starts the background jobs (the change feed first). */
-    start(): Promise<void>;
-    /** Stops them in reverse order, flushing what they hold, then closes Redis and the database. */
-    close(): Promise<void>;
-  };
-
-/** Storage, the change feed and the unit of work every write starts in; the metrics that watch them. */
-export type FoundationServices = {
+export type Services = {
   config: Config;
   clock: Clock;
-  database: Database;
-  changes: ChangeFeed;
-  uow: UnitOfWork;
   metrics: Metrics;
-};
-
-/** The key core (docs/keys.md): the hot-path check and what it reads, the lifecycle, usage. */
-export type KeyServices = {
-  keyCheck: KeyCheck;
-  keyCache: KeyCache<KeyFacts>;
-  legacyKeys: LegacyKeys;
+  /** Whether the database answers and the change feed listens (/readyz). */
+  readiness: Readiness;
+  keys: KeyServices;
   /** A request's way from its credential to its route (src/admission/admit.ts): the key check, then the limits. */
   admission: AdmissionDeps;
-  rateLimitNotices: RateLimitNotices;
-  quotaMeter: QuotaMeter;
-  quotaNotices: QuotaNotices;
-  keys: KeyService;
-  keyRolls: RollService;
-  keyPolicies: KeyPolicyService;
+  limits: LimitServices;
+  usage: UsageServices;
+  accounts: AccountServices;
+  signIn: SignInServices;
+  audit: AuditService;
+  /** The data a key opens: a tenant's flights. */
+  flights: FlightService;
+  webhooks: WebhookServices;
+  requestLog: RequestLogServices;
+  /** The OAuth authorization server (docs/oauth.md). */
+  oauth: OAuthServer;
+};
+
+/**
+ * What createServices returns: the services, and what only the process that runs them (and tests
+ * that look under the services) may hold: storage, the unit of work, the change feed, start and stop.
+ */
+export type ServiceRoot = Services & {
+  database: Database;
+  uow: UnitOfWork;
+  changes: ChangeFeed;
+  /** Starts the background jobs (the change feed first). */
+  start(): Promise<void>;
+  /** Stops them in reverse order, flushing what they hold, then closes Redis and the database. */
+  close(): Promise<void>;
+};
+
+/** The key core (docs/keys.md): the hot-path check and what it reads, the lifecycle, the sweeps. */
+export type KeyServices = {
+  check: KeyCheck;
+  cache: KeyCache<KeyFacts>;
+  legacy: LegacyKeys;
+  /** Create, update, enable, revoke and delete keys. */
+  lifecycle: KeyService;
+  rolls: RollService;
+  policies: KeyPolicyService;
   leaks: LeakService;
   /** Runs on its own timer; a pass on demand for tests and tools. */
   expirySweep: ExpirySweep;
-  usage: UsageRecorder;
-  usageCounter: UsageCounter;
-  usageReports: UsageService;
+  /** Each key's last use, written behind. */
+  lastUse: UsageRecorder;
 };
 
-/** Tenants, their users, the back office's door (sign-in, second factors, sessions) and the audit trail. */
-export type AccountServices = {
-  tenants: TenantService;
-  users: UserService;
-  sessions: SessionService;
+/** What announces and meters a key's limits beside the admission. */
+export type LimitServices = {
+  rateLimitNotices: RateLimitNotices;
+  quotaMeter: QuotaMeter;
+  quotaNotices: QuotaNotices;
+};
+
+/** Requests per key and hour: counted in memory, written behind, reported. */
+export type UsageServices = { counter: UsageCounter; reports: UsageService };
+
+/** Tenants and their users. */
+export type AccountServices = { tenants: TenantService; users: UserService };
+
+/** The back office's door (docs/sign-in.md): sign-in, second factors, sessions, settings, SSO. */
+export type SignInServices = {
   signIns: SignInService;
+  sessions: SessionService;
   secondFactors: SecondFactorService;
-  signInSettings: SignInSettingsService;
+  settings: SignInSettingsService;
   sso: SsoService;
   ssoAdmin: SsoAdmin;
-  audit: AuditService;
 };
 
-/** The data a key opens: a tenant's flights. */
-export type FlightServices = { flights: FlightService };
-
-/** The request log (docs/request-log.md): the writer behind every API and MCP request, and its reader. */
+/** The request log (docs/request-log.md): its reader, and the writer behind every API and MCP request. */
 export type RequestLogServices = {
-  requestLog: RequestLogService;
+  reader: RequestLogService;
   /** Null when REQUEST_LOG_DAYS is 0: nothing is recorded. */
-  requestLogWriter: RequestLogSink | null;
+  writer: RequestLogSink | null;
 };
 
 /** Webhook endpoints, the box that seals their secrets, and what the sealing key said at start. */
 export type WebhookServices = {
-  webhooks: WebhookService;
-  webhookSecrets: SecretBox;
+  endpoints: WebhookService;
+  secrets: SecretBox;
   startupWarnings: readonly string[];
 };
 

@@ -1,50 +1,123 @@
 import type { Config } from '../config.ts';
 import { AuditRepository } from '../audit/audit-repository.ts';
 import { AuditService } from '../audit/audit-service.ts';
+import { openDatabase } from '../db/database.ts';
+import { sharedSecret } from '../db/shared-secrets.ts';
+import { UnitOfWork } from '../db/unit-of-work.ts';
 import { FlightPageCache } from '../flights/flight-page-cache.ts';
 import { FlightRepository } from '../flights/flight-repository.ts';
 import { FlightService } from '../flights/flight-service.ts';
+import { Metrics } from '../metrics/metrics.ts';
 import { systemClock } from '../shared/clock.ts';
-import { WebhookRepository } from '../webhooks/webhook-repository.ts';
-import { WebhookService } from '../webhooks/webhook-service.ts';
-import { buildAccountServices } from './account-services.ts';
+import { CursorCodec } from '../shared/cursor.ts';
+import { FailureStreak } from '../shared/failure-streak.ts';
+import { activeTracing } from '../telemetry/setup/tracing.ts';
+import { connectRedis } from '../throttle/redis-client.ts';
+import { eventOutbox } from '../webhooks/outbox.ts';
+import { buildAccounts } from './account-services.ts';
 import { BackgroundJobs, everyInterval } from './background-jobs.ts';
-import { openFoundation } from './foundation.ts';
-import { buildKeyServices } from './key-services.ts';
-import type { AdmissionDeps } from '../admission/admit.ts';
-import { tokenResolver } from '../admission/token-credential.ts';
-import { buildRequestLog } from './request-log-setup.ts';
+import { buildKeys } from './key-services.ts';
+import { backgroundLogger } from './logger.ts';
 import { buildAccessTokens, buildOAuth } from './oauth-setup.ts';
-import type { AccountServices, ServiceOverrides, Services, WebhookServices } from './service-types.ts';
+import { tokenResolver } from '../admission/token-credential.ts';
+import { readinessOf } from './readiness.ts';
+import { buildRequestLog } from './request-log-setup.ts';
+import { openRevocation } from './revocation-setup.ts';
+import type { ServiceOverrides, ServiceRoot } from './service-types.ts';
+import { createThrottles } from './throttles.ts';
+import { buildWebhooks, webhookDelivery } from './webhook-setup.ts';
 
-export type { ServiceOverrides, Services } from './service-types.ts';
+export type { ServiceOverrides, ServiceRoot, Services } from './service-types.ts';
 
 /** How often expired sessions, retired keys and old usage rows are cleared away. */
 const HOUSEKEEPING_MS = 30_000;
 
 /**
- * The composition root: builds every service once from config. The HTTP server, the MCP server
- * and the CLI all receive this same object. In order: the foundation (database, change feed, unit
- * of work), the key core, accounts, flights, webhooks; then the one list of background jobs.
+ * The composition root: every service built once from config, read top to bottom: what runs under
+ * every feature, then each feature from what it needs, then the one list of background jobs. The
+ * HTTP server, the MCP server, the admin socket and the CLI receive the services; storage, the
+ * unit of work and the change feed are handed to no adapter.
  */
-export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
+export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<ServiceRoot> {
   const clock = overrides.clock ?? systemClock;
-  const base = await openFoundation(config, clock, overrides);
-  const { database, cursors, changes, uow, metrics, log } = base;
-  const { db } = database;
-  const audit = new AuditService({ repository: new AuditRepository(db), cursors });
-  const key = buildKeyServices(config, clock, base, audit);
-  const { keyRolls, legacyKeys, usage, usageCounter, usageReports, expirySweep } = key.services;
 
-  const accounts: AccountServices = buildAccountServices(
+  // Storage first: nothing else is opened (not even the log's stream) when it cannot be.
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    observeEmbedded: activeTracing()?.traceEmbeddedQueries,
+  });
+  const { db } = database;
+  const cursors = new CursorCodec(await sharedSecret(db, 'cursor_secret'));
+
+  // What watches everything: the background log and the metrics.
+  const log = overrides.log ?? backgroundLogger({ level: config.logLevel });
+  const reportError = (error: unknown) => log.warn({ err: error }, 'background work failed');
+  const metrics = new Metrics();
+  /** A background task's failures: one warning when a streak starts, a count each time, a recovery line. */
+  const streakOf = (task: string) => {
+    metrics.backgroundFailed(task, 0);
+    return new FailureStreak(task, {
+      warn: (name, error) => log.warn({ err: error, task: name }, 'background task failed; retrying'),
+      recovered: (name, failures) => log.info({ task: name, failures }, 'background task recovered'),
+      count: (name) => metrics.backgroundFailed(name),
+    });
+  };
+
+  // The change feed, with the key cache it keeps exact.
+  const { changes, keyCache } = openRevocation({
     config,
     clock,
-    base,
-    audit,
-    key.creatorKeys,
-    overrides.ssoResolver,
-  );
+    database,
+    metrics,
+    log,
+    onLapsed: overrides.onRevocationLapsed,
+  });
 
+  // Webhook secrets and deliveries, sent off every request's path (docs/webhooks.md).
+  const delivery = await webhookDelivery(config, database, {
+    clock,
+    onError: reportError,
+    onWarning: overrides.onWarning,
+    resolver: overrides.webhookResolver,
+  });
+  // Every write starts here: one transaction, its changes published on the feed and applied
+  // locally, its events in the outbox. A commit that queued webhook deliveries starts the worker.
+  const outbox = eventOutbox(clock);
+  const uow = new UnitOfWork({ db, carrier: changes, outbox, onDeliveriesCommitted: () => delivery.worker.poke() });
+  const audit = new AuditService({ repository: new AuditRepository(db), cursors });
+
+  // Redis when configured (rate limits, quotas, failure throttles); memory or the database otherwise.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, streakOf('redis_connection')) : undefined;
+  const throttles = createThrottles(redis, clock, db);
+
+  // The features, each from what it needs.
+  const key = buildKeys({
+    config,
+    clock,
+    database,
+    uow,
+    changes,
+    keyCache,
+    redis,
+    throttles,
+    audit,
+    metrics,
+    streakOf,
+    reportError,
+  });
+  const { accounts, signIn } = buildAccounts({
+    config,
+    clock,
+    database,
+    uow,
+    audit,
+    secrets: delivery.secrets,
+    throttles,
+    creatorKeys: key.creatorKeys,
+    reportError,
+    ssoResolver: overrides.ssoResolver,
+  });
   // Pages of flights kept until their tenant's next write: only where this process is the only writer.
   const flightPages =
     database.kind === 'pglite' && config.flightPageCachePages > 0
@@ -53,47 +126,31 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const flights = new FlightService(new FlightRepository(db, (tenantId) => flightPages?.changed(tenantId)), cursors, {
     pages: flightPages,
     // The key check counted the request ok; a missing permission makes it rejected after all.
-    onDenied: (principal) => usageCounter.denied(principal.key.id, principal.tenant.id, clock.nowMs()),
+    onDenied: (principal) => key.usage.counter.denied(principal.key.id, principal.tenant.id, clock.nowMs()),
   });
-
-  const deliveries = base.webhooks.worker;
-  const webhooks: WebhookServices = {
-    webhooks: new WebhookService({
-      uow,
-      repository: new WebhookRepository(db),
-      audit,
-      clock,
-      cursors,
-      secrets: base.webhooks.secrets,
-      recordEvent: base.outbox,
-      poke: () => deliveries.poke(),
-      allowPrivate: config.webhookAllowPrivate,
-    }),
-    webhookSecrets: base.webhooks.secrets,
-    startupWarnings: base.webhooks.startupWarnings,
-  };
-
-  const requestLog = buildRequestLog(config, clock, base);
-  const oauth = await buildOAuth(config, clock, db, audit, base, overrides.oauthResolver);
-  const accessTokens = buildAccessTokens(config, clock, base, oauth, usageCounter);
-  // The credential step's resolvers, one per kind of credential, then a key's limits (src/admission).
-  const admission: AdmissionDeps = {
-    credentials: { key: key.keyCredentials, oauth: tokenResolver(accessTokens, oauth.urls) },
-    limits: key.limits.keyLimits,
+  const webhooks = buildWebhooks({ config, clock, database, uow, audit, cursors, outbox, delivery });
+  const requestLog = buildRequestLog({ config, clock, database, cursors, metrics, streakOf, reportError });
+  const oauth = await buildOAuth(config, clock, db, audit, { throttles, log, uow }, overrides.oauthResolver);
+  // Access tokens on /mcp and /api/v1 (docs/oauth.md): the admission's second kind of credential.
+  const accessTokens = buildAccessTokens(config, clock, { database, changes, throttles }, oauth, key.usage.counter);
+  const admission = {
+    ...key.admission,
+    credentials: { ...key.admission.credentials, oauth: tokenResolver(accessTokens, oauth.urls) },
   };
 
   // Everything that runs beside the server: started in this order, stopped in the reverse one (the
   // change feed last, so the flushes before it still publish). A new job is one more entry here.
+  const { legacy, rolls, lastUse, expirySweep } = key.keys;
   const jobs = new BackgroundJobs([
     { name: 'change feed', start: () => changes.start(), stop: () => changes.stop() },
-    { name: 'legacy keys', start: () => legacyKeys.refresh() },
-    { name: 'usage counts', start: () => usageCounter.start(), stop: () => usageCounter.stop() },
-    { name: 'key last use', start: () => usage.start(), stop: () => usage.stop() },
+    { name: 'legacy keys', start: () => legacy.refresh() },
+    { name: 'usage counts', start: () => key.usage.counter.start(), stop: () => key.usage.counter.stop() },
+    { name: 'key last use', start: () => lastUse.start(), stop: () => lastUse.stop() },
     // Written on stop, before the database closes: a clean stop loses no request's entry.
     requestLog.job,
     // Also waits for the rate limits' leases under way.
-    { name: 'quota use', start: () => key.limits.start(), stop: () => key.limits.close() },
-    { name: 'webhook deliveries', start: () => deliveries.start(), stop: () => deliveries.stop() },
+    { name: 'quota use', start: () => key.limitJobs.start(), stop: () => key.limitJobs.close() },
+    { name: 'webhook deliveries', start: () => delivery.worker.start(), stop: () => delivery.worker.stop() },
     { name: 'unused keys', start: () => key.unusedSweep.start(), stop: () => key.unusedSweep.stop() },
     // api_key.expiring and api_key.expired (recordExpiries), every SWEEP_INTERVAL_MS.
     { name: 'expiry', start: () => expirySweep.start(), stop: () => expirySweep.stop() },
@@ -101,12 +158,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       'housekeeping',
       HOUSEKEEPING_MS,
       {
-        legacy_keys: () => legacyKeys.refresh(),
-        retired_keys: () => keyRolls.deleteRetired(),
-        ended_sessions: () => accounts.sessions.deleteEnded(),
-        abandoned_sign_ins: () => accounts.signIns.deleteExpired(),
-        sso_flows: () => accounts.sso.deleteExpired(),
-        usage_prune: () => usageReports.prune(),
+        legacy_keys: () => legacy.refresh(),
+        retired_keys: () => rolls.deleteRetired(),
+        ended_sessions: () => signIn.sessions.deleteEnded(),
+        abandoned_sign_ins: () => signIn.signIns.deleteExpired(),
+        sso_flows: () => signIn.sso.deleteExpired(),
+        usage_prune: () => key.usage.reports.prune(),
         planner_statistics: () => database.refreshStatistics(),
         request_log_partitions: () => requestLog.maintain(),
         oauth_records: () => oauth.deleteExpired(),
@@ -118,22 +175,26 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   return {
     config,
     clock,
-    database,
-    changes,
-    uow,
     metrics,
-    ...key.services,
+    readiness: readinessOf(database, changes),
+    keys: key.keys,
     admission,
-    ...accounts,
+    limits: key.limits,
+    usage: key.usage,
+    accounts,
+    signIn,
+    audit,
     flights,
-    ...webhooks,
-    ...requestLog.services,
+    webhooks,
+    requestLog: requestLog.services,
     oauth,
-    accessTokens,
+    database,
+    uow,
+    changes,
     start: () => jobs.start(),
     async close() {
       await jobs.stop();
-      base.redis?.disconnect();
+      redis?.disconnect();
       await database.close();
     },
   };

@@ -95,3 +95,5 @@ export function createThrottles(redis: Redis | undefined, clock: Clock, db: Db) 
     oauthRegistrations,
   };
 }
+
+export type Throttles = ReturnType<typeof createThrottles>;

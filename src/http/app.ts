@@ -89,7 +89,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.addHook('onRequest', clientAddressHook(config.trustedProxies));
   app.addHook('onRequest', requireHost);
   const requestLines = requestLineLogger({ level: config.logLevel, stream: options.logStream });
-  const recordRequest = services.requestLogWriter && requestLogRecorder(services.requestLogWriter, services.clock);
+  const recordRequest = services.requestLog.writer && requestLogRecorder(services.requestLog.writer, services.clock);
   app.addHook('onResponse', (request, reply, done) => {
     logRequestDone(requestLines, request, reply);
     recordRequest?.(request, reply);
@@ -115,15 +115,15 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
 
   // Each route module gets the services it calls, in a scope of its own.
-  const { changes, database, metrics, flights, leaks, sessions, signIns, secondFactors, users } = services;
+  const { metrics, keys, flights, signIn, accounts } = services;
   // One admission hook for every route a credential opens (the API, and MCP among the plugins).
   app.decorate('admissionHook', admissionHook(services.admission));
-  await app.register(plugin(healthRoutes, { changes, database }));
+  await app.register(plugin(healthRoutes, { readiness: services.readiness }));
   await app.register(plugin(metricsRoutes, metrics));
   const { oauth } = services;
   await app.register(plugin(publicApiRoutes, { flights, oauth }), { prefix: '/api/v1' });
   // Its own scope: no key-check hook (a finder of a key need not hold one).
-  await app.register(plugin(leakedKeyRoutes, { leaks }), { prefix: '/api/v1' });
+  await app.register(plugin(leakedKeyRoutes, { keys }), { prefix: '/api/v1' });
   // Its own scope: the provider parses its own bodies and answers OAuth errors in their own shape.
   await app.register(plugin(oauthRoutes, { oauth }));
   await app.register(plugin(protectedResourceRoutes, { oauth }));
@@ -149,15 +149,15 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
           async (_request, reply) => void reply.header('Server-Timing', `app;dur=${reply.elapsedTime.toFixed(1)}`),
         );
         // Before a session, the session itself, and one's own account: each scope with its own door.
-        await backoffice.register(plugin(backofficeSignInRoutes, { signIns, sessions, config }));
-        await backoffice.register(plugin(backofficeSessionRoutes, { sessions, signIns, config }));
-        await backoffice.register(plugin(backofficeMeRoutes, { sessions, secondFactors, users, config }));
+        await backoffice.register(plugin(backofficeSignInRoutes, { signIn, config }));
+        await backoffice.register(plugin(backofficeSessionRoutes, { signIn, config }));
+        await backoffice.register(plugin(backofficeMeRoutes, { signIn, accounts, config }));
         await backoffice.register(plugin(backofficeRoutes, services));
       },
       { prefix: '/backoffice/api' },
     );
-    await browser.register(plugin(backofficeSsoRoutes, { sso: services.sso, sessions, signIns, config }));
-    await browser.register(plugin(backofficePages, { sessions }));
+    await browser.register(plugin(backofficeSsoRoutes, { signIn, config }));
+    await browser.register(plugin(backofficePages, { signIn }));
     apiDocsRoutes(browser);
   });
   for (const extra of options.plugins ?? []) await app.register(plugin(extra, services));
@@ -166,21 +166,19 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
 /** The signed-in part of the back office: behind the session hook, each module with its services. */
 function backofficeRoutes(guarded: FastifyInstance, services: Services): void {
-  const { sessions, keys, keyRolls, keyPolicies, usageReports, audit, users, webhooks, secondFactors, signInSettings } =
-    services;
-  const { requestLog } = services;
-  guarded.addHook('onRequest', sessionHook(sessions));
-  backofficeKeyRoutes(guarded, { keys, keyRolls });
-  backofficeKeyPolicyRoutes(guarded, { keyPolicies });
-  backofficeUsageRoutes(guarded, { usageReports });
+  const { keys, usage, requestLog, audit, accounts, signIn, webhooks, oauth } = services;
+  guarded.addHook('onRequest', sessionHook(signIn.sessions));
+  backofficeKeyRoutes(guarded, { keys });
+  backofficeKeyPolicyRoutes(guarded, { keys });
+  backofficeUsageRoutes(guarded, { usage });
   backofficeRequestLogRoutes(guarded, { requestLog });
   backofficeAuditRoutes(guarded, { audit });
-  backofficeUserRoutes(guarded, { users, ssoAdmin: services.ssoAdmin });
-  backofficeAccessRoutes(guarded, { sessions, secondFactors, signInSettings, sso: services.sso });
+  backofficeUserRoutes(guarded, { accounts, signIn });
+  backofficeAccessRoutes(guarded, { signIn });
   backofficeWebhookRoutes(guarded, { webhooks });
   backofficeClientAddressRoutes(guarded);
-  backofficeOAuthRoutes(guarded, { oauth: services.oauth });
-  backofficeOAuthGrantRoutes(guarded, { oauth: services.oauth });
+  backofficeOAuthRoutes(guarded, { oauth });
+  backofficeOAuthGrantRoutes(guarded, { oauth });
 }
 
 /** A route module as a Fastify plugin (an encapsulated scope) over the services it is handed. */

@@ -22,7 +22,7 @@
  *   changed key; the header fields' values (fields.ts) and whoami's `limits` (whoami-limits.ts).
  *
  * A new kind of limit (say, per tenant): its words in src/shared/limit-terms.ts, its meter in a room
- * of its own (src/limits/<kind>/, declared in test/unit/architecture.test.ts) and a member of
+ * of its own (src/limits/<kind>/, declared in test/unit/architecture/rules.ts) and a member of
  * `KeyLimits`, its effects in limit-steps.ts, a step in src/admission/admit.ts at its place in the
  * order with its status in src/admission/outcome.ts, and the catalog error its refusal answers
  * with (src/shared/errors.ts), mapped in src/http/admission-answer.ts.

@@ -44,7 +44,7 @@ export class Metrics {
     this.backgroundFailures.inc({ task }, runs);
   }
 
-  constructor(sources: MetricSources) {
+  constructor() {
     const registers = [this.registry];
     this.keyChecks = new TalliedCounter({
       name: 'airkey_key_checks_total',
@@ -71,8 +71,11 @@ export class Metrics {
       labelNames: ['task'],
       registers,
     });
+  }
 
-    const { keyCache, changes } = sources;
+  /** The key cache and the change feed, read at scrape time: watched once both exist. */
+  watch({ keyCache, changes }: MetricSources): void {
+    const registers = [this.registry];
     monotonic(
       registers,
       'airkey_key_cache_hits_total',

@@ -7,7 +7,7 @@ import type { RunReport } from '../shared/failure-streak.ts';
  * slow dictionary mode until an instance of the subclass exists, which slows every string
  * operation in the process (docs/performance.md). A property stored on any object whose prototype
  * is String.prototype makes V8 turn it back into a fast one, so one is stored here, right after
- * the import; test/unit/string-prototype-fast.test.ts checks the result.
+ * the import; test/unit/throttle/string-prototype-fast.test.ts checks the result.
  */
 export async function connectRedis(url: string, connection: RunReport): Promise<Redis> {
   const { Redis } = await import('ioredis');

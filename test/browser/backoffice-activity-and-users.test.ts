@@ -8,8 +8,8 @@ describe('back office in Chromium: activity and users', () => {
   beforeAll(async () => {
     // The scene the Activity view reports on: a key created, then deleted, by the admin.
     const actor = await adminActor();
-    const { api_key } = await server.services.keys.create(actor, { name: 'Crew roster sync' });
-    await server.services.keys.delete(actor, api_key.id);
+    const { api_key } = await server.services.keys.lifecycle.create(actor, { name: 'Crew roster sync' });
+    await server.services.keys.lifecycle.delete(actor, api_key.id);
     await page.reload();
   });
 

@@ -172,9 +172,9 @@ describe('back office in Chromium: API keys', () => {
 
   it('shows who created a key on one line: a long address ends in “…”, the whole of it on hover', async () => {
     await addUser(LONG, ['system_administrator']);
-    const longActor = signedInAs(await server.services.users.requireByEmail(LONG.email));
-    await server.services.keys.create(await adminActor(), { name: 'Crew roster sync' });
-    await server.services.keys.create(longActor, { name: 'Night shift feed' });
+    const longActor = signedInAs(await server.services.accounts.users.requireByEmail(LONG.email));
+    await server.services.keys.lifecycle.create(await adminActor(), { name: 'Crew roster sync' });
+    await server.services.keys.lifecycle.create(longActor, { name: 'Night shift feed' });
     await page.reload();
     const mine = row('Crew roster sync').getByTestId('key-created-by');
     const theirs = row('Night shift feed').getByTestId('key-created-by');

@@ -74,13 +74,13 @@ export function useBackOffice({
 
 /** The admin as the services take an acting user: for setting the scene without the UI. */
 export async function adminActor() {
-  return signedInAs(await server.services.users.requireByEmail(ADMIN.email));
+  return signedInAs(await server.services.accounts.users.requireByEmail(ADMIN.email));
 }
 
 /** Adds a user to the admin's tenant without the UI. */
 export async function addUser(user: { email: string; password: string }, roles: Role[]): Promise<void> {
-  const { tenantId } = await server.services.users.requireByEmail(ADMIN.email);
-  await server.services.users.create(SYSTEM_ACTOR, tenantId, {
+  const { tenantId } = await server.services.accounts.users.requireByEmail(ADMIN.email);
+  await server.services.accounts.users.create(SYSTEM_ACTOR, tenantId, {
     email: user.email,
     name: 'Casey Crew',
     password: user.password,

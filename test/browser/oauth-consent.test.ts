@@ -89,8 +89,8 @@ describe('back office in Chromium: connecting an app with OAuth', () => {
     CALLBACK = `http://127.0.0.1:${(app.address() as AddressInfo).port}/callback`;
     stopApp = () => new Promise((resolve) => app.close(() => resolve()));
     const actor = await adminActor();
-    totpSecret = (await server.services.secondFactors.beginTotp(actor)).secret;
-    await server.services.secondFactors.confirmTotp(actor, codeNow());
+    totpSecret = (await server.services.signIn.secondFactors.beginTotp(actor)).secret;
+    await server.services.signIn.secondFactors.confirmTotp(actor, codeNow());
     clock.advance(30_000);
     const registered = await fetch(`${server.url}/oauth/reg`, {
       method: 'POST',
@@ -223,7 +223,7 @@ describe('back office in Chromium: connecting an app with OAuth', () => {
     await choices.getByRole('radio', { name: 'Everyone' }).check();
     await page.getByRole('button', { name: 'Save sign-in settings' }).click();
     await page.getByText('Sign-in settings saved').waitFor();
-    const { tenantId } = await server.services.users.requireByEmail(ADMIN.email);
+    const { tenantId } = await server.services.accounts.users.requireByEmail(ADMIN.email);
     const [tenant] = await server.services.database.db
       .select({ oauthApps: tenants.oauthApps })
       .from(tenants)

@@ -22,8 +22,8 @@ describe('requests in Chromium', { timeout: 120_000 }, () => {
     expect((await whoami(server.url, created.body.secret)).status).toBe(401);
     await api('PATCH', `/api-keys/${keyId}`, { enabled: true });
     // A traced request refused over the key's rate limit, as the hook records one.
-    const tenantId = (await server.services.users.requireByEmail(ADMIN.email)).tenantId;
-    server.services.requestLogWriter!.record({
+    const tenantId = (await server.services.accounts.users.requireByEmail(ADMIN.email)).tenantId;
+    server.services.requestLog.writer!.record({
       ...recordFor(tenantId, Date.now(), keyId),
       keyName: 'Crew roster sync',
       status: 429,

@@ -9,7 +9,7 @@ describe('back office in Chromium: a required second factor', () => {
 
   it('shows only the Security page, saying why, until a second factor is added', async () => {
     const admin = await adminActor();
-    await server.services.signInSettings.update(admin, admin.tenantId, { second_factor_required: 'everyone' });
+    await server.services.signIn.settings.update(admin, admin.tenantId, { second_factor_required: 'everyone' });
     await page.goto('/backoffice/settings/api-keys');
     await page.waitForURL('**/backoffice/settings/security');
     await page.getByText('Add a second factor to continue').waitFor();

@@ -25,7 +25,7 @@ describe('single sign-on in Chromium', { timeout: 120_000 }, () => {
       groups: ['airkey-admins'],
     });
     provider.accounts.set('outsider', { sub: 'outsider', email: 'someone@elsewhere.test', email_verified: true });
-    slug = (await server.services.users.requireByEmail(ADMIN.email)).tenant.slug;
+    slug = (await server.services.accounts.users.requireByEmail(ADMIN.email)).tenant.slug;
   });
   afterAll(async () => provider?.close());
 
@@ -74,7 +74,7 @@ describe('single sign-on in Chromium', { timeout: 120_000 }, () => {
       await shot(fresh, 'sso-signed-in-1280');
 
       // An hour later a key is a sensitive change: the provider, not a password, confirms it is them.
-      const lead = await server.services.users.requireByEmail('lead@demo-air.test');
+      const lead = await server.services.accounts.users.requireByEmail('lead@demo-air.test');
       await server.services.database.db
         .update(sessions)
         .set({ authenticatedAt: new Date(Date.now() - 3_600_000) })

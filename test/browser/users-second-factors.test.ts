@@ -11,10 +11,10 @@ describe('back office in Chromium: users and their second factors', () => {
   beforeAll(async () => {
     await addUser(CREW, ['crew']);
     // Casey sets up an authenticator app (without the UI: this story is the administrator's).
-    const crew = signedInAs(await server.services.users.requireByEmail(CREW.email));
-    const { secret } = await server.services.secondFactors.beginTotp(crew);
+    const crew = signedInAs(await server.services.accounts.users.requireByEmail(CREW.email));
+    const { secret } = await server.services.signIn.secondFactors.beginTotp(crew);
     const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: clock.nowMs() });
-    await server.services.secondFactors.confirmTotp(crew, code);
+    await server.services.signIn.secondFactors.confirmTotp(crew, code);
   });
 
   const rowOf = (email: string) => page.getByRole('table', { name: 'Users' }).locator('tr', { hasText: email });

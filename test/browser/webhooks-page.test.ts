@@ -25,7 +25,7 @@ async function tabTo(target: Page, name: string): Promise<void> {
 
 async function sealedSecretOf(url: string): Promise<string> {
   const [row] = await server.services.database.db.select().from(webhooks).where(eq(webhooks.url, url));
-  return server.services.webhookSecrets.open(row!.secretSealed);
+  return server.services.webhooks.secrets.open(row!.secretSealed);
 }
 
 /** /backoffice/settings/webhooks in Chromium, as a System Administrator uses it. */

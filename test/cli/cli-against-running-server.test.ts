@@ -53,12 +53,12 @@ describe.each(ENGINES)('the CLI while a server runs on the same data (%s)', (eng
 
   // Only a System Administrator creates keys; the key then acts with whatever roles its creator has.
   async function keyOf(email: string): Promise<string> {
-    const found = await server.services.users.requireByEmail(email);
-    await server.services.users.update(SYSTEM_ACTOR, found.tenantId, found.id, {
+    const found = await server.services.accounts.users.requireByEmail(email);
+    await server.services.accounts.users.update(SYSTEM_ACTOR, found.tenantId, found.id, {
       roles: ['system_administrator', 'operations'],
     });
-    const user = await server.services.users.requireByEmail(email);
-    const { secret } = await server.services.keys.create(signedInAs(user), { name: `key of ${email}` });
+    const user = await server.services.accounts.users.requireByEmail(email);
+    const { secret } = await server.services.keys.lifecycle.create(signedInAs(user), { name: `key of ${email}` });
     expect(await status(secret, '/api/v1/flights')).toBe(200); // now cached by the server
     return secret;
   }
@@ -82,7 +82,7 @@ describe.each(ENGINES)('the CLI while a server runs on the same data (%s)', (eng
       '--json',
     );
     expect(JSON.parse(user.stdout)).toMatchObject({ email: 'ops@cli-air.test', roles: ['operations'] });
-    expect(await server.services.users.requireByEmail('ops@cli-air.test')).toBeTruthy();
+    expect(await server.services.accounts.users.requireByEmail('ops@cli-air.test')).toBeTruthy();
   });
 
   it("narrows a creator's key on the next request after set-roles removes flights:read", async () => {

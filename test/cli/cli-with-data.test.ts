@@ -193,7 +193,7 @@ describe.each(ENGINES)('the CLI on %s with no server running', (engine) => {
     afterAll(async () => services.close());
 
     it('holds what the CLI did, with an audit trail', async () => {
-      const tenant = await services.tenants.requireBySlug(slug);
+      const tenant = await services.accounts.tenants.requireBySlug(slug);
       expect(tenant.keyAuthority).toBe('creator');
       expect(await rowsOf(services).users.findByEmail(email)).toBeUndefined();
       const flights = await rowsOf(services).flights.list(tenant.id, {}, 1000);

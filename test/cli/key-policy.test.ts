@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../src/app/services.ts';
+import { createServices, type ServiceRoot } from '../../src/app/services.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { KeyPolicy } from '../../src/keys/policy/key-policy.ts';
 import { SYSTEM_ACTOR, type UserActor } from '../../src/shared/actor.ts';
@@ -75,13 +75,13 @@ describe.each(ENGINES)('airkey key-policy on %s', (engine) => {
 /** Each rule set on and off with the CLI, and the key service refusing or accepting accordingly. */
 describe('a policy set with the CLI binds every adapter (postgres)', () => {
   let env: Record<string, string>;
-  let services: Services;
+  let services: ServiceRoot;
   let actor: UserActor;
   const slug = `pol-${randomBytes(3).toString('hex')}`;
   const set = async (...args: string[]) =>
     expect((await airkey(['key-policy', 'set', '--tenant', slug, ...args], env)).code).toBe(0);
   const refusedRules = async (input: { name: string; expires_at?: string }) => {
-    const failure = await services.keys.create(actor, input).then(
+    const failure = await services.keys.lifecycle.create(actor, input).then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -94,8 +94,8 @@ describe('a policy set with the CLI binds every adapter (postgres)', () => {
     const storage = await storageFor('postgres');
     env = { DATABASE_URL: storage.databaseUrl! };
     services = await createServices({ ...loadConfig({}), ...storage });
-    const tenant = await services.tenants.create(SYSTEM_ACTOR, { name: 'Bound Air', slug });
-    const user = await services.users.create(SYSTEM_ACTOR, tenant.id, {
+    const tenant = await services.accounts.tenants.create(SYSTEM_ACTOR, { name: 'Bound Air', slug });
+    const user = await services.accounts.users.create(SYSTEM_ACTOR, tenant.id, {
       email: `${slug}@bound.test`,
       name: 'Admin',
       password: 'a-long-test-password',

@@ -25,8 +25,8 @@ describe('the CLI moves a single sign-on domain between tenants', () => {
   const domainsOf = async (slug: string) => {
     const services = await createServices({ ...loadConfig({}), ...storage });
     try {
-      const tenant = await services.tenants.requireBySlug(slug);
-      return (await services.ssoAdmin.domainsOf(tenant.id)) ?? null;
+      const tenant = await services.accounts.tenants.requireBySlug(slug);
+      return (await services.signIn.ssoAdmin.domainsOf(tenant.id)) ?? null;
     } finally {
       await services.close();
     }
@@ -37,9 +37,10 @@ describe('the CLI moves a single sign-on domain between tenants', () => {
     env = { DATA_DIR: storage.dataDir };
     const services = await createServices({ ...loadConfig({}), ...storage });
     try {
-      for (const slug of [north, south, bare]) await services.tenants.create(SYSTEM_ACTOR, { name: slug, slug });
-      await services.signInSettings.updateAsSystem(SYSTEM_ACTOR, north, { sso: sso(['fjord.test', 'north.test']) });
-      await services.signInSettings.updateAsSystem(SYSTEM_ACTOR, south, { sso: sso(['south.test']) });
+      for (const slug of [north, south, bare])
+        await services.accounts.tenants.create(SYSTEM_ACTOR, { name: slug, slug });
+      await services.signIn.settings.updateAsSystem(SYSTEM_ACTOR, north, { sso: sso(['fjord.test', 'north.test']) });
+      await services.signIn.settings.updateAsSystem(SYSTEM_ACTOR, south, { sso: sso(['south.test']) });
     } finally {
       await services.close();
     }

@@ -94,9 +94,9 @@ describe('key authority over HTTP', () => {
       await admin.request('PATCH', `/backoffice/api/users/${creator.userId}`, { roles: ['crew'] });
       expectProblem(await h.api(secret, '/api/v1/flights'), 403, 'permission_denied');
       const tenant = json<SignedIn>(await admin.request('GET', '/backoffice/api/session')).user.tenant;
-      await h.services.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'system');
+      await h.services.accounts.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'system');
       expect((await h.api(secret, '/api/v1/flights')).statusCode).toBe(200);
-      await h.services.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'creator');
+      await h.services.accounts.tenants.setAuthority(SYSTEM_ACTOR, tenant.slug, 'creator');
       expectProblem(await h.api(secret, '/api/v1/flights'), 403, 'permission_denied');
     });
 

@@ -93,7 +93,7 @@ describe.each(ENGINES)('a key used in the query string (%s)', (engine) => {
     const admin = await h.signedIn();
     const { secret } = await h.createKey(admin);
     expect((await h.api(secret, `/api/v1/whoami`, 'query')).statusCode).toBe(200);
-    await h.services.usage.flush();
+    await h.services.keys.lastUse.flush();
     const tables = await rowsOf<{ table_name: string }>(
       h,
       sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,

@@ -22,7 +22,7 @@ describe('sign-in throttling', () => {
     expect(blocked.cookies).toEqual([]);
     expect((await signIn(user.email, TEST_PASSWORD, '10.7.0.2')).statusCode).toBe(200);
     // A failure's entry is written just after its answer (so an unknown account costs the same).
-    await h.services.signIns.attemptsSettled();
+    await h.services.signIn.signIns.attemptsSettled();
     const failed = (await h.services.audit.list(SYSTEM_ACTOR, tenant.id, 50)).data.filter(
       (e) => e.action === 'user.sign_in_failed',
     );

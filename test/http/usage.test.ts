@@ -26,7 +26,7 @@ describe('usage endpoints', () => {
     const demoted = await h.createKey(creator, { name: 'demoted' });
     await admin.request('PATCH', `/backoffice/api/users/${creator.userId}`, { roles: ['crew'] });
     await flights(demoted.secret, 1, 403);
-    await h.services.usageCounter.flush();
+    await h.services.usage.counter.flush();
 
     const day = await admin.request('GET', `/backoffice/api/api-keys/${busy.api_key.id}/usage?window=24h`);
     expect(day.statusCode).toBe(200);

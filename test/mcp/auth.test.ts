@@ -38,7 +38,7 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
   const kit = useMcpServer(engine);
   beforeAll(async () => kit.seedFlights(kit.demoTenantId, 5));
 
-  const admin = async () => signedInAs(await kit.services.users.requireByEmail(ADMIN_EMAIL));
+  const admin = async () => signedInAs(await kit.services.accounts.users.requireByEmail(ADMIN_EMAIL));
 
   it('refuses to connect without a key: HTTP 401 problem+json api_key_missing before any MCP handling', async () => {
     const client = new Client({ name: 'no-key', version: '1' });
@@ -138,7 +138,7 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
     expect(before.isError).toBeFalsy();
     const flightId = (before.structuredContent as { data: Array<{ id: string }> }).data[0]!.id;
 
-    await kit.services.users.update(await admin(), kit.demoTenantId, creator.id, { roles: ['crew'] });
+    await kit.services.accounts.users.update(await admin(), kit.demoTenantId, creator.id, { roles: ['crew'] });
     for (const [name, args] of [
       ['list_flights', {}],
       ['get_flight', { id: flightId }],
@@ -152,7 +152,7 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
     const whoami = await client.callTool({ name: 'whoami', arguments: {} });
     expect(whoami.structuredContent).toMatchObject({ permissions: [] });
 
-    await kit.services.users.update(await admin(), kit.demoTenantId, creator.id, { roles: ['operations'] });
+    await kit.services.accounts.users.update(await admin(), kit.demoTenantId, creator.id, { roles: ['operations'] });
     const after = await client.callTool({ name: 'get_flight', arguments: { id: flightId } });
     expect(after.isError).toBeFalsy();
   });
@@ -162,12 +162,12 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
     const client = await kit.connect(secret);
     expect((await client.callTool({ name: 'list_flights', arguments: { limit: 1 } })).isError).toBeFalsy();
 
-    await kit.services.keys.setEnabled(await admin(), api_key.id, false);
+    await kit.services.keys.lifecycle.setEnabled(await admin(), api_key.id, false);
     const refused = client.callTool({ name: 'list_flights', arguments: { limit: 1 } });
     await expect(refused).rejects.toMatchObject({ code: 401 });
     await expect(refused).rejects.toThrow(/api_key_disabled/);
 
-    await kit.services.keys.setEnabled(await admin(), api_key.id, true);
+    await kit.services.keys.lifecycle.setEnabled(await admin(), api_key.id, true);
     expect((await client.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
   });
 
@@ -176,7 +176,7 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
     const client = await kit.connect(secret);
     expect((await client.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
 
-    await kit.services.keys.delete(await admin(), api_key.id);
+    await kit.services.keys.lifecycle.delete(await admin(), api_key.id);
     const refused = client.callTool({ name: 'whoami', arguments: {} });
     await expect(refused).rejects.toMatchObject({ code: 401 });
     await expect(refused).rejects.toThrow(/api_key_invalid/);
@@ -187,7 +187,7 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
     const client = await kit.connect(secret);
     expect((await client.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
 
-    await kit.services.users.delete(await admin(), kit.demoTenantId, creator.id);
+    await kit.services.accounts.users.delete(await admin(), kit.demoTenantId, creator.id);
     await expect(client.callTool({ name: 'whoami', arguments: {} })).rejects.toThrow(/api_key_disabled/);
   });
 });

@@ -17,7 +17,7 @@ describe.each(ERAS)('MCP with the %s client', (era) => {
     opened.push(client);
     return client;
   }
-  const admin = async () => signedInAs(await kit.services.users.requireByEmail(ADMIN_EMAIL));
+  const admin = async () => signedInAs(await kit.services.accounts.users.requireByEmail(ADMIN_EMAIL));
 
   it('settles on its revision and lists the three tools with their input and output schemas', async () => {
     const client = await connect((await kit.key()).secret);
@@ -56,7 +56,7 @@ describe.each(ERAS)('MCP with the %s client', (era) => {
   it('gives a tool error, never data, to a key without flights:read', async () => {
     // The key acts with its creator's authority: a creator moved to crew takes flights:read away.
     const { secret, creator } = await kit.key();
-    await kit.services.users.update(await admin(), kit.demoTenantId, creator.id, { roles: ['crew'] });
+    await kit.services.accounts.users.update(await admin(), kit.demoTenantId, creator.id, { roles: ['crew'] });
     const client = await connect(secret);
     const refused = await client.callTool({ name: 'list_flights', arguments: {} });
     expect(refused.isError).toBe(true);
@@ -71,9 +71,9 @@ describe.each(ERAS)('MCP with the %s client', (era) => {
     const client = await connect(secret);
     expect((await client.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
 
-    await kit.services.keys.setEnabled(await admin(), api_key.id, false);
+    await kit.services.keys.lifecycle.setEnabled(await admin(), api_key.id, false);
     await expect(client.callTool({ name: 'whoami', arguments: {} })).rejects.toThrow(/api_key_disabled|401/);
-    await kit.services.keys.setEnabled(await admin(), api_key.id, true);
+    await kit.services.keys.lifecycle.setEnabled(await admin(), api_key.id, true);
     expect((await client.callTool({ name: 'whoami', arguments: {} })).isError).toBeFalsy();
   });
 });

@@ -190,7 +190,7 @@ describe('MCP tools over Streamable HTTP', () => {
   });
 
   it("never shows another tenant's flights: its ids are not found and it lists none of them", async () => {
-    const other = await kit.services.tenants.create(SYSTEM_ACTOR, { name: 'Other Air', slug: 'other-air' });
+    const other = await kit.services.accounts.tenants.create(SYSTEM_ACTOR, { name: 'Other Air', slug: 'other-air' });
     await kit.seedFlights(other.id, 5, 7);
     const theirs = await rowsOf(kit.services).flights.list(other.id, {}, 10);
     expect(theirs).toHaveLength(5);

@@ -22,15 +22,15 @@ describe('usage of MCP requests', () => {
 
   it('counts tool calls as ok, and a call refused for lack of permission as rejected', async () => {
     const { secret, api_key, creator } = await kit.key();
-    const admin = signedInAs(await kit.services.users.requireByEmail(ADMIN_EMAIL));
+    const admin = signedInAs(await kit.services.accounts.users.requireByEmail(ADMIN_EMAIL));
     expect((await callTool(kit, secret, 'list_flights')).isError).toBeFalsy();
     expect((await callTool(kit, secret, 'whoami')).isError).toBeFalsy();
-    await kit.services.users.update(admin, kit.demoTenantId, creator.id, { roles: ['crew'] });
+    await kit.services.accounts.users.update(admin, kit.demoTenantId, creator.id, { roles: ['crew'] });
     const refused = await callTool(kit, secret, 'list_flights');
     expect(refused.isError).toBe(true);
     expect(refused.content[0]!.text).toMatch(/^permission_denied/);
-    await kit.services.usageCounter.flush();
-    expect((await kit.services.usageReports.forKey(admin, api_key.id, '24h')).total).toEqual({
+    await kit.services.usage.counter.flush();
+    expect((await kit.services.usage.reports.forKey(admin, api_key.id, '24h')).total).toEqual({
       ok: 2,
       rejected: 1,
       rate_limited: 0,

@@ -42,7 +42,7 @@ describe('the request log while PostgreSQL is stopped', () => {
   };
 
   it('fills the buffer to its bound, counts the drops, and writes the buffer when the database returns', async () => {
-    const writer = h.services.requestLogWriter!;
+    const writer = h.services.requestLog.writer!;
     const keyId = randomUUID();
     const tenantId = randomUUID();
     writer.record(recordFor(tenantId, h.clock.nowMs(), keyId));

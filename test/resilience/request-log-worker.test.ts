@@ -37,7 +37,7 @@ describe.each(ENGINES)('the request log when its store refuses writes (%s)', (en
   it('answers every request while the store refuses, drops past the bound, and writes the rest once it accepts', async () => {
     const admin = await h.signedIn();
     const { api_key: key, secret } = await h.createKey(admin);
-    const writer = h.services.requestLogWriter!;
+    const writer = h.services.requestLog.writer!;
     await rowsOf(h, sql`alter table request_log rename to request_log_away`);
     try {
       expect(await whoamis(h, secret, CAPACITY + 10)).toEqual(Array<number>(CAPACITY + 10).fill(200));
@@ -56,9 +56,9 @@ describe.each(ENGINES)('the request log when its store refuses writes (%s)', (en
     const admin = await h.signedIn();
     const { api_key: key, secret } = await h.createKey(admin);
     expect(await whoamis(h, secret, 5)).toEqual([200, 200, 200, 200, 200]);
-    expect(h.services.requestLogWriter!.pending).toBe(5);
-    await h.services.requestLogWriter!.stop();
-    expect(h.services.requestLogWriter!.pending).toBe(0);
+    expect(h.services.requestLog.writer!.pending).toBe(5);
+    await h.services.requestLog.writer!.stop();
+    expect(h.services.requestLog.writer!.pending).toBe(0);
     expect(await countOf(h, key.id)).toBe(5);
   });
 });
@@ -69,7 +69,7 @@ describe('the request log when its writer thread dies (postgres)', () => {
   it('answers every request, counts what the dead thread held as dropped, and writes again with a new one', async () => {
     const admin = await h.signedIn();
     const { api_key: key, secret } = await h.createKey(admin);
-    const writer = h.services.requestLogWriter!;
+    const writer = h.services.requestLog.writer!;
     const drain = writer.drain;
     if (!(drain instanceof WorkerDrain)) throw new Error('PostgreSQL writes from a worker thread');
     expect(await whoamis(h, secret, 3)).toEqual([200, 200, 200]);

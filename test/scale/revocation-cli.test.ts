@@ -34,7 +34,7 @@ describe('three instances on one PostgreSQL: changes made with the CLI', () => {
     const answers: Answer[] = [];
     for (let trial = 0; trial < CLI_TRIALS; trial++) {
       // Restored through the same services the CLI uses, in this process, to keep the suite short.
-      await writer.tenants.setAuthority(SYSTEM_ACTOR, slug, 'system');
+      await writer.accounts.tenants.setAuthority(SYSTEM_ACTOR, slug, 'system');
       await propagation([t.a, t.b, t.c], key, FLIGHTS, is(200), performance.now());
       const narrow = ['tenant', 'set-authority', '--tenant', slug, '--authority', 'creator'];
       answers.push(...(await t.revokeWithCli(narrow, key, FLIGHTS)));

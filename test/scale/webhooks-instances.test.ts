@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../src/app/services.ts';
+import { createServices, type ServiceRoot } from '../../src/app/services.ts';
 import { tenantWithUser } from '../support/actors.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 import { ManualClock } from '../support/manual-clock.ts';
@@ -19,7 +19,7 @@ const DAY = 86_400_000;
 /** docs/webhooks.md (Guarantees) with two instances on one PostgreSQL: each event is emitted once and each attempt made by one. */
 describe('webhooks across two instances (postgres)', () => {
   let a: Harness;
-  let b: Services;
+  let b: ServiceRoot;
   let receiver: Receiver;
   const bClock = new ManualClock(new Date(START));
 
@@ -37,10 +37,17 @@ describe('webhooks across two instances (postgres)', () => {
 
   it('delivers 40 changes made on both instances 40 times, none twice', async () => {
     const { tenant, actor } = await tenantWithUser(a);
-    const { secret } = await insertWebhook(a.services.database.db, a.services.webhookSecrets, tenant.id, receiver.url);
+    const { secret } = await insertWebhook(
+      a.services.database.db,
+      a.services.webhooks.secrets,
+      tenant.id,
+      receiver.url,
+    );
     const before = receiver.received.length;
     await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a.services : b).keys.create(actor, { name: `key ${i}` })),
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 === 0 ? a.services : b).keys.lifecycle.create(actor, { name: `key ${i}` }),
+      ),
     );
     await waitFor(() => receiver.received.length - before >= 40, { timeoutMs: 15_000, what: '40 deliveries' });
     // Long enough for a second claim of any of them, had one happened (both instances poll every second).
@@ -54,14 +61,20 @@ describe('webhooks across two instances (postgres)', () => {
 
   it('emits api_key.expiring at 7 days and 1 day and api_key.expired once per key, sweeping on both at once', async () => {
     const { tenant, actor } = await tenantWithUser(a);
-    const { secret } = await insertWebhook(a.services.database.db, a.services.webhookSecrets, tenant.id, receiver.url, {
-      events: ['api_key.expiring', 'api_key.expired'],
-    });
-    const inFiveDays = await a.services.keys.create(actor, { name: 'five days', expires_at: '2026-11-27' });
-    await a.services.keys.create(actor, { name: 'twelve hours', expires_at: '2026-11-23' });
+    const { secret } = await insertWebhook(
+      a.services.database.db,
+      a.services.webhooks.secrets,
+      tenant.id,
+      receiver.url,
+      {
+        events: ['api_key.expiring', 'api_key.expired'],
+      },
+    );
+    const inFiveDays = await a.services.keys.lifecycle.create(actor, { name: 'five days', expires_at: '2026-11-27' });
+    await a.services.keys.lifecycle.create(actor, { name: 'twelve hours', expires_at: '2026-11-23' });
     const name = (id: string) => (id === inFiveDays.api_key.id ? 'five days' : 'twelve hours');
     const before = receiver.received.length;
-    const sweepBoth = () => Promise.all([a.services.expirySweep.run(), b.expirySweep.run()]);
+    const sweepBoth = () => Promise.all([a.services.keys.expirySweep.run(), b.keys.expirySweep.run()]);
     const advance = (ms: number) => {
       a.clock.advance(ms);
       bClock.advance(ms);

@@ -37,8 +37,8 @@ describe('a client generated from the served OpenAPI document', () => {
     // A key whose creator then loses flights:read: its calls are refused with 403.
     const crew = await kit.key();
     crewKey = crew.secret;
-    const admin = signedInAs(await kit.services.users.requireByEmail(ADMIN_EMAIL));
-    await kit.services.users.update(admin, kit.demoTenantId, crew.creator.id, { roles: ['crew'] });
+    const admin = signedInAs(await kit.services.accounts.users.requireByEmail(ADMIN_EMAIL));
+    await kit.services.accounts.users.update(admin, kit.demoTenantId, crew.creator.id, { roles: ['crew'] });
     document = (await (await fetch(new URL('/api/v1/openapi.json', kit.server.url))).json()) as Document;
   });
 

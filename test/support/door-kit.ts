@@ -67,7 +67,7 @@ export function statusCounts(responses: LightMyRequestResponse[]): Record<number
 
 /** The account's `user.sign_in_locked` entries, once the audits written after the answers are in. */
 export async function locksOf(h: Harness, userId: string) {
-  await h.services.signIns.attemptsSettled();
+  await h.services.signIn.signIns.attemptsSettled();
   return h.services.database.db
     .select()
     .from(auditEvents)

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { createServices, type ServiceOverrides, type Services } from '../../src/app/services.ts';
+import { createServices, type ServiceOverrides, type ServiceRoot } from '../../src/app/services.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { buildApp, type AppOptions } from '../../src/http/app.ts';
 import type { ApiKeyView } from '../../src/keys/key-schemas.ts';
@@ -78,11 +78,11 @@ export async function createHarness(options: HarnessOptions = {}) {
 
     async tenant(authority: 'creator' | 'system' = 'creator') {
       const slug = `t-${randomBytes(4).toString('hex')}`;
-      return services.tenants.create(SYSTEM_ACTOR, { name: `Tenant ${slug}`, slug, authority });
+      return services.accounts.tenants.create(SYSTEM_ACTOR, { name: `Tenant ${slug}`, slug, authority });
     },
 
     async user(tenantId: string, roles: Role[], email = `${randomBytes(4).toString('hex')}@example.test`) {
-      return services.users.create(SYSTEM_ACTOR, tenantId, {
+      return services.accounts.users.create(SYSTEM_ACTOR, tenantId, {
         email,
         name: 'Test User',
         password: TEST_PASSWORD,
@@ -185,7 +185,7 @@ export async function createHarness(options: HarnessOptions = {}) {
 }
 
 export type Harness = Awaited<ReturnType<typeof createHarness>>;
-export type { Services };
+export type { ServiceRoot };
 
 /** A raw query's rows: Drizzle types `execute` over both drivers as unknown, so the caller names the row. */
 export async function rowsOf<Row>(h: Harness, query: SQL): Promise<{ rows: Row[] }> {

@@ -41,20 +41,20 @@ export async function startMcpTestServer(engine: Engine = 'pglite', config: Part
     { overrides: { clock }, logStream },
   );
   const { services } = server;
-  const demoTenantId = (await services.users.requireByEmail(ADMIN_EMAIL)).tenantId;
+  const demoTenantId = (await services.accounts.users.requireByEmail(ADMIN_EMAIL)).tenantId;
   const mcpUrl = new URL('/mcp', server.url);
   const clients: Client[] = [];
 
   /** A user in `tenantId` (the demo tenant by default) who can create keys unless told otherwise. */
   async function user(roles: Role[] = ['system_administrator'], tenantId = demoTenantId): Promise<UserWithTenant> {
     const email = `${randomBytes(4).toString('hex')}@example.test`;
-    await services.users.create(SYSTEM_ACTOR, tenantId, {
+    await services.accounts.users.create(SYSTEM_ACTOR, tenantId, {
       email,
       name: 'MCP Test User',
       password: TEST_PASSWORD,
       roles,
     });
-    return services.users.requireByEmail(email);
+    return services.accounts.users.requireByEmail(email);
   }
 
   const kit = {
@@ -70,7 +70,7 @@ export async function startMcpTestServer(engine: Engine = 'pglite', config: Part
     /** A key created by `creator` (a new System Administrator of the demo tenant by default). */
     async key(creator?: UserWithTenant) {
       const by = creator ?? (await user());
-      const created = await services.keys.create(signedInAs(by), { name: 'MCP test key' });
+      const created = await services.keys.lifecycle.create(signedInAs(by), { name: 'MCP test key' });
       return { ...created, creator: by };
     },
 

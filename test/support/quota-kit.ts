@@ -39,7 +39,7 @@ export async function createKeyWithQuota(
 
 /** The key as the back office lists it now (its `quota.used` after a flush). */
 export async function listedKey(h: Harness, session: Session, id: string): Promise<ApiKeyView> {
-  await h.services.quotaMeter.flush();
+  await h.services.limits.quotaMeter.flush();
   const response = await session.request('GET', '/backoffice/api/api-keys');
   const key = response.json<{ data: ApiKeyView[] }>().data.find((k) => k.id === id);
   if (!key) throw new Error(`key ${id} not listed`);

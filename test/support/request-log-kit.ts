@@ -5,7 +5,7 @@ import type { RequestLogEntry, RequestLogPage } from '../../src/request-log/requ
 
 /** Writes what the instance holds, then reads a key's entries through the back office, newest first. */
 export async function entriesOf(h: Harness, session: Session, keyId: string): Promise<RequestLogEntry[]> {
-  await h.services.requestLogWriter!.flush();
+  await h.services.requestLog.writer!.flush();
   const response = await session.request('GET', `/backoffice/api/request-log?key=${keyId}&limit=200`);
   if (response.statusCode !== 200) throw new Error(`request log: ${response.statusCode} ${response.body}`);
   return response.json<RequestLogPage>().data;

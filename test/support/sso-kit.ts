@@ -76,7 +76,7 @@ export async function freeDomains(h: Harness, domains: string[]): Promise<void> 
       .from(ssoDomains)
       .innerJoin(tenants, eq(tenants.id, ssoDomains.tenantId))
       .where(eq(ssoDomains.domain, domain));
-    if (holder) await h.services.ssoAdmin.moveDomain(SYSTEM_ACTOR, { domain, from: holder.slug });
+    if (holder) await h.services.signIn.ssoAdmin.moveDomain(SYSTEM_ACTOR, { domain, from: holder.slug });
   }
 }
 

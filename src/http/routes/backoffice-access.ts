@@ -11,10 +11,7 @@ import { knownId } from './backoffice-keys.ts';
  * Who may get in, for administrators (docs/sign-in.md): ending people's sessions, resetting a
  * lost phone's factors, and the tenant's sign-in settings. The services check roles themselves.
  */
-export function backofficeAccessRoutes(
-  app: FastifyInstance,
-  services: Pick<Services, 'sessions' | 'secondFactors' | 'signInSettings' | 'sso'>,
-): void {
+export function backofficeAccessRoutes(app: FastifyInstance, services: Pick<Services, 'signIn'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('users:manage');
 
@@ -23,7 +20,7 @@ export function backofficeAccessRoutes(
     schema: { params: idParamsSchema },
     handler: async (request, reply) => {
       const actor = signedInActor(request);
-      await services.sessions.endForUser(actor, actor.tenantId, knownId(request.params.id, 'user'));
+      await services.signIn.sessions.endForUser(actor, actor.tenantId, knownId(request.params.id, 'user'));
       return reply.code(204).send();
     },
   });
@@ -33,7 +30,7 @@ export function backofficeAccessRoutes(
     schema: { params: idParamsSchema },
     handler: async (request, reply) => {
       const actor = signedInActor(request);
-      await services.secondFactors.resetForUser(actor, actor.tenantId, knownId(request.params.id, 'user'));
+      await services.signIn.secondFactors.resetForUser(actor, actor.tenantId, knownId(request.params.id, 'user'));
       return reply.code(204).send();
     },
   });
@@ -42,7 +39,7 @@ export function backofficeAccessRoutes(
     preHandler: manage,
     handler: async (request, reply) => {
       const actor = signedInActor(request);
-      await services.sessions.endForTenant(actor, actor.tenantId);
+      await services.signIn.sessions.endForTenant(actor, actor.tenantId);
       return reply.code(204).send();
     },
   });
@@ -52,7 +49,7 @@ export function backofficeAccessRoutes(
     schema: { response: { 200: signInSettingsSchema, ...problemResponses(401, 403) } },
     handler: async (request) => {
       const actor = signedInActor(request);
-      return services.signInSettings.get(actor, actor.tenantId);
+      return services.signIn.settings.get(actor, actor.tenantId);
     },
   });
 
@@ -64,7 +61,7 @@ export function backofficeAccessRoutes(
     },
     handler: async (request) => {
       const actor = signedInActor(request);
-      return services.signInSettings.update(actor, actor.tenantId, request.body);
+      return services.signIn.settings.update(actor, actor.tenantId, request.body);
     },
   });
 
@@ -77,7 +74,7 @@ export function backofficeAccessRoutes(
     },
     handler: async (request) => {
       const actor = signedInActor(request);
-      return services.sso.test(actor, actor.tenantId, request.body?.issuer);
+      return services.signIn.sso.test(actor, actor.tenantId, request.body?.issuer);
     },
   });
 }

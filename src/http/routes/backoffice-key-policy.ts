@@ -9,7 +9,7 @@ import { needs, signedInActor } from '../session-auth.ts';
  * The signed-in user's tenant's key policy (docs/api.md). KeyPolicyService checks `api_keys:manage`
  * itself; the early `needs` answers 403 before the body is even validated.
  */
-export function backofficeKeyPolicyRoutes(app: FastifyInstance, services: Pick<Services, 'keyPolicies'>): void {
+export function backofficeKeyPolicyRoutes(app: FastifyInstance, services: Pick<Services, 'keys'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('api_keys:manage');
 
@@ -18,7 +18,7 @@ export function backofficeKeyPolicyRoutes(app: FastifyInstance, services: Pick<S
     schema: { response: { 200: keyPolicySchema, ...problemResponses(401, 403) } },
     handler: async (request) => {
       const actor = signedInActor(request);
-      return services.keyPolicies.get(actor, actor.tenantId);
+      return services.keys.policies.get(actor, actor.tenantId);
     },
   });
 
@@ -27,7 +27,7 @@ export function backofficeKeyPolicyRoutes(app: FastifyInstance, services: Pick<S
     schema: { body: updateKeyPolicyBodySchema, response: { 200: keyPolicySchema, ...problemResponses(400, 401, 403) } },
     handler: async (request) => {
       const actor = signedInActor(request);
-      return services.keyPolicies.update(actor, actor.tenantId, request.body);
+      return services.keys.policies.update(actor, actor.tenantId, request.body);
     },
   });
 }

@@ -19,21 +19,21 @@ import { needs, signedInActor } from '../session-auth.ts';
  * The API-key endpoints (docs/api.md). KeyService checks `api_keys:manage` itself; the early `needs`
  * answers 403 before the body is even validated.
  */
-export function backofficeKeyRoutes(app: FastifyInstance, services: Pick<Services, 'keys' | 'keyRolls'>): void {
+export function backofficeKeyRoutes(app: FastifyInstance, services: Pick<Services, 'keys'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('api_keys:manage');
 
   api.get('/api-keys', {
     preHandler: manage,
     schema: { response: { 200: keyListSchema, ...problemResponses(401, 403) } },
-    handler: async (request) => services.keys.list(signedInActor(request)),
+    handler: async (request) => services.keys.lifecycle.list(signedInActor(request)),
   });
 
   api.post('/api-keys', {
     preHandler: manage,
     schema: { body: createKeyBodySchema, response: { 201: createdKeySchema, ...problemResponses(400, 401, 403, 409) } },
     handler: async (request, reply) => {
-      const created = await services.keys.create(signedInActor(request), request.body);
+      const created = await services.keys.lifecycle.create(signedInActor(request), request.body);
       // The only response that ever carries a secret: no cache may keep it.
       reply.header('Cache-Control', 'no-store').code(201);
       return created;
@@ -48,7 +48,7 @@ export function backofficeKeyRoutes(app: FastifyInstance, services: Pick<Service
       response: { 200: apiKeySchema, ...problemResponses(400, 401, 403, 404, 409) },
     },
     handler: async (request) =>
-      services.keys.update(signedInActor(request), knownId(request.params.id, 'API key'), request.body),
+      services.keys.lifecycle.update(signedInActor(request), knownId(request.params.id, 'API key'), request.body),
   });
 
   api.post('/api-keys/:id/roll', {
@@ -59,7 +59,7 @@ export function backofficeKeyRoutes(app: FastifyInstance, services: Pick<Service
       response: { 201: rolledKeySchema, ...problemResponses(400, 401, 403, 404, 409) },
     },
     handler: async (request, reply) => {
-      const rolled = await services.keyRolls.roll(
+      const rolled = await services.keys.rolls.roll(
         signedInActor(request),
         knownId(request.params.id, 'API key'),
         request.body.overlap,
@@ -75,14 +75,15 @@ export function backofficeKeyRoutes(app: FastifyInstance, services: Pick<Service
   api.post('/api-keys/:id/quota/reset', {
     preHandler: manage,
     schema: { params: idParamsSchema, response: { 200: apiKeySchema, ...problemResponses(400, 401, 403, 404) } },
-    handler: async (request) => services.keys.resetQuota(signedInActor(request), knownId(request.params.id, 'API key')),
+    handler: async (request) =>
+      services.keys.lifecycle.resetQuota(signedInActor(request), knownId(request.params.id, 'API key')),
   });
 
   api.delete('/api-keys/:id', {
     preHandler: manage,
     schema: { params: idParamsSchema },
     handler: async (request, reply) => {
-      await services.keys.delete(signedInActor(request), knownId(request.params.id, 'API key'));
+      await services.keys.lifecycle.delete(signedInActor(request), knownId(request.params.id, 'API key'));
       return reply.code(204).send();
     },
   });

@@ -26,10 +26,11 @@ const securitySchema = z.object({ second_factors: secondFactorsSchema, sessions:
  */
 export function backofficeMeRoutes(
   app: FastifyInstance,
-  services: Pick<Services, 'sessions' | 'secondFactors' | 'users' | 'config'>,
+  services: Pick<Services, 'signIn' | 'accounts' | 'config'>,
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { sessions, secondFactors, users } = services;
+  const { sessions, secondFactors } = services.signIn;
+  const { users } = services.accounts;
   app.addHook('onRequest', sessionHook(sessions, 'open'));
   const noStore = { 'Cache-Control': 'no-store' };
 

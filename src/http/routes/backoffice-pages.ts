@@ -22,7 +22,7 @@ const PAGES: Record<string, Permission | null | 'public'> = {
  * with `?next=`; signed-in users without the permission get the page with status 403, which it
  * renders as "you need role X".
  */
-export async function backofficePages(app: FastifyInstance, services: Pick<Services, 'sessions'>): Promise<void> {
+export async function backofficePages(app: FastifyInstance, services: Pick<Services, 'signIn'>): Promise<void> {
   const indexPath = `${WEB_DIST}/index.html`;
   const built = existsSync(indexPath);
   let indexHtml: string | undefined;
@@ -47,7 +47,7 @@ export async function backofficePages(app: FastifyInstance, services: Pick<Servi
       let status = 200;
       if (permission !== 'public') {
         const token = request.cookies[sessionCookieName(request)];
-        const lookup = token ? await services.sessions.resolve(token) : undefined;
+        const lookup = token ? await services.signIn.sessions.resolve(token) : undefined;
         if (lookup?.state !== 'live') {
           const reason = lookup?.state === 'ended' ? '&reason=session_expired' : '';
           return reply.redirect(`/backoffice/login?next=${encodeURIComponent(request.url)}${reason}`);

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { RequestLogService } from '../../request-log/request-log-service.ts';
+import type { Services } from '../../app/services.ts';
 import {
   requestLogFilterSchema,
   requestLogPageSchema,
@@ -15,7 +15,7 @@ import { needs, signedInActor } from '../session-auth.ts';
  * The tenant's request log (docs/request-log.md): a page, and the NDJSON export of the same
  * filters. RequestLogService checks `api_keys:manage` itself; `needs` is the early courtesy.
  */
-export function backofficeRequestLogRoutes(app: FastifyInstance, services: { requestLog: RequestLogService }): void {
+export function backofficeRequestLogRoutes(app: FastifyInstance, services: Pick<Services, 'requestLog'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('api_keys:manage');
 
@@ -27,7 +27,7 @@ export function backofficeRequestLogRoutes(app: FastifyInstance, services: { req
     },
     handler: async (request) => {
       const { limit, cursor, ...filter } = request.query;
-      return services.requestLog.list(signedInActor(request), filter, limit, cursor);
+      return services.requestLog.reader.list(signedInActor(request), filter, limit, cursor);
     },
   });
 
@@ -37,7 +37,7 @@ export function backofficeRequestLogRoutes(app: FastifyInstance, services: { req
     // No response schema: the body is a stream of lines, sent as it is read; refusals are problem details as anywhere.
     schema: { querystring: requestLogFilterSchema },
     handler: async (request, reply) => {
-      const entries = services.requestLog.export(signedInActor(request), request.query);
+      const entries = services.requestLog.reader.export(signedInActor(request), request.query);
       return reply
         .type('application/x-ndjson; charset=utf-8')
         .header('Content-Disposition', 'attachment; filename="requests.ndjson"')

@@ -8,12 +8,9 @@ import { clientContext, relyingParty, sessionHook, signedInActor } from '../sess
 import { startSession } from './backoffice-sign-in.ts';
 
 /** Who am I, re-authenticate, sign out: open to an enrolment-only session too. */
-export function backofficeSessionRoutes(
-  app: FastifyInstance,
-  services: Pick<Services, 'sessions' | 'signIns' | 'config'>,
-): void {
+export function backofficeSessionRoutes(app: FastifyInstance, services: Pick<Services, 'signIn' | 'config'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const requireSession = sessionHook(services.sessions, 'open');
+  const requireSession = sessionHook(services.signIn.sessions, 'open');
 
   api.get('/session', {
     onRequest: requireSession,
@@ -32,7 +29,7 @@ export function backofficeSessionRoutes(
       response: { 200: sessionSchema, ...problemResponses(400, 401, 403, 409, 429) },
     },
     handler: async (request, reply) => {
-      const renewed = await services.signIns.reauthenticate(
+      const renewed = await services.signIn.signIns.reauthenticate(
         signedInActor(request),
         request.body,
         clientContext(request),
@@ -45,7 +42,7 @@ export function backofficeSessionRoutes(
   api.delete('/session', {
     onRequest: requireSession,
     handler: async (request, reply) => {
-      await services.sessions.signOut(request.backofficeSession!.token);
+      await services.signIn.sessions.signOut(request.backofficeSession!.token);
       clearSessionCookie(request, reply);
       return reply.code(204).send();
     },

@@ -29,12 +29,10 @@ const passkeyOptionsBodySchema = z
  * The endpoints that come before a session (docs/sign-in.md): the password, the second-factor
  * step, and passkeys. No session means no CSRF token: a cross-origin `Origin` is refused instead.
  */
-export function backofficeSignInRoutes(
-  app: FastifyInstance,
-  services: Pick<Services, 'signIns' | 'sessions' | 'config'>,
-): void {
+export function backofficeSignInRoutes(app: FastifyInstance, services: Pick<Services, 'signIn' | 'config'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { signIns, sessions, config } = services;
+  const { signIns, sessions } = services.signIn;
+  const { config } = services;
   const rp = (request: FastifyRequest) => relyingParty(request, config.publicOrigin);
 
   api.post('/session', {
@@ -109,7 +107,10 @@ export function backofficeSignInRoutes(
  * session, whoever the new one is for. Only after the new sign-in succeeded: a failed attempt
  * leaves the old session as it was.
  */
-export async function endHeldSession(request: FastifyRequest, sessions: Pick<Services['sessions'], 'signOut'>) {
+export async function endHeldSession(
+  request: FastifyRequest,
+  sessions: Pick<Services['signIn']['sessions'], 'signOut'>,
+) {
   const held = request.cookies[sessionCookieName(request)];
   if (held) await sessions.signOut(held);
 }

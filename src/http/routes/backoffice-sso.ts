@@ -29,12 +29,10 @@ const callbackQuerySchema = z.record(z.string(), z.string().max(4000));
  * the callback comes back from it. Both are navigations, so a refusal is a redirect to the sign-in
  * page with `?reason=`, never a JSON error; only malformed input is a problem document.
  */
-export function backofficeSsoRoutes(
-  app: FastifyInstance,
-  services: Pick<Services, 'sso' | 'sessions' | 'signIns' | 'config'>,
-) {
+export function backofficeSsoRoutes(app: FastifyInstance, services: Pick<Services, 'signIn' | 'config'>) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { sso, sessions, signIns, config } = services;
+  const { sso, sessions, signIns } = services.signIn;
+  const { config } = services;
   // A redirect that carries a flow or a session cookie is never cached.
   app.addHook('onRequest', (_request, reply, done) => {
     reply.header('Cache-Control', 'no-store');

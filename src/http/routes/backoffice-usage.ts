@@ -9,7 +9,7 @@ import { needs, signedInActor } from '../session-auth.ts';
  * Usage of one key and of the whole tenant (docs/api.md). UsageService checks `api_keys:manage` and
  * answers 404 for a malformed, unknown or foreign key id itself; `needs` is the early courtesy.
  */
-export function backofficeUsageRoutes(app: FastifyInstance, services: Pick<Services, 'usageReports'>): void {
+export function backofficeUsageRoutes(app: FastifyInstance, services: Pick<Services, 'usage'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('api_keys:manage');
 
@@ -21,12 +21,12 @@ export function backofficeUsageRoutes(app: FastifyInstance, services: Pick<Servi
       response: { 200: usageSchema, ...problemResponses(400, 401, 403, 404) },
     },
     handler: async (request) =>
-      services.usageReports.forKey(signedInActor(request), request.params.id, request.query.window),
+      services.usage.reports.forKey(signedInActor(request), request.params.id, request.query.window),
   });
 
   api.get('/usage', {
     preHandler: manage,
     schema: { querystring: usageQuerySchema, response: { 200: tenantUsageSchema, ...problemResponses(400, 401, 403) } },
-    handler: async (request) => services.usageReports.forTenant(signedInActor(request), request.query.window),
+    handler: async (request) => services.usage.reports.forTenant(signedInActor(request), request.query.window),
   });
 }

@@ -7,14 +7,14 @@ import { signedInActor, needs } from '../session-auth.ts';
 import { knownId } from './backoffice-keys.ts';
 
 /** Users of the tenant (docs/api.md, back-office JSON API); `users:manage` only. */
-export function backofficeUserRoutes(app: FastifyInstance, services: Pick<Services, 'users' | 'ssoAdmin'>): void {
+export function backofficeUserRoutes(app: FastifyInstance, services: Pick<Services, 'accounts' | 'signIn'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('users:manage');
 
   api.get('/users', {
     preHandler: manage,
     schema: { response: { 200: userListSchema, ...problemResponses(401, 403) } },
-    handler: async (request) => ({ data: await services.users.list(signedInActor(request)) }),
+    handler: async (request) => ({ data: await services.accounts.users.list(signedInActor(request)) }),
   });
 
   api.post('/users', {
@@ -23,7 +23,7 @@ export function backofficeUserRoutes(app: FastifyInstance, services: Pick<Servic
     handler: async (request, reply) => {
       const actor = signedInActor(request);
       reply.code(201);
-      return services.users.create(actor, actor.tenantId, request.body);
+      return services.accounts.users.create(actor, actor.tenantId, request.body);
     },
   });
 
@@ -36,7 +36,7 @@ export function backofficeUserRoutes(app: FastifyInstance, services: Pick<Servic
     },
     handler: async (request) => {
       const actor = signedInActor(request);
-      return services.users.update(actor, actor.tenantId, knownId(request.params.id, 'user'), request.body);
+      return services.accounts.users.update(actor, actor.tenantId, knownId(request.params.id, 'user'), request.body);
     },
   });
 
@@ -45,7 +45,7 @@ export function backofficeUserRoutes(app: FastifyInstance, services: Pick<Servic
     schema: { params: idParamsSchema },
     handler: async (request, reply) => {
       const actor = signedInActor(request);
-      await services.users.delete(actor, actor.tenantId, knownId(request.params.id, 'user'));
+      await services.accounts.users.delete(actor, actor.tenantId, knownId(request.params.id, 'user'));
       return reply.code(204).send();
     },
   });
@@ -56,7 +56,7 @@ export function backofficeUserRoutes(app: FastifyInstance, services: Pick<Servic
     schema: { params: idParamsSchema },
     handler: async (request, reply) => {
       const actor = signedInActor(request);
-      await services.ssoAdmin.unlink(actor, actor.tenantId, knownId(request.params.id, 'user'));
+      await services.signIn.ssoAdmin.unlink(actor, actor.tenantId, knownId(request.params.id, 'user'));
       return reply.code(204).send();
     },
   });

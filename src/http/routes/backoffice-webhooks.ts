@@ -24,7 +24,7 @@ import { knownId } from './backoffice-keys.ts';
 export function backofficeWebhookRoutes(app: FastifyInstance, services: Pick<Services, 'webhooks'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const manage = needs('api_keys:manage');
-  const webhooks = services.webhooks;
+  const webhooks = services.webhooks.endpoints;
 
   api.get('/webhooks', {
     preHandler: manage,

@@ -8,7 +8,7 @@ import { problemContent } from '../openapi.ts';
  * `POST /api/v1/leaked-keys` (docs/api.md): registered in its own scope, outside the key-check hook of
  * the other /api/v1 routes, because whoever found a key need not hold one. LeakService owns the rules.
  */
-export function leakedKeyRoutes(app: FastifyInstance, services: Pick<Services, 'leaks'>): void {
+export function leakedKeyRoutes(app: FastifyInstance, services: Pick<Services, 'keys'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post('/leaked-keys', {
     schema: {
@@ -23,7 +23,7 @@ export function leakedKeyRoutes(app: FastifyInstance, services: Pick<Services, '
       response: { 202: leakReceiptSchema, ...problemContent(400, 429, 503) },
     },
     handler: async (request, reply) => {
-      const receipt = await services.leaks.report(request.body, {
+      const receipt = await services.keys.leaks.report(request.body, {
         address: request.client,
         userAgent: request.headers['user-agent'],
       });

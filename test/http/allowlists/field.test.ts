@@ -46,7 +46,7 @@ describe('a key’s allowed_ips in the back office API', () => {
           .from(webhookEvents)
           .where(and(eq(webhookEvents.tenantId, admin.tenantId), eq(webhookEvents.type, 'api_key.allowed_ips_changed')))
       ).map(({ body }) => body as { data: { before: unknown; after: unknown; api_key: ApiKeyView } });
-    await insertWebhook(h.services.database.db, h.services.webhookSecrets, admin.tenantId, receiver.url, {
+    await insertWebhook(h.services.database.db, h.services.webhooks.secrets, admin.tenantId, receiver.url, {
       events: ['api_key.allowed_ips_changed'],
     });
     const { api_key } = await createKeyWithIps(admin, ['10.0.0.0/8']);

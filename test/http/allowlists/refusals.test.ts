@@ -72,8 +72,8 @@ describe('requests from outside a key’s allowed_ips', () => {
     await whoamiFrom(h, secret, '198.51.100.1');
     h.clock.advance(1_000);
     await whoamiFrom(h, secret, '2001:db8::9');
-    await h.services.usageCounter.flush();
-    await h.services.usage.flush();
+    await h.services.usage.counter.flush();
+    await h.services.keys.lastUse.flush();
     const usage = (await admin.request('GET', `/backoffice/api/api-keys/${api_key.id}/usage`)).json<Usage>();
     expect(usage.total).toEqual({ ok: 1, rejected: 0, rate_limited: 0, ip_refused: 2, quota_exceeded: 0 });
     const tenant = (await admin.request('GET', '/backoffice/api/usage')).json<Usage>();

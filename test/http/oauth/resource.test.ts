@@ -122,7 +122,7 @@ describe('an access token on the protected resources', () => {
     const api = (await connectedApp(h, approver, 'api')).tokens.access_token;
     const mcp = (await connectedApp(h, approver, 'mcp')).tokens.access_token;
     expect((await bearerGet(base, '/api/v1/flights', api)).status).toBe(200);
-    await h.services.users.update(SYSTEM_ACTOR, approver.tenantId, approverId, { roles: ['crew'] });
+    await h.services.accounts.users.update(SYSTEM_ACTOR, approver.tenantId, approverId, { roles: ['crew'] });
     const refused = await bearerGet(base, '/api/v1/flights', api);
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ code: 'permission_denied' });
@@ -138,7 +138,7 @@ describe('an access token on the protected resources', () => {
     const { approver, approverId } = await tenantWithApprover();
     const { tokens } = await connectedApp(h, approver, 'api');
     expect((await bearerGet(base, '/api/v1/whoami', tokens.access_token)).status).toBe(200);
-    await h.services.users.delete(SYSTEM_ACTOR, approver.tenantId, approverId);
+    await h.services.accounts.users.delete(SYSTEM_ACTOR, approver.tenantId, approverId);
     expect((await bearerGet(base, '/api/v1/whoami', tokens.access_token)).status).toBe(401);
   });
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../../src/app/services.ts';
+import { createServices, type ServiceRoot } from '../../../src/app/services.ts';
 import { generateFlights } from '../../../src/flights/flight-seeder.ts';
 import { buildApp } from '../../../src/http/app.ts';
 import { SYSTEM_ACTOR } from '../../../src/shared/actor.ts';
@@ -13,7 +13,7 @@ import { connectedApp } from '../../support/oauth-resource-kit.ts';
  */
 describe('an access token seen from a second instance (postgres)', () => {
   let a: Harness;
-  let b: Services;
+  let b: ServiceRoot;
   let bApp: FastifyInstance;
 
   beforeAll(async () => {
@@ -67,11 +67,11 @@ describe('an access token seen from a second instance (postgres)', () => {
     const { session, id } = await approver();
     const { tokens } = await connectedApp(a, session, 'api');
     expect((await onB(tokens.access_token, '/api/v1/flights')).statusCode).toBe(200);
-    await a.services.users.update(SYSTEM_ACTOR, session.tenantId, id, { roles: ['crew'] });
+    await a.services.accounts.users.update(SYSTEM_ACTOR, session.tenantId, id, { roles: ['crew'] });
     const narrowed = await onB(tokens.access_token, '/api/v1/flights');
     expect(narrowed.statusCode).toBe(403);
     expect(narrowed.json()).toMatchObject({ code: 'permission_denied' });
-    await a.services.users.delete(SYSTEM_ACTOR, session.tenantId, id);
+    await a.services.accounts.users.delete(SYSTEM_ACTOR, session.tenantId, id);
     expect((await onB(tokens.access_token)).statusCode).toBe(401);
   });
 });

@@ -39,7 +39,7 @@ describe('problem responses (docs/api.md (errors))', () => {
       h.clock.advance(13 * 3_600_000);
       expectProblem(await admin.request('GET', '/backoffice/api/session'), 401, 'session_expired');
       h.clock.advance(24 * 3_600_000);
-      await h.services.sessions.deleteEnded();
+      await h.services.signIn.sessions.deleteEnded();
       expectProblem(await admin.request('GET', '/backoffice/api/session'), 401, 'not_authenticated');
     });
 

@@ -14,7 +14,7 @@ describe('problem responses (docs/api.md (errors))', () => {
       expectProblem(await crew.request('GET', '/backoffice/api/api-keys'), 403, 'permission_denied');
       const admin = await h.signedIn();
       const { secret } = await h.createKey(admin);
-      await h.services.users.update({ type: 'system' }, admin.tenantId, admin.userId, { roles: ['crew'] });
+      await h.services.accounts.users.update({ type: 'system' }, admin.tenantId, admin.userId, { roles: ['crew'] });
       expectProblem(await h.api(secret, '/api/v1/flights'), 403, 'permission_denied');
     });
 

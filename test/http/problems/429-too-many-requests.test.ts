@@ -55,7 +55,7 @@ describe('problem responses (docs/api.md (errors))', () => {
       const client = '10.9.9.11';
       const admin = await h.signedIn();
       const { secret: fresh } = await h.createKey(admin, { name: 'never used yet' });
-      h.services.keyCache.invalidate({ type: 'all' }); // as on an instance that has not seen it
+      h.services.keys.cache.invalidate({ type: 'all' }); // as on an instance that has not seen it
       // Well-formed guesses with a valid checksum: only those can cost a lookup at all.
       const guess = (i: number) => {
         const body = `ask_${String(i).padStart(58, 'g')}`;

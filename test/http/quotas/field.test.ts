@@ -136,7 +136,7 @@ describe('a key quota through the back office', () => {
     const admin = await h.signedIn();
     const { api_key, secret } = await createKeyWithQuota(admin, { requests: 5, period: 'day' });
     expect(await whoamiStatuses(h, secret, 3)).toEqual([200, 200, 200]);
-    await h.services.quotaMeter.flush();
+    await h.services.limits.quotaMeter.flush();
     const rolled = await admin.request('POST', `/backoffice/api/api-keys/${api_key.id}/roll`, { overlap: '1h' });
     expect(rolled.statusCode).toBe(201);
     const { api_key: successor, secret: next } = rolled.json<{ api_key: { quota: unknown }; secret: string }>();

@@ -27,7 +27,7 @@ describe('quota usage, events and MCP', () => {
 
   /** Events are recorded for the endpoints that want them: one that wants every quota event. */
   const subscribe = (tenantId: string) =>
-    insertWebhook(h.services.database.db, h.services.webhookSecrets, tenantId, receiver.url, {
+    insertWebhook(h.services.database.db, h.services.webhooks.secrets, tenantId, receiver.url, {
       events: ['api_key.quota_changed', 'api_key.quota_low', 'api_key.quota_exhausted'],
     });
 
@@ -41,7 +41,7 @@ describe('quota usage, events and MCP', () => {
     const admin = await h.signedIn();
     const { api_key, secret } = await createKeyWithQuota(admin, { requests: 2, period: 'day' });
     expect(await whoamiStatuses(h, secret, 5)).toEqual([200, 200, 429, 429, 429]);
-    await h.services.usageCounter.flush();
+    await h.services.usage.counter.flush();
     const key = (await admin.request('GET', `/backoffice/api/api-keys/${api_key.id}/usage`)).json<Usage>();
     expect(key.total).toEqual({ ok: 2, rejected: 0, rate_limited: 0, ip_refused: 0, quota_exceeded: 3 });
     const tenant = (await admin.request('GET', '/backoffice/api/usage')).json<Usage>();

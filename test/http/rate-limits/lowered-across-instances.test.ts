@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../../src/app/services.ts';
+import { createServices, type ServiceRoot } from '../../../src/app/services.ts';
 import { buildApp } from '../../../src/http/app.ts';
 import { createHarness, type Harness } from '../../support/harness.ts';
 import { ManualClock } from '../../support/manual-clock.ts';
@@ -14,7 +14,7 @@ const START = '2026-11-22T12:00:10Z';
  */
 describe('a changed rate limit, seen from a second instance (postgres)', () => {
   let a: Harness;
-  let b: Services;
+  let b: ServiceRoot;
   let bApp: FastifyInstance;
   const bClock = new ManualClock(START);
 

@@ -37,7 +37,7 @@ describe('the api_key.rate_limited event', () => {
     const admin = await h.signedIn();
     const { secret: signing } = await insertWebhook(
       h.services.database.db,
-      h.services.webhookSecrets,
+      h.services.webhooks.secrets,
       admin.tenantId,
       receiver.url,
       { events: ['api_key.rate_limited'] },
@@ -71,8 +71,8 @@ describe('the api_key.rate_limited event', () => {
     const limit = { requests: 1, window: '1h' } as const;
     // Each instance reports its own first refusal; the shared row lets one of them announce it.
     const notices = await Promise.all([
-      h.services.rateLimitNotices.notice(api_key.id, limit, 3600),
-      h.services.rateLimitNotices.notice(api_key.id, limit, 3600),
+      h.services.limits.rateLimitNotices.notice(api_key.id, limit, 3600),
+      h.services.limits.rateLimitNotices.notice(api_key.id, limit, 3600),
     ]);
     expect(notices.filter(Boolean)).toHaveLength(1);
   });

@@ -23,7 +23,7 @@ describe('rate-limited usage and MCP', () => {
     const admin = await h.signedIn();
     const { api_key, secret } = await createKeyWithLimit(admin, { requests: 3, window: '1m' });
     expect(await whoamiStatuses(h, secret, 7)).toEqual([200, 200, 200, 429, 429, 429, 429]);
-    await h.services.usageCounter.flush();
+    await h.services.usage.counter.flush();
     const key = (await admin.request('GET', `/backoffice/api/api-keys/${api_key.id}/usage`)).json<Usage>();
     expect(key.total).toEqual({ ok: 3, rejected: 0, rate_limited: 4, ip_refused: 0, quota_exceeded: 0 });
     expect(key.series.at(-1)).toEqual({

@@ -172,7 +172,7 @@ describe('request log outcomes', () => {
       { method: 'tools/call', tool: 'who\uFFFDami' },
       { method: 'tools/\uFFFDlist', tool: null },
     ]);
-    expect(h.services.requestLogWriter!.pending).toBe(0);
+    expect(h.services.requestLog.writer!.pending).toBe(0);
   });
 
   it('keeps no key, query string or guess anywhere in the table', async () => {

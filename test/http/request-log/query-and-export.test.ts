@@ -37,9 +37,9 @@ describe.each(ENGINES)('request log query and export (%s)', (engine) => {
         mcpMethod: null,
         mcpTool: null,
       };
-      h.services.requestLogWriter!.record(record);
+      h.services.requestLog.writer!.record(record);
     }
-    await h.services.requestLogWriter!.flush();
+    await h.services.requestLog.writer!.flush();
     return { keyA, keyB };
   }
   const list = async (admin: Session, query: string) => {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createServices, type Services } from '../../../src/app/services.ts';
+import { createServices, type ServiceRoot } from '../../../src/app/services.ts';
 import { buildApp } from '../../../src/http/app.ts';
 import { codeFrom, passwordFrom, pendingFrom, statusCounts, THROUGH_PROXY } from '../../support/door-kit.ts';
 import { createHarness, rowsOf, TEST_PASSWORD, type Harness } from '../../support/harness.ts';
@@ -13,7 +13,7 @@ const redisUrl = inject('redisUrl');
 /** The same guarantee with REDIS_URL set: the counts live in Redis, shared by both instances. */
 describe('guesses sent together, to two instances sharing Redis', () => {
   let h: Harness;
-  let b: Services;
+  let b: ServiceRoot;
   let bApp: FastifyInstance;
 
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../../src/app/services.ts';
+import { createServices, type ServiceRoot } from '../../../src/app/services.ts';
 import { buildApp } from '../../../src/http/app.ts';
 import { codeFrom, locksOf, passwordFrom, pendingFrom, statusCounts, THROUGH_PROXY } from '../../support/door-kit.ts';
 import { createHarness, TEST_PASSWORD, type Harness } from '../../support/harness.ts';
@@ -15,7 +15,7 @@ import { enrolTotp } from '../../support/second-factors.ts';
  */
 describe('guesses sent together, to two instances (postgres)', () => {
   let h: Harness;
-  let b: Services;
+  let b: ServiceRoot;
   let bApp: FastifyInstance;
 
   beforeAll(async () => {
@@ -70,7 +70,7 @@ describe('guesses sent together, to two instances (postgres)', () => {
       expectProblem(locked, 429, 'too_many_requests');
       expect(Number(locked.headers['retry-after'])).toBeGreaterThan(50 * 60);
     }
-    await b.signIns.attemptsSettled();
+    await b.signIn.signIns.attemptsSettled();
     const locks = await locksOf(h, user.id);
     expect(locks.map((lock) => lock.detail.locked)).toEqual(['password']);
     h.clock.advance(60 * 60_000);

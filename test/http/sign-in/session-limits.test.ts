@@ -49,7 +49,7 @@ describe('sessions that end', () => {
   it('forgets an ended session after a day: the cookie is then simply unknown', async () => {
     const admin = await h.signedIn();
     h.clock.advance(31 * MINUTE + 24 * 60 * MINUTE);
-    await h.services.sessions.deleteEnded();
+    await h.services.signIn.sessions.deleteEnded();
     expectProblem(await admin.request('GET', '/backoffice/api/session'), 401, 'not_authenticated');
   });
 

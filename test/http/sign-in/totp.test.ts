@@ -143,7 +143,7 @@ describe('an authenticator app as a second factor', () => {
     const pending = await passwordStep(h, admin.email, TEST_PASSWORD, client);
     await secondFactorStep(h, pending, { method: 'totp', code: '999999' }, client);
     // A failure's entry is written just after its answer: in the trail before the next attempt's.
-    await h.services.signIns.attemptsSettled();
+    await h.services.signIn.signIns.attemptsSettled();
     const code = totpCode(secret, h.clock.nowMs());
     await secondFactorStep(h, pending, { method: 'totp', code }, client);
     const trail = (await admin.request('GET', '/backoffice/api/audit-events?limit=10')).json<{

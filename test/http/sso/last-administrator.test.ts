@@ -29,7 +29,7 @@ describe('the last System Administrator and the role map', () => {
     const first = await ssoSignIn(env.origin, tenant.start, sub);
     expect((await asBrowser(env.origin, first.browser)).user.roles).toEqual(['system_administrator']);
     // The set-up administrator steps down (as the CLI would), leaving the SSO person the only one.
-    await h.services.users.update(SYSTEM_ACTOR, tenant.tenantId, tenant.admin.userId, { roles: ['crew'] });
+    await h.services.accounts.users.update(SYSTEM_ACTOR, tenant.tenantId, tenant.admin.userId, { roles: ['crew'] });
     return tenant;
   }
 

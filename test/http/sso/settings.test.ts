@@ -120,7 +120,7 @@ describe('sign-in settings with single sign-on', () => {
       user: { tenant: { slug: string } };
     }>();
     const { SYSTEM_ACTOR } = await import('../../../src/shared/actor.ts');
-    await h.services.signInSettings.updateAsSystem(SYSTEM_ACTOR, tenant.user.tenant.slug, { password_sign_in: true });
+    await h.services.signIn.settings.updateAsSystem(SYSTEM_ACTOR, tenant.user.tenant.slug, { password_sign_in: true });
     expect((await h.signInAttempt(admin.email, TEST_PASSWORD)).statusCode).toBe(200);
   });
 });

@@ -44,7 +44,7 @@ describe('webhook endpoints', () => {
     const { webhook, secret } = await addWebhook(admin);
     const [row] = await h.services.database.db.select().from(webhooks).where(eq(webhooks.id, webhook.id));
     expect(row!.secretSealed).not.toContain(secret.slice(6));
-    expect(h.services.webhookSecrets.open(row!.secretSealed)).toBe(secret);
+    expect(h.services.webhooks.secrets.open(row!.secretSealed)).toBe(secret);
   });
 
   it('keeps only the events chosen, in catalog order', async () => {
@@ -97,7 +97,7 @@ describe('webhook endpoints', () => {
     expect(secret).toMatch(/^whsec_/);
     expect(secret).not.toBe(first);
     const [row] = await h.services.database.db.select().from(webhooks).where(eq(webhooks.id, webhook.id));
-    const box = h.services.webhookSecrets;
+    const box = h.services.webhooks.secrets;
     expect(box.open(row!.secretSealed)).toBe(secret);
     expect(box.open(row!.previousSecretSealed!)).toBe(first);
     expect(row!.previousSecretUntil!.getTime() - h.clock.now().getTime()).toBe(24 * 60 * 60 * 1000);

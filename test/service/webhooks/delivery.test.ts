@@ -29,7 +29,7 @@ describe('webhook delivery', () => {
   /** A tenant with one endpoint at `url`; `fire` emits a webhook.test event to it through the unit of work. */
   async function endpoint(url: string, options: Parameters<typeof insertWebhook>[4] = {}) {
     const tenant = await h.tenant();
-    const hook = await insertWebhook(h.services.database.db, h.services.webhookSecrets, tenant.id, url, options);
+    const hook = await insertWebhook(h.services.database.db, h.services.webhooks.secrets, tenant.id, url, options);
     const fire = () =>
       h.services.uow.inTransaction((_tx, _changed, emit) => {
         emit({ tenantId: tenant.id, type: 'webhook.test', data: {} });

@@ -27,7 +27,7 @@ describe('webhook events from key changes', () => {
     receivers.push(receiver);
     const { secret } = await insertWebhook(
       h.services.database.db,
-      h.services.webhookSecrets,
+      h.services.webhooks.secrets,
       admin.tenantId,
       receiver.url,
     );
@@ -105,7 +105,7 @@ describe('webhook events from key changes', () => {
     await admin.request('POST', `/backoffice/api/api-keys/${api_key.id}/roll`, { overlap: '1h' });
     expect((await next(2)).map((e) => e.type)).toEqual(['api_key.created', 'api_key.rolled']);
     h.clock.advance(2 * 3_600_000);
-    expect(await h.services.keyRolls.deleteRetired()).toBe(1);
+    expect(await h.services.keys.rolls.deleteRetired()).toBe(1);
     expect((await next(1))[0]).toMatchObject({
       type: 'api_key.deleted',
       data: { reason: 'retired', api_key: { id: api_key.id }, actor: { type: 'system', id: null, email: null } },

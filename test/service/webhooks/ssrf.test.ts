@@ -23,7 +23,7 @@ describe('webhook deliveries refuse private addresses at connect', () => {
   async function attemptsTo(url: string): Promise<DeliveryAttempt[]> {
     const tenant = await h.tenant();
     const { db } = h.services.database;
-    const hook = await insertWebhook(db, h.services.webhookSecrets, tenant.id, url);
+    const hook = await insertWebhook(db, h.services.webhooks.secrets, tenant.id, url);
     await h.services.uow.inTransaction((_tx, _changed, emit) => {
       emit({ tenantId: tenant.id, type: 'webhook.test', data: {} });
       return Promise.resolve();

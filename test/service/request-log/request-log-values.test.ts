@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RequestLogRepository } from '../../../src/request-log/request-log-repository.ts';
+import type { RequestRecord } from '../../../src/request-log/request-record.ts';
+import { ENGINES } from '../../support/databases.ts';
+import { rowsOf } from '../../support/harness.ts';
+import { recordFor } from '../../support/request-log-kit.ts';
+import { useHarness } from '../../support/use.ts';
+
+type Stored = Pick<
+  RequestRecord,
+  'keyName' | 'keyHint' | 'path' | 'route' | 'userAgent' | 'traceId' | 'mcpMethod' | 'mcpTool'
+> & {
+  id: string;
+  at: string;
+  address: string | null;
+  durationMs: number;
+};
+
+/** Text a client chooses, as the hook passes it on (a NUL is already U+FFFD there), with the words and marks array literals give meaning to. */
+const clientText = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 40 }).filter((text) => !text.includes('\0')),
+  fc.constantFrom(
+    '',
+    'NULL',
+    'null',
+    '"',
+    '\\',
+    '\\"',
+    '{}',
+    '{a,b}',
+    ',',
+    ' padded ',
+    'tab\there',
+    'line\nbreak',
+    '日本語 ✈',
+  ),
+);
+const optionalText = fc.option(clientText, { nil: null });
+
+/** What the request log stores is what the request held: every text byte for byte, the instant to the millisecond. */
+describe.each(ENGINES)('request log values (%s)', (engine) => {
+  const h = useHarness({ engine, now: '2026-11-22T12:00:00Z' });
+
+  async function stored(keyId: string): Promise<Stored[]> {
+    const { rows } = await rowsOf<Stored>(
+      h,
+      sql`select id, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, key_name as "keyName",
+        key_hint as "keyHint", path, route, host(address) as address, user_agent as "userAgent",
+        duration_ms as "durationMs", trace_id as "traceId", mcp_method as "mcpMethod", mcp_tool as "mcpTool"
+        from request_log where key_id = ${keyId}::uuid order by at, id`,
+    );
+    return rows;
+  }
+
+  it('keeps every text a client chose as it was sent', async () => {
+    const repository = new RequestLogRepository(h.services.database.db);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            keyName: clientText,
+            path: clientText,
+            userAgent: optionalText,
+            mcpMethod: optionalText,
+            mcpTool: optionalText,
+            traceId: fc.option(fc.stringMatching(/^[0-9a-f]{32}$/), { nil: null }),
+            address: fc.constantFrom(null, '192.0.2.1', '2001:db8::1'),
+          }),
+          { minLength: 1, maxLength: 5 },
+        ),
+        async (chosen) => {
+          const keyId = randomUUID();
+          const records = chosen.map((values, i) => ({
+            ...recordFor(randomUUID(), h.clock.nowMs() + i, keyId),
+            ...values,
+          }));
+          await repository.insert({ id: randomUUID(), records });
+          const rows = await stored(keyId);
+          expect(
+            rows.map(({ keyName, path, userAgent, mcpMethod, mcpTool, traceId, address }) => ({
+              keyName,
+              path,
+              userAgent,
+              mcpMethod,
+              mcpTool,
+              traceId,
+              address,
+            })),
+          ).toEqual(chosen);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('keeps the instant to the millisecond and the duration', async () => {
+    const repository = new RequestLogRepository(h.services.database.db);
+    const keyId = randomUUID();
+    const sent = [
+      { at: '2026-11-22T11:59:59.999Z', durationMs: 0 },
+      { at: '2026-11-22T12:00:00.000Z', durationMs: 0.01 },
+      { at: '2026-11-22T12:00:00.001Z', durationMs: 12.34 },
+      { at: '2026-11-22T23:59:59.999Z', durationMs: 1500.5 },
+    ];
+    const records = sent.map(({ at, durationMs }) => ({
+      ...recordFor(randomUUID(), Date.parse(at), keyId),
+      durationMs,
+    }));
+    await repository.insert({ id: randomUUID(), records });
+    const rows = await stored(keyId);
+    expect(rows.map((row) => ({ at: row.at, durationMs: row.durationMs }))).toEqual(sent);
+  });
+});

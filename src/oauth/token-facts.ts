@@ -74,4 +74,3 @@ export const tokenWhoamiSchema = z.object({
   acts_as: z.object({ type: z.literal('user'), id: z.string(), email: z.string() }),
   permissions: z.array(z.enum(PERMISSIONS)),
 });
-export type TokenWhoami = z.infer<typeof tokenWhoamiSchema>;

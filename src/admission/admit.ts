@@ -43,7 +43,10 @@ export function admit(
   if (credential.kind === 'none') return MISSING;
   if (credential.kind === 'ambiguous') return AMBIGUOUS;
   // 2–3. State and address, by the credential's own resolver.
-  const resolved = deps.credentials[credential.kind].resolve(credential, client, seen);
+  const resolved =
+    credential.kind === 'key'
+      ? deps.credentials.key.resolve(credential, client, seen)
+      : deps.credentials.oauth.resolve(credential, client, seen);
   if (!(resolved instanceof Promise)) return afterCredential(deps.limits, resolved);
   return resolved.then(
     (settled) => afterCredential(deps.limits, settled),

@@ -1,16 +1,22 @@
 import { extractPresentedKey, type KeyCredential, type PresentedKeySources } from '../keys/check/extract.ts';
 import type { CheckOutcome, KeyCheck, RefusedKeyHolder } from '../keys/check/key-check.ts';
+import { KEY_PREFIX } from '../keys/format/secret.ts';
 import type { CredentialOutcome } from './outcome.ts';
 
-/** Where a request may carry its credential (docs/api.md): X-API-Key, a bearer token, `?api_key=`. */
-export type CredentialSources = PresentedKeySources;
+/**
+ * Where a request may carry its credential (docs/api.md): X-API-Key, a bearer token, `?api_key=`;
+ * and the path it was sent to, which names the resource an access token must be for.
+ */
+export type CredentialSources = PresentedKeySources & { path: string };
 
 /**
- * A credential found in a request, before it is checked. Today only an API key; an OAuth access
- * token (SPEC §15) joins as `{ kind: 'oauth'; token: string }`, told from a key by its form in
- * `findCredential`, with a resolver of its own in `CredentialResolvers`.
+ * An OAuth access token (docs/oauth.md): `Authorization: Bearer` with a value that is not an
+ * `ask_` key, and no other credential beside it. `path` is the request's, for its audience.
  */
-export type Credential = KeyCredential;
+export type OAuthCredential = { kind: 'oauth'; token: string; path: string };
+
+/** A credential found in a request, before it is checked: an API key or an access token. */
+export type Credential = KeyCredential | OAuthCredential;
 
 /**
  * The state and address steps of one kind of credential: whom it names and whether it may act now
@@ -30,7 +36,18 @@ export type CredentialResolvers = { [K in Credential['kind']]: CredentialResolve
 
 /** The credential in the request, none, or two different ones (never silently one of them). */
 export function findCredential(sources: CredentialSources): Credential | { kind: 'none' } | { kind: 'ambiguous' } {
-  return extractPresentedKey(sources);
+  const found = extractPresentedKey(sources);
+  // A token in the header only (RFC 9728 bearer_methods_supported: ["header"]): in the query string
+  // it is an unknown key; beside a key, the two are ambiguous.
+  if (
+    found.kind === 'key' &&
+    sources.xApiKey === undefined &&
+    sources.queryKey === undefined &&
+    !found.secret.startsWith(KEY_PREFIX)
+  ) {
+    return { kind: 'oauth', token: found.secret, path: sources.path };
+  }
+  return found;
 }
 
 /** An API key: the key check (src/keys/check/key-check.ts) in the admission's words. */

@@ -40,6 +40,8 @@ export type Admission =
   | { status: 'disabled' }
   /** api_key_expired (401). */
   | { status: 'expired' }
+  /** invalid_token (401): an access token unknown, expired, revoked or for the other resource (docs/oauth.md). */
+  | { status: 'invalid_token' }
   /** too_many_requests (429): a client that keeps presenting bad credentials. */
   | { status: 'throttled'; retryAfterSeconds: number }
   /** api_key_ip_not_allowed (403): a valid key from outside its allowlist; `client` as seen. */

@@ -27,7 +27,7 @@ import { UsageCounter } from '../usage/usage-counter.ts';
 import { UsageRepository } from '../usage/usage-repository.ts';
 import { UsageService } from '../usage/usage-service.ts';
 import { createKeyLimits } from '../limits/create-key-limits.ts';
-import { keyResolver } from '../admission/credential.ts';
+import { keyResolver, type CredentialResolvers } from '../admission/credential.ts';
 import type { AdmissionDeps } from '../admission/admit.ts';
 import type { KeyServices, LimitServices, UsageServices } from './service-types.ts';
 import type { Throttles } from './throttles.ts';
@@ -121,7 +121,11 @@ export function buildKeys(deps: KeyDeps) {
     lastUse,
   };
   // The credential step's resolvers (an OAuth access token joins as `oauth`), then the limits.
-  const admission: AdmissionDeps = { credentials: { key: keyResolver(check) }, limits: limits.keyLimits };
+  // Keys' resolver and the limits; services.ts adds OAuth access tokens' once OAuth exists.
+  const admission: Omit<AdmissionDeps, 'credentials'> & { credentials: Pick<CredentialResolvers, 'key'> } = {
+    credentials: { key: keyResolver(check) },
+    limits: limits.keyLimits,
+  };
   const limitServices: LimitServices = {
     rateLimitNotices: limits.rateLimitNotices,
     quotaMeter: limits.quotaMeter,

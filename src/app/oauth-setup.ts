@@ -1,8 +1,8 @@
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/handle.ts';
-import { sharedSecret } from '../db/shared-secrets.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
+import { sharedSecret } from '../db/shared-secrets.ts';
 import { ConsentService } from '../oauth/consent-service.ts';
 import { OAuthGrantRepository } from '../oauth/grant-repository.ts';
 import { OAuthGrantService } from '../oauth/grant-service.ts';
@@ -18,6 +18,13 @@ import type { Clock } from '../shared/clock.ts';
 import type { Resolver } from '../webhooks/safe-agent.ts';
 import type { FailureThrottle } from '../throttle/failure-throttle.ts';
 import type { Logger } from 'pino';
+import type { RequestCounter } from '../keys/check/usage-recorder.ts';
+import { AccessTokenCheck } from '../oauth/token-check.ts';
+import type { TokenFacts } from '../oauth/token-facts.ts';
+import { AccessTokenRepository } from '../oauth/token-repository.ts';
+import { KeyCache } from '../revocation/key-cache.ts';
+import type { Database } from '../db/handle.ts';
+import type { ChangeFeed } from '../revocation/change-feed.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -40,6 +47,7 @@ export async function buildOAuth(
     urls,
     records,
     clock,
+    uow: base.uow,
     cookieKey,
     signingSeed: Buffer.from(await sharedSecret(db, 'oauth_signing_seed'), 'base64url'),
     accountExists: (userId) => tenants.userExists(userId),
@@ -67,4 +75,33 @@ export async function buildOAuth(
   });
   const consent = new ConsentService({ provider, records, binding, urls, tenants, audit, db, clock });
   return new OAuthServer({ provider, urls, consent, grants, records, clock });
+}
+
+/**
+ * The resource side (docs/oauth.md): access tokens checked on /mcp and /api/v1 from a cache the
+ * change feed keeps exact (grants, people, tenants), under the same lease as the key cache.
+ */
+export function buildAccessTokens(
+  config: Config,
+  clock: Clock,
+  base: { database: Database; changes: ChangeFeed; throttles: { keyFailures: FailureThrottle } },
+  oauth: OAuthServer,
+  usage: RequestCounter,
+): AccessTokenCheck {
+  const cache = new KeyCache<TokenFacts>({ maxEntries: config.keyCacheMaxEntries, maxAgeMs: config.keyCacheMaxAgeMs });
+  base.changes.onChange((change) => cache.invalidate(change));
+  base.changes.onState((listening) => listening && cache.resubscribed());
+  base.changes.onLease((validUntil) => cache.serveUntil(validUntil));
+  return new AccessTokenCheck({
+    repository: new AccessTokenRepository(base.database.db),
+    appName: async (clientId) => {
+      // A client document that cannot be fetched now still names the app by its URL.
+      const client = await oauth.provider.Client.find(clientId).catch(() => undefined);
+      return client?.clientName ?? clientId;
+    },
+    cache,
+    throttle: base.throttles.keyFailures,
+    usage,
+    clock,
+  });
 }

@@ -18,7 +18,8 @@ import { buildAccounts } from './account-services.ts';
 import { BackgroundJobs, everyInterval } from './background-jobs.ts';
 import { buildKeys } from './key-services.ts';
 import { backgroundLogger } from './logger.ts';
-import { buildOAuth } from './oauth-setup.ts';
+import { buildAccessTokens, buildOAuth } from './oauth-setup.ts';
+import { tokenResolver } from '../admission/token-credential.ts';
 import { readinessOf } from './readiness.ts';
 import { buildRequestLog } from './request-log-setup.ts';
 import { openRevocation } from './revocation-setup.ts';
@@ -130,6 +131,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const webhooks = buildWebhooks({ config, clock, database, uow, audit, cursors, outbox, delivery });
   const requestLog = buildRequestLog({ config, clock, database, cursors, metrics, streakOf, reportError });
   const oauth = await buildOAuth(config, clock, db, audit, { throttles, log, uow }, overrides.oauthResolver);
+  // Access tokens on /mcp and /api/v1 (docs/oauth.md): the admission's second kind of credential.
+  const accessTokens = buildAccessTokens(config, clock, { database, changes, throttles }, oauth, key.usage.counter);
+  const admission = {
+    ...key.admission,
+    credentials: { ...key.admission.credentials, oauth: tokenResolver(accessTokens, oauth.urls) },
+  };
 
   // Everything that runs beside the server: started in this order, stopped in the reverse one (the
   // change feed last, so the flushes before it still publish). A new job is one more entry here.
@@ -171,7 +178,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     metrics,
     readiness: readinessOf(database, changes),
     keys: key.keys,
-    admission: key.admission,
+    admission,
     limits: key.limits,
     usage: key.usage,
     accounts,

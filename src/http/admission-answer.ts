@@ -4,6 +4,7 @@ import type { Admission, Admitted } from '../admission/outcome.ts';
 import type { LimitFields } from '../limits/index.ts';
 import { problemFor, sendProblem } from '../problems/problem.ts';
 import {
+  InvalidTokenError,
   IpNotAllowedError,
   KeyRejectedError,
   TooManyRequestsError,
@@ -35,6 +36,7 @@ export function admissionHook(deps: AdmissionDeps) {
           xApiKey: request.headers['x-api-key'],
           authorization: request.headers.authorization,
           queryKey: queryKeysOf(request.raw),
+          path: request.url,
         },
         request.client,
         // A refused key of a tenant lands on `request.refusedKey`, for the request log.
@@ -118,6 +120,7 @@ function errorOf(outcome: CredentialRefusal): AirkeyError {
 function build(outcome: Exclude<CredentialRefusal, { status: 'unavailable' }>): AirkeyError {
   if (outcome.status === 'throttled') return new TooManyRequestsError(outcome.retryAfterSeconds);
   if (outcome.status === 'address_refused') return new IpNotAllowedError(outcome.client);
+  if (outcome.status === 'invalid_token') return new InvalidTokenError();
   return new KeyRejectedError(REJECTIONS[outcome.status]);
 }
 

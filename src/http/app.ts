@@ -32,6 +32,7 @@ import { backofficeUserRoutes } from './routes/backoffice-users.ts';
 import { backofficeWebhookRoutes } from './routes/backoffice-webhooks.ts';
 import { healthRoutes } from './routes/health.ts';
 import { oauthRoutes } from './routes/oauth.ts';
+import { protectedResourceRoutes } from './routes/protected-resource.ts';
 import { addJsonBodyParser } from './json-body.ts';
 import { admissionHook } from './admission-answer.ts';
 import { leakedKeyRoutes } from './routes/leaked-keys.ts';
@@ -119,11 +120,13 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.decorate('admissionHook', admissionHook(services.admission));
   await app.register(plugin(healthRoutes, { readiness: services.readiness }));
   await app.register(plugin(metricsRoutes, metrics));
-  await app.register(plugin(publicApiRoutes, { flights }), { prefix: '/api/v1' });
+  const { oauth } = services;
+  await app.register(plugin(publicApiRoutes, { flights, oauth }), { prefix: '/api/v1' });
   // Its own scope: no key-check hook (a finder of a key need not hold one).
   await app.register(plugin(leakedKeyRoutes, { keys }), { prefix: '/api/v1' });
   // Its own scope: the provider parses its own bodies and answers OAuth errors in their own shape.
-  await app.register(plugin(oauthRoutes, { oauth: services.oauth }));
+  await app.register(plugin(oauthRoutes, { oauth }));
+  await app.register(plugin(protectedResourceRoutes, { oauth }));
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, () => app.swagger());
   // The browser scope: cookies and helmet's full header set with the page CSP, for the back
   // office, its pages and the docs only; API requests never parse a cookie.

@@ -5,6 +5,7 @@ import { NotAuthenticatedError } from '../shared/errors.ts';
 import { problemFor, sendProblem } from '../problems/problem.ts';
 import type { McpExchange } from './mcp-handler.ts';
 import { originHook } from './origin-check.ts';
+import { resourceMetadataUrl } from '../oauth/resource-metadata.ts';
 
 /**
  * `/mcp`: MCP over Streamable HTTP, stateless in every protocol revision. There are no MCP
@@ -16,7 +17,9 @@ import { originHook } from './origin-check.ts';
  * (Origin, key check, limits, RateLimit fields, security headers, request log, problem details)
  * runs around it exactly as around any other route.
  */
-export function mcpRoutes(app: FastifyInstance, services: Pick<Services, 'config' | 'flights'>): void {
+export function mcpRoutes(app: FastifyInstance, services: Pick<Services, 'config' | 'flights' | 'oauth'>): void {
+  // Its 401s name the RFC 9728 document, where a host starts OAuth (docs/oauth.md).
+  app.decorateReply('resourceMetadata', resourceMetadataUrl(services.oauth.urls, '/mcp'));
   // First the Origin (403 origin_rejected): a page from a foreign origin gets no key check at all,
   // so it cannot even probe which keys are valid.
   app.addHook(

@@ -4,6 +4,7 @@ import { flightIdSchema, flightPageSchema, flightQuerySchema, flightSchema } fro
 import { problemOf } from '../problems/problem.ts';
 import { whoamiSchema, type KeyLimitsView } from '../keys/key-schemas.ts';
 import type { Principal } from '../shared/principal.ts';
+import { tokenWhoamiSchema } from '../oauth/token-facts.ts';
 
 /** What the tools need: the principal of this HTTP request, already checked, and the services. */
 export type ToolContext = {
@@ -68,6 +69,24 @@ export function registerTools(server: McpServer, context: ToolContext): void {
         return structured(await flights.get(principal, id));
       }),
   );
+
+  if (principal.credential === 'oauth') {
+    // Signed in through OAuth (docs/oauth.md): the app and the person it acts as, no key, no limits.
+    server.registerTool(
+      'whoami',
+      {
+        title: 'Who am I',
+        description:
+          'Describes this connection: its tenant (airline), the app signed in through OAuth, the person it acts as, ' +
+          'and the permissions that person holds right now. ' +
+          'Call it to check access before other tools; list_flights and get_flight need flights:read.',
+        outputSchema: tokenWhoamiSchema,
+        annotations: READ_ONLY,
+      },
+      async () => guarded(context, () => Promise.resolve(structured(tokenWhoamiSchema.parse(principal)))),
+    );
+    return;
+  }
 
   server.registerTool(
     'whoami',

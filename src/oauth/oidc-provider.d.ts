@@ -62,8 +62,10 @@ declare module 'oidc-provider' {
     Grant: {
       new (properties: { clientId: string; accountId: string }): GrantLike;
       find(id: string): Promise<GrantLike | undefined>;
+      prototype: { generateTokenId(): string };
     };
     Client: { find(id: string): Promise<ClientLike | undefined> };
+    AccessToken: { find(value: string): Promise<{ grantId: string; accountId: string } | undefined> };
     Interaction: { find(uid: string): Promise<InteractionLike | undefined> };
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
     on(event: string, listener: (...args: unknown[]) => void): void;

@@ -1,4 +1,5 @@
-import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { ClientLike, OidcContext, default as OidcProvider } from 'oidc-provider';
 import type { Clock } from '../shared/clock.ts';
 import {
@@ -30,6 +31,8 @@ export type ProviderOptions = {
   urls: OAuthUrls;
   records: OAuthRecordRepository;
   clock: Clock;
+  /** Revocations publish `{type: 'grant'}` through it and wait for every instance (record-adapter.ts). */
+  uow: UnitOfWork;
   /** Shared by every instance on the database: cookies signed on one are read on another. */
   cookieKey: string;
   /** 32 bytes shared by every instance: the Ed25519 key the provider signs with is derived from it. */
@@ -55,7 +58,7 @@ export function createProvider(options: ProviderOptions): OidcProvider {
   const resources = new Set([urls.mcp, urls.api]);
   const grantSeconds = options.grantDays * 86_400;
   const provider = new Provider(urls.issuer, {
-    adapter: recordAdapter(options.records, options.clock),
+    adapter: recordAdapter(options.records, options.clock, options.uow),
     clients: [],
     jwks: { keys: [signingKey(options.signingSeed)] },
     enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
@@ -98,8 +101,17 @@ export function createProvider(options: ProviderOptions): OidcProvider {
     extraClientMetadata: {
       // A hook on every client (registered or by document): its redirect URIs obey our rules.
       properties: ['software_id'],
-      validator: (_ctx: unknown, key: string, _value: unknown, metadata: { redirect_uris?: string[] }) => {
+      validator: (
+        _ctx: unknown,
+        key: string,
+        _value: unknown,
+        metadata: { redirect_uris?: string[]; scope?: string },
+      ) => {
         if (key !== 'software_id') return;
+        // The resource scope is the resources', not the server's: a client that registers for it
+        // (the MCP SDK asks for the resource metadata's `scopes_supported`) is registered without it
+        // and still gets it for a resource.
+        metadata.scope = withoutResourceScope(metadata.scope);
         for (const uri of metadata.redirect_uris ?? []) {
           const problem = redirectUriProblem(uri);
           if (problem) throw new errors.InvalidRedirectUri(`redirect_uris: ${uri} ${problem}`);
@@ -143,6 +155,8 @@ export function createProvider(options: ProviderOptions): OidcProvider {
       ctx.body = { error: out.error, error_description: out.error_description };
     },
   });
+  // A grant's id is a UUID: it names the grant where a key's id goes (usage, the request log's `key.id`).
+  provider.Grant.prototype.generateTokenId = () => randomUUID();
   // Forwarded headers are ours (the adapter in src/http sets them from the public URL): every URL
   // the provider writes starts with the issuer's origin, whatever Host the request carried.
   provider.proxy = true;
@@ -171,6 +185,12 @@ export function createProvider(options: ProviderOptions): OidcProvider {
   });
   installProviderHooks(provider, options.hooks);
   return provider;
+}
+
+function withoutResourceScope(scope: string | undefined): string | undefined {
+  if (scope === undefined) return undefined;
+  const kept = scope.split(' ').filter((name) => name !== '' && name !== RESOURCE_SCOPE);
+  return kept.length > 0 ? kept.join(' ') : undefined;
 }
 
 /** An Ed25519 private key (JWK) from 32 bytes: the same on every instance that shares the seed. */

@@ -1,3 +1,4 @@
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { OAuthRecordRepository } from './record-repository.ts';
 
@@ -34,8 +35,17 @@ export interface ProviderAdapter {
   revokeByGrantId(grantId: string): Promise<void>;
 }
 
-/** oidc-provider's storage over the one `oauth_records` table, on either engine. */
-export function recordAdapter(records: OAuthRecordRepository, clock: Clock): new (kind: string) => ProviderAdapter {
+/**
+ * oidc-provider's storage over the one `oauth_records` table, on either engine. Ending an access
+ * token or a grant (RFC 7009, a replayed refresh token, the grant revoked) goes through the unit of
+ * work with a `{type: 'grant'}` change: the provider answers only once every instance has dropped
+ * the grant's tokens from its cache (docs/oauth.md (Revocation), the guarantee keys have).
+ */
+export function recordAdapter(
+  records: OAuthRecordRepository,
+  clock: Clock,
+  uow: UnitOfWork,
+): new (kind: string) => ProviderAdapter {
   return class RecordAdapter implements ProviderAdapter {
     private readonly kind: string;
     constructor(kind: string) {
@@ -84,11 +94,21 @@ export function recordAdapter(records: OAuthRecordRepository, clock: Clock): new
     }
 
     async destroy(id: string): Promise<void> {
-      await records.destroy(this.kind, id);
+      if (this.kind === 'Grant') return this.revokeByGrantId(id);
+      if (this.kind !== 'AccessToken') return records.destroy(this.kind, id);
+      await uow.inTransaction(async (tx, changed) => {
+        const grantId = await records.within(tx).destroyOf(this.kind, id);
+        if (grantId !== null) changed({ type: 'grant', id: grantId });
+      });
     }
 
+    // Every model's revokeByGrantId deletes the whole grant; the change goes with each, since the
+    // provider calls them together and answers after all of them.
     async revokeByGrantId(grantId: string): Promise<void> {
-      await records.destroyGrant(grantId);
+      await uow.inTransaction(async (tx, changed) => {
+        await records.within(tx).destroyGrant(grantId);
+        changed({ type: 'grant', id: grantId });
+      });
     }
 
     private expired(expiresAt: Date | null): boolean {

@@ -62,6 +62,20 @@ export class OAuthRecordRepository {
     await this.db.delete(oauthRecords).where(and(eq(oauthRecords.kind, kind), eq(oauthRecords.idDigest, digestOf(id))));
   }
 
+  /** Deletes a record and says which grant it belonged to (null: none, or no such record). */
+  async destroyOf(kind: string, id: string): Promise<string | null> {
+    const [row] = await this.db
+      .delete(oauthRecords)
+      .where(and(eq(oauthRecords.kind, kind), eq(oauthRecords.idDigest, digestOf(id))))
+      .returning({ grantId: oauthRecords.grantId });
+    return row?.grantId ?? null;
+  }
+
+  /** The same records inside a transaction (a revocation's unit of work). */
+  within(tx: Db): OAuthRecordRepository {
+    return new OAuthRecordRepository(tx);
+  }
+
   /** Every code, token and the grant itself: what revoking a grant (or a replayed refresh token) ends. */
   async destroyGrant(grantId: string): Promise<void> {
     await this.db.delete(oauthRecords).where(eq(oauthRecords.grantId, grantId));

@@ -91,19 +91,33 @@ const FRAMEWORK_STATUS_KINDS: Partial<Record<number, ErrorKind>> = {
 };
 
 /** Key rejections where a key was presented: RFC 6750 `invalid_token`, so a client knows to get a new one. */
-const PRESENTED_BUT_REFUSED = new Set(['api_key_invalid', 'api_key_disabled', 'api_key_expired']);
+const PRESENTED_BUT_REFUSED = new Set(['api_key_invalid', 'api_key_disabled', 'api_key_expired', 'invalid_token']);
+
+/**
+ * A protected resource's scope (`/api/v1`, `/mcp`) decorates its replies with its RFC 9728
+ * metadata URL (a prototype value: nothing per request); its 401s name it as `resource_metadata`.
+ */
+export type ResourceReply = { resourceMetadata?: string };
+
+const challenges = new Map<string, string>();
+function challengeOf(refused: boolean, metadata: string | undefined): string {
+  const name = `${refused}${metadata ?? ''}`;
+  let challenge = challenges.get(name);
+  if (challenge === undefined) {
+    challenge = `Bearer realm="airkey"${refused ? ', error="invalid_token"' : ''}`;
+    if (metadata !== undefined) challenge += `, resource_metadata="${metadata}"`;
+    challenges.set(name, challenge);
+  }
+  return challenge;
+}
 
 /** `body`: the problem already serialised (sent as it is). */
 export function sendProblem(reply: FastifyReply, problem: Problem, body?: string): FastifyReply {
   // RFC 6750 challenges only: MCP clients (mcp-remote and others) parse Bearer challenges, and an
   // extra non-standard scheme in the same header trips some parsers. X-API-Key is in docs/api.md.
-  if (problem.status === 401 && problem.code.startsWith('api_key')) {
-    reply.header(
-      'WWW-Authenticate',
-      PRESENTED_BUT_REFUSED.has(problem.code)
-        ? 'Bearer realm="airkey", error="invalid_token"'
-        : 'Bearer realm="airkey"',
-    );
+  if (problem.status === 401 && (problem.code.startsWith('api_key') || problem.code === 'invalid_token')) {
+    const metadata = (reply as FastifyReply & ResourceReply).resourceMetadata;
+    reply.header('WWW-Authenticate', challengeOf(PRESENTED_BUT_REFUSED.has(problem.code), metadata));
   }
   // With the charset already named, Fastify sends the type as it is instead of building it per reply.
   return reply

@@ -116,7 +116,9 @@ function toEntry(row: Row): RequestLogEntry {
   return {
     id: row.id,
     at: row.at,
-    key: { id: row.key_id, name: row.key_name, hint: row.key_hint },
+    // An access token's entry is stored with an empty hint (no key has one): its grant, by app name.
+    credential: row.key_hint === '' ? 'oauth' : 'key',
+    key: { id: row.key_id, name: row.key_name, hint: row.key_hint === '' ? null : row.key_hint },
     method: row.method,
     path: row.path,
     route: row.route,

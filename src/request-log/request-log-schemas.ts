@@ -23,7 +23,10 @@ export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];
 export const requestLogEntrySchema = z.object({
   id: z.string(),
   at: z.string().describe('ISO 8601 UTC instant the request arrived'),
-  key: z.object({ id: z.string(), name: z.string(), hint: z.string() }),
+  credential: z.enum(['key', 'oauth']).describe('An API key, or an OAuth access token (docs/oauth.md)'),
+  key: z
+    .object({ id: z.string(), name: z.string(), hint: z.string().nullable() })
+    .describe("The key; for an access token its grant's id, its app's name and no hint"),
   method: z.string(),
   path: z.string().describe('The path only, never the query string'),
   route: z.string().describe('The OpenAPI path template, e.g. /api/v1/flights/{id}, or /mcp'),

@@ -10,7 +10,13 @@ export type KeyCacheOptions = {
 };
 
 /** What a change is matched against: the key check's facts carry more, the cache needs these. */
-export type CachedFacts = { keyId: string; tenantId: string; creatorId: string | null };
+export type CachedFacts = {
+  keyId: string;
+  tenantId: string;
+  creatorId: string | null;
+  /** An access token's grant (src/oauth/token-facts.ts); a key has none. */
+  grantId?: string;
+};
 
 // A stored null means "no such key": repeated unknown keys cost no query. `freshUntil` is when
 // `maxAgeMs` runs out: an older entry is no longer served, but is kept (bounded by the LRU) as
@@ -128,8 +134,8 @@ function matches(facts: CachedFacts, change: Exclude<KeyChange, { type: 'all' }>
       return facts.creatorId === change.id;
     case 'tenant':
       return facts.tenantId === change.id;
-    // A key belongs to no OAuth grant.
+    // A key belongs to no OAuth grant (its grantId is undefined); an access token's facts do.
     case 'grant':
-      return false;
+      return facts.grantId === change.id;
   }
 }

@@ -34,6 +34,12 @@ export const ERROR_CATALOG = {
     title: 'API key expired',
     detail: 'The API key has expired. Create a new key to restore access.',
   },
+  // RFC 6750's code, as docs/oauth.md names it: a bearer value that is no key and no live access token for this resource.
+  invalid_token: {
+    status: 401,
+    title: 'Invalid access token',
+    detail: 'The access token is unknown, expired, revoked, or for another resource. Sign in again through your app.',
+  },
   not_authenticated: { status: 401, title: 'Not signed in', detail: 'Sign in to the back office first.' },
   invalid_credentials: { status: 401, title: 'Invalid credentials', detail: 'The e-mail or password is wrong.' },
   invalid_second_factor: {

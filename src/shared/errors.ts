@@ -48,6 +48,13 @@ export class KeyRejectedError extends AirkeyError {
   }
 }
 
+/** An access token (docs/oauth.md) that is not live for the resource it was sent to (RFC 6750 `invalid_token`). */
+export class InvalidTokenError extends AirkeyError {
+  constructor() {
+    super('invalid_token');
+  }
+}
+
 /**
  * A valid key used from an address outside its allowlist (docs/keys.md (IP allowlists)). The
  * detail names the address as the server saw it: a caller behind an unexpected NAT or proxy can

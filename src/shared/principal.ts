@@ -17,15 +17,23 @@ export const principalSchema = z.object({
   // Not .readonly(): that becomes `readOnly: true` in OpenAPI, which generated clients mistype.
   permissions: z.array(z.enum(PERMISSIONS)),
 });
-export type Principal = z.infer<typeof principalSchema>;
+/**
+ * An OAuth access token's principal (docs/oauth.md) carries `credential` and `app` too; its `key`
+ * names the grant (`{id: grant id, name: app name, hint: ''}`) for usage and the request log.
+ */
+export type Principal = z.infer<typeof principalSchema> & {
+  credential?: 'oauth';
+  app?: { client_id: string; name: string };
+};
 
 /** A key's authority must hold the permission; under creator authority, the creator's roles now. */
 export function requireKeyPermission(principal: Principal, permission: Permission): void {
   if (!principal.permissions.includes(permission)) {
+    const credential = principal.credential === 'oauth' ? 'access token' : 'key';
     throw new PermissionDeniedError(
       permission,
       principal.acts_as.type === 'user'
-        ? `This key acts as ${principal.acts_as.email}, who lacks the permission ${permission}.`
+        ? `This ${credential} acts as ${principal.acts_as.email}, who lacks the permission ${permission}.`
         : `This key lacks the permission ${permission}.`,
     );
   }

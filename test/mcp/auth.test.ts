@@ -47,14 +47,18 @@ describe.each(ENGINES)('MCP authentication with API keys (%s)', (engine) => {
     const response = await post(kit, {});
     expect(response.status).toBe(401);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="airkey"');
+    expect(response.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="airkey", resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+    );
     expect(await response.json()).toMatchObject({ status: 401, code: 'api_key_missing' });
   });
 
   it('refuses an unknown key with 401 api_key_invalid and two different keys with 400 api_key_ambiguous', async () => {
     const unknown = await post(kit, { 'x-api-key': UNKNOWN_KEY });
     expect(unknown.status).toBe(401);
-    expect(unknown.headers.get('www-authenticate')).toBe('Bearer realm="airkey", error="invalid_token"');
+    expect(unknown.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="airkey", error="invalid_token", resource_metadata="[^"]+\/oauth-protected-resource\/mcp"$/,
+    );
     expect(await unknown.json()).toMatchObject({ code: 'api_key_invalid' });
 
     const { secret } = await kit.key();

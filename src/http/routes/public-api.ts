@@ -6,14 +6,18 @@ import { NotAuthenticatedError } from '../../shared/errors.ts';
 import type { Principal } from '../../shared/principal.ts';
 import { whoamiSchema } from '../../keys/key-schemas.ts';
 import { limitsJson } from '../../limits/index.ts';
+import { resourceMetadataUrl } from '../../oauth/resource-metadata.ts';
+import { tokenWhoamiSchema } from '../../oauth/token-facts.ts';
 import { FLIGHT_EXAMPLE, problemContent, WHOAMI_EXAMPLE } from '../openapi.ts';
 
 const security: Array<Record<string, string[]>> = [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { ApiKeyQuery: [] }];
 const keyProblems = problemContent(400, 401, 403, 429, 503);
 
 /** `/api/v1`: every route behind the key check (docs/api.md). */
-export function publicApiRoutes(app: FastifyInstance, services: Pick<Services, 'flights'>): void {
+export function publicApiRoutes(app: FastifyInstance, services: Pick<Services, 'flights' | 'oauth'>): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  // Its 401s name the RFC 9728 document (docs/oauth.md).
+  api.decorateReply('resourceMetadata', resourceMetadataUrl(services.oauth.urls, '/api/v1'));
   // onRequest, not preHandler: a request without a valid key learns nothing about validation.
   api.addHook('onRequest', app.admissionHook);
 
@@ -62,7 +66,8 @@ export const whoamiRoute = {
     operationId: 'whoami',
     summary: 'Who this key acts as',
     description:
-      'The tenant, the key, who it acts as, its permissions now, and what its rate limit and quota leave (as this instance knows them).',
+      'The tenant, the key, who it acts as, its permissions now, and what its rate limit and quota leave (as this instance knows them). ' +
+      'With an OAuth access token: `{tenant, credential: "oauth", app: {client_id, name}, acts_as, permissions}`.',
     tags: ['keys'],
     security,
     response: {
@@ -90,8 +95,12 @@ function whoamiHandler(request: FastifyRequest, reply: FastifyReply): void {
   const who = principal(request);
   let body = whoamiBodies.get(who);
   if (body === undefined) {
-    // The route serializer returns a string; `limits` is the schema's last property, so it ends the body.
-    body = latin1Json(reply.serialize({ ...who, limits: NO_LIMITS }) as string);
+    // An access token's whoami (docs/oauth.md) has no key and no limits; a key's: the route
+    // serializer returns a string, and `limits`, the schema's last property, ends the body.
+    body =
+      who.credential === 'oauth'
+        ? latin1Json(JSON.stringify(tokenWhoamiSchema.parse(who)))
+        : latin1Json(reply.serialize({ ...who, limits: NO_LIMITS }) as string);
     whoamiBodies.set(who, body);
   }
   const seen = request.limitsSeen;

@@ -13,7 +13,8 @@ export type KeyFailure = 'api_key_invalid' | 'api_key_disabled' | 'api_key_expir
 export type Accepted = {
   ok: true;
   status: 'admitted';
-  credential: 'key';
+  /** An API key, or an OAuth access token (src/oauth/token-check.ts), admitted the same way. */
+  credential: 'key' | 'oauth';
   principal: Principal;
   keyId: string;
   rateLimit: RateLimit | undefined;

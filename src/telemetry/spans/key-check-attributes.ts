@@ -17,5 +17,6 @@ export function recordKeyCheck(result: Accepted | AirkeyError): void {
   }
   span.setAttribute('airkey.key_check.outcome', 'accepted');
   span.setAttribute('airkey.key.id', result.keyId);
+  if (result.credential === 'oauth') span.setAttribute('airkey.credential', 'oauth');
   span.setAttribute('airkey.tenant.id', result.principal.tenant.id);
 }

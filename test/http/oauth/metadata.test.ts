@@ -43,12 +43,6 @@ describe('the authorization server metadata', () => {
     expect(response.json<{ token_endpoint: string }>().token_endpoint).toBe(`${issuer()}/token`);
   });
 
-  it('advertises no protected resource yet: the resource side is a later step', async () => {
-    for (const url of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
-      expect((await h.app.inject({ method: 'GET', url })).statusCode).toBe(404);
-    }
-  });
-
   it('answers an OAuth error in its own JSON shape, not as problem details', async () => {
     const response = await h.app.inject({
       method: 'POST',

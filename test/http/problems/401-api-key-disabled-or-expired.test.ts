@@ -16,7 +16,9 @@ describe('problem responses (docs/api.md (errors))', () => {
       await admin.request('PATCH', `/backoffice/api/api-keys/${api_key.id}`, { enabled: false });
       const refused = await apiFrom(h, '10.0.3.1', secret, '/api/v1/whoami');
       expectProblem(refused, 401, 'api_key_disabled');
-      expect(refused.headers['www-authenticate']).toBe('Bearer realm="airkey", error="invalid_token"');
+      expect(refused.headers['www-authenticate']).toBe(
+        `Bearer realm="airkey", error="invalid_token", resource_metadata="${h.config.publicUrl}/.well-known/oauth-protected-resource/api/v1"`,
+      );
     });
 
     it('rejects a key from 00:00:00 UTC of its expiry date, enabled or not', async () => {
@@ -29,7 +31,9 @@ describe('problem responses (docs/api.md (errors))', () => {
       h.clock.set('2026-11-23T00:00:00.000Z');
       const expired = await apiFrom(h, '10.0.3.2', secret, '/api/v1/whoami');
       expectProblem(expired, 401, 'api_key_expired');
-      expect(expired.headers['www-authenticate']).toBe('Bearer realm="airkey", error="invalid_token"');
+      expect(expired.headers['www-authenticate']).toBe(
+        `Bearer realm="airkey", error="invalid_token", resource_metadata="${h.config.publicUrl}/.well-known/oauth-protected-resource/api/v1"`,
+      );
       expectProblem(await apiFrom(h, '10.0.3.2', disabled.secret, '/api/v1/whoami'), 401, 'api_key_expired');
       // The old session has lived its 12 hours by now: sign in again.
       const later = await h.signIn(admin.email);

@@ -3,9 +3,10 @@ import { useHarness } from '../../support/use.ts';
 import { START } from '../../support/manual-clock.ts';
 import { apiFrom, expectProblem, unknownKey } from '../../support/problems.ts';
 
-// RFC 6750: a bare challenge when no key came, invalid_token when one came and was refused.
-const MISSING = 'Bearer realm="airkey"';
-const REFUSED = 'Bearer realm="airkey", error="invalid_token"';
+// RFC 6750: a bare challenge when no key came, invalid_token when one came and was refused; RFC
+// 9728: either names the API's resource metadata (docs/oauth.md).
+const METADATA = (h: { config: { publicUrl: string } }) =>
+  `resource_metadata="${h.config.publicUrl}/.well-known/oauth-protected-resource/api/v1"`;
 
 /** docs/api.md (errors), through the real HTTP app. */
 describe('problem responses (docs/api.md (errors))', () => {
@@ -16,7 +17,7 @@ describe('problem responses (docs/api.md (errors))', () => {
       for (const url of ['/api/v1/whoami', '/api/v1/flights', `/api/v1/flights/${crypto.randomUUID()}`]) {
         const response = await apiFrom(h, '10.0.1.1', undefined, url);
         expectProblem(response, 401, 'api_key_missing');
-        expect(response.headers['www-authenticate']).toBe(MISSING);
+        expect(response.headers['www-authenticate']).toBe(`Bearer realm="airkey", ${METADATA(h)}`);
       }
       const basic = await h.app.inject({
         method: 'GET',
@@ -46,7 +47,9 @@ describe('problem responses (docs/api.md (errors))', () => {
       for (const key of bad) {
         const response = await apiFrom(h, '10.0.2.1', key, '/api/v1/whoami');
         const body = expectProblem(response, 401, 'api_key_invalid');
-        expect(response.headers['www-authenticate']).toBe(REFUSED);
+        expect(response.headers['www-authenticate']).toBe(
+          `Bearer realm="airkey", error="invalid_token", ${METADATA(h)}`,
+        );
         expect(body.detail).not.toContain(key);
       }
     });

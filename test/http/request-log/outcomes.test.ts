@@ -40,6 +40,7 @@ describe('request log outcomes', () => {
       ['/api/v1/whoami', 200, 'ok'],
     ]);
     expect(entries[0]).toMatchObject({
+      credential: 'key',
       key: { id: key.id, name: 'reader', hint: key.hint },
       method: 'GET',
       path: '/api/v1/flights',

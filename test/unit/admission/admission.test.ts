@@ -17,7 +17,7 @@ import type { Principal } from '../../../src/shared/principal.ts';
  */
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 15);
 const SECRET = 'ak_test_secret';
-const none = { xApiKey: undefined, authorization: undefined, queryKey: undefined };
+const none = { xApiKey: undefined, authorization: undefined, queryKey: undefined, path: '/api/v1/whoami' };
 const principal = { tenant: { id: 't1' } } as unknown as Principal;
 
 function deps(accepted: Accepted, effects: string[]): AdmissionDeps {
@@ -37,6 +37,7 @@ function deps(accepted: Accepted, effects: string[]): AdmissionDeps {
   return {
     credentials: {
       key: { resolve: (credential) => (credential.secret === SECRET ? accepted : { status: 'invalid' }) },
+      oauth: { resolve: () => ({ status: 'invalid_token' }) },
     },
     limits: {
       rateLimits: new RateLimiter({ store: new MemoryBudgetStore(), now }),
@@ -75,6 +76,18 @@ describe('admit', () => {
       status: 'ambiguous_credential',
     });
     expect(admit(d, { ...none, xApiKey: 'wrong' }, '192.0.2.1')).toEqual({ status: 'invalid' });
+  });
+
+  it('takes a bearer value that is no ask_ key, alone in the header, as an access token (docs/oauth.md)', () => {
+    const d = deps(key(undefined, undefined), []);
+    expect(admit(d, { ...none, authorization: 'Bearer opaque-token-value' }, '192.0.2.1')).toEqual({
+      status: 'invalid_token',
+    });
+    // In the query string it is an unknown key; beside a key, two credentials.
+    expect(admit(d, { ...none, queryKey: 'opaque-token-value' }, '192.0.2.1')).toEqual({ status: 'invalid' });
+    expect(admit(d, { ...none, xApiKey: SECRET, authorization: 'Bearer opaque-token-value' }, '192.0.2.1')).toEqual({
+      status: 'ambiguous_credential',
+    });
   });
 
   it('admits a key without limits as the key check accepted it: no fields, nothing to report', () => {

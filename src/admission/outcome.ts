@@ -50,7 +50,5 @@ export type Admission =
   | { status: 'unavailable'; cause: unknown }
   | LimitRefused;
 
-export type AdmissionStatus = Admission['status'];
-
 /** What the credential step answers (credential, state, address): the admission's first statuses. */
 export type CredentialOutcome = Exclude<Admission, LimitRefused | { status: 'unavailable' }>;

@@ -37,9 +37,7 @@ export {
   recordQuotaExceeded,
   recordRateLimited,
   type KeyLimits,
-  type LimitedKey,
   type LimitsSeen,
-  type Meter,
 } from './limit-steps.ts';
-export { createKeyLimits, type KeyLimitsDeps } from './create-key-limits.ts';
+export { createKeyLimits } from './create-key-limits.ts';
 export { limitsJson, limitsView } from './whoami-limits.ts';

@@ -26,7 +26,7 @@ import type { Scenario, Settings } from './scenario.ts';
 import { fmt } from './scenarios.ts';
 import { hasWrk, keyLoad, wrkLoad } from './wrk.ts';
 
-type Post = { headers: Record<string, string>; body: string };
+export type Post = { headers: Record<string, string>; body: string };
 type PostLoad = Load & { post?: Post };
 
 const REVISION = '2026-07-28';
@@ -38,7 +38,7 @@ const META = {
 const ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** A tools/call as each era's client sends it: headers (besides the key) and body. */
-function toolCall(era: '2026' | '2025', name: string): Post {
+export function toolCall(era: '2026' | '2025', name: string): Post {
   const params = { name, arguments: {}, ...(era === '2026' ? { _meta: META } : {}) };
   const headers =
     era === '2026'
@@ -146,7 +146,7 @@ function checkout(rev = SDK_1X) {
 const SDK_1X = 'b0d69f8';
 
 /** Where the machine has no wrk: the same POST from autocannon. */
-async function postWithAutocannon(spec: Load, post: Post) {
+export async function postWithAutocannon(spec: Load, post: Post) {
   const result = await autocannon({
     url: spec.url,
     connections: spec.connections,

@@ -36,6 +36,7 @@ import { requestLogWriter } from './request-log-writer.ts';
 import { requestLogQueries } from './request-log-queries.ts';
 import { webhooksScenario } from './webhooks.ts';
 import { mcpScenario } from './mcp.ts';
+import { oauthScenario } from './oauth.ts';
 import { backOfficeScenario, flights, flightsUncached, pipeline } from './scenarios.ts';
 
 /** Every scenario, in the order they run on each engine. Another branch adds its own with one entry here. */
@@ -55,6 +56,7 @@ const SCENARIOS: Scenario[] = [
   requestLogQueries,
   webhooksScenario,
   mcpScenario,
+  oauthScenario,
   startupScenario,
   floodScenario,
   longScenario,

@@ -24,16 +24,19 @@ export type WrkLoad = {
   connections: number;
   seconds: number;
   keys: string[];
+  /** The header field the keys go in: X-API-Key unless said (`Authorization` with `Bearer …` values). */
+  header?: string;
   expect?: Expect;
   /** A POST with these further header fields and this body (MCP's JSON-RPC); a GET without. */
   post?: { headers: Record<string, string>; body: string };
 };
 
 /**
- * One wrk run, one thread, each request with the next of `keys` in X-API-Key (the requests are
- * formatted once, at start). The sample comes from wrk's own summary (`done`), as JSON.
+ * One wrk run, one thread, each request with the next of `keys` in X-API-Key or `header` (the
+ * requests are formatted once, at start). The sample comes from wrk's own summary (`done`), as JSON.
  */
 export async function wrkLoad(spec: WrkLoad): Promise<Sample> {
+  const header = JSON.stringify(spec.header ?? 'X-API-Key');
   const dir = mkdtempSync(join(tmpdir(), 'airkey-wrk-'));
   const script = join(dir, 'keys.lua');
   writeFileSync(
@@ -46,9 +49,9 @@ init = function()
     ${
       spec.post
         ? `local headers = ${luaTable(spec.post.headers)}
-    headers['X-API-Key'] = keys[i]
+    headers[${header}] = keys[i]
     formatted[i] = wrk.format('POST', nil, headers, ${JSON.stringify(spec.post.body)})`
-        : `formatted[i] = wrk.format('GET', nil, { ['X-API-Key'] = keys[i] })`
+        : `formatted[i] = wrk.format('GET', nil, { [${header}] = keys[i] })`
     }
   end
 end

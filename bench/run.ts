@@ -69,6 +69,23 @@ const settings: Settings = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
   log: (line) => console.log(line),
 };
+// A flag it does not know would otherwise start the whole bench (20 minutes of both cores).
+const FLAGS = ['--long', '--report-only', '--only='];
+const strange = process.argv
+  .slice(2)
+  .filter((arg) => !FLAGS.some((flag) => arg === flag || (flag.endsWith('=') && arg.startsWith(flag))));
+if (strange.length) {
+  const help = strange.every((arg) => arg === '--help' || arg === '-h');
+  (help ? console.log : console.error)(
+    [
+      ...(help ? [] : [`bench: unknown argument ${strange.join(' ')}`]),
+      'usage: npm run bench -- [--only=<scenario or engine>,...] [--long] [--report-only]',
+      `scenarios: ${SCENARIOS.map((scenario) => scenario.name).join(', ')}; engines: ${ENGINES.join(', ')}`,
+      'settings: BENCH_ROUNDS (3), BENCH_SECONDS (4), BENCH_CONNECTIONS (50), BENCH_DATABASE_URL (bench/README.md)',
+    ].join('\n'),
+  );
+  process.exit(help ? 0 : 2);
+}
 const long = process.argv.includes('--long');
 const reportOnly = process.argv.includes('--report-only');
 const only = process.argv

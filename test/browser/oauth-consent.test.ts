@@ -2,13 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Secret, TOTP } from 'otpauth';
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../src/config.ts';
 import { tenants } from '../../src/db/schema.ts';
 import { freePort } from '../support/free-port.ts';
-import { DESKTOP, expectAccessible, PHONE, shot, signIn } from './browser-kit.ts';
+import { DESKTOP, expectAccessible, PHONE, shot, signIn, useVirtualAuthenticator } from './browser-kit.ts';
 import { ADMIN, adminActor, clock, page, problems, server, useBackOffice } from './backoffice-story.ts';
 
 let CALLBACK = '';
@@ -178,18 +178,7 @@ describe('back office in Chromium: connecting an app with OAuth', () => {
   });
 
   it('after a passkey sign-in, shows the consent page and approving returns a code', async () => {
-    const cdp: CDPSession = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await useVirtualAuthenticator(page);
     await page.getByLabel('Name of the new passkey').fill('Work laptop');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await page.getByRole('list', { name: 'Your passkeys' }).getByText('Work laptop').waitFor();

@@ -1,6 +1,5 @@
-import type { CDPSession } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, expectAccessible, PHONE, shot, signIn } from './browser-kit.ts';
+import { DESKTOP, expectAccessible, PHONE, shot, signIn, useVirtualAuthenticator } from './browser-kit.ts';
 import { ADMIN, clock, page, problems, row, useBackOffice } from './backoffice-story.ts';
 
 const MINUTE_MS = 60_000;
@@ -12,21 +11,9 @@ const MINUTE_MS = 60_000;
  */
 describe('back office in Chromium: passkeys', () => {
   useBackOffice({ signedIn: true, host: 'localhost' });
-  let cdp: CDPSession;
 
   beforeAll(async () => {
-    cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await useVirtualAuthenticator(page);
   });
 
   it('adds a passkey on the Security page and shows the recovery codes once', async () => {

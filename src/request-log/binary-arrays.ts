@@ -38,11 +38,33 @@ function fixed<T>(
   return buffer;
 }
 
-/** Canonical uuids (as `randomUUID` and PostgreSQL write them), none null. */
-export const uuidArray = (values: readonly string[]): Buffer =>
-  fixed(TYPE.uuid, 16, values, (buffer, at, value) => {
-    buffer.write(value.replaceAll('-', ''), at, 16, 'hex');
-  });
+/** Each hex digit's value by character code. */
+const HEX = new Uint8Array(128);
+for (let i = 0; i < 16; i++) {
+  HEX['0123456789abcdef'.charCodeAt(i)] = i;
+  HEX['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
+/** Where each byte's two digits start in `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`. */
+const UUID_DIGITS = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+
+/**
+ * Canonical uuids (as `randomUUID` and PostgreSQL write them), none null. Read digit by digit
+ * here: a `Buffer.write(…, 'hex')` per uuid cost twenty times as much.
+ */
+export function uuidArray(values: readonly string[]): Buffer {
+  const buffer = Buffer.allocUnsafe(HEADER + values.length * 20);
+  header(buffer, TYPE.uuid, values.length, false);
+  let at = HEADER;
+  for (const value of values) {
+    buffer.writeInt32BE(16, at);
+    at += 4;
+    for (let i = 0; i < 16; i++) {
+      const digit = UUID_DIGITS[i]!;
+      buffer[at++] = (HEX[value.charCodeAt(digit)]! << 4) | HEX[value.charCodeAt(digit + 1)]!;
+    }
+  }
+  return buffer;
+}
 
 /** Instants in epoch milliseconds, as `timestamptz` (microseconds since 2000). */
 export const instantArray = (values: readonly number[]): Buffer =>
@@ -76,9 +98,24 @@ export function textArray(values: readonly (string | null)[]): Buffer {
       at += 4;
       continue;
     }
-    const written = buffer.write(value, at + 4, 'utf8');
+    const written = putText(buffer, at + 4, value);
     buffer.writeInt32BE(written, at);
     at += 4 + written;
   }
   return buffer.subarray(0, at);
+}
+
+/** Most of a log's text is short ASCII (a path, an address, a route): copied here, without a call into C++ per string. */
+function putText(buffer: Buffer, at: number, value: string): number {
+  const length = value.length;
+  if (length <= 64) {
+    let i = 0;
+    for (; i < length; i++) {
+      const code = value.charCodeAt(i);
+      if (code > 0x7f) break;
+      buffer[at + i] = code;
+    }
+    if (i === length) return length;
+  }
+  return buffer.write(value, at, 'utf8');
 }

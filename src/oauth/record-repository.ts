@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { textArrayLiteral } from '../db/array-literal.ts';
 import type { Db } from '../db/handle.ts';
 import { oauthRecords } from '../db/oauth-tables.ts';
 
@@ -95,6 +96,21 @@ export class OAuthRecordRepository {
         payload: sql`jsonb_set(${oauthRecords.payload}, '{exp}', ${exp}::text::jsonb)`,
       })
       .where(and(eq(oauthRecords.kind, 'Grant'), eq(oauthRecords.grantId, grantId)));
+  }
+
+  /**
+   * Batched write-behind of grants' last use by their access tokens (GrantLastUse): never moves a
+   * timestamp back, never touches the expiry. A grant revoked meanwhile has no row left to update.
+   */
+  async recordGrantUse(batch: ReadonlyMap<string, number>): Promise<void> {
+    if (batch.size === 0) return;
+    const ids = textArrayLiteral([...batch.keys()]);
+    const instants = textArrayLiteral([...batch.values()].map((at) => new Date(at).toISOString()));
+    await this.db.execute(sql`
+      update oauth_records set last_used_at = used.at
+      from unnest(${ids}::text[], ${instants}::timestamptz[]) as used(id, at)
+      where oauth_records.kind = 'Grant' and oauth_records.grant_id = used.id
+        and (oauth_records.last_used_at is null or oauth_records.last_used_at < used.at)`);
   }
 
   /** A registered client was used: it is removed only after CLIENT_UNUSED_DAYS more without use. */

@@ -63,12 +63,12 @@ export class OAuthRecordRepository {
     await this.db.delete(oauthRecords).where(and(eq(oauthRecords.kind, kind), eq(oauthRecords.idDigest, digestOf(id))));
   }
 
-  /** Deletes a record and says which grant it belonged to (null: none, or no such record). */
-  async destroyOf(kind: string, id: string): Promise<string | null> {
+  /** The grant a record belongs to (null: none, or no such record). */
+  async grantOf(kind: string, id: string): Promise<string | null> {
     const [row] = await this.db
-      .delete(oauthRecords)
-      .where(and(eq(oauthRecords.kind, kind), eq(oauthRecords.idDigest, digestOf(id))))
-      .returning({ grantId: oauthRecords.grantId });
+      .select({ grantId: oauthRecords.grantId })
+      .from(oauthRecords)
+      .where(and(eq(oauthRecords.kind, kind), eq(oauthRecords.idDigest, digestOf(id))));
     return row?.grantId ?? null;
   }
 
@@ -77,9 +77,13 @@ export class OAuthRecordRepository {
     return new OAuthRecordRepository(tx);
   }
 
-  /** Every code, token and the grant itself: what revoking a grant (or a replayed refresh token) ends. */
-  async destroyGrant(grantId: string): Promise<void> {
-    await this.db.delete(oauthRecords).where(eq(oauthRecords.grantId, grantId));
+  /** Every code, token and the grant itself: what revoking a grant (or a replayed refresh token) ends. Resolves with how many went. */
+  async destroyGrant(grantId: string): Promise<number> {
+    const gone = await this.db
+      .delete(oauthRecords)
+      .where(eq(oauthRecords.grantId, grantId))
+      .returning({ kind: oauthRecords.kind });
+    return gone.length;
   }
 
   /**

@@ -63,14 +63,14 @@ export async function buildOAuth(
     registrations: base.throttles.oauthRegistrations,
     hooks: {
       binding,
-      async onRegistered(client, address) {
-        const target = { type: 'oauth_client' as const, id: client.clientId, name: client.clientName ?? null };
-        // Open registration belongs to no tenant yet: a tenant-less audit event, and the log line.
+      onRegistered(client, address) {
+        // No tenant's yet: the operators' log line now (no secret in it), and the tenant's trail at
+        // the first approval by one of its people (ConsentService.approve).
         base.log.info(
           { client_id: client.clientId, client_name: client.clientName, address },
           'oauth.client_registered',
         );
-        await audit.record(db, null, SYSTEM_ACTOR, 'oauth.client_registered', target, { address });
+        return Promise.resolve();
       },
       async onTokenIssued(grantId, clientId) {
         const now = clock.now();

@@ -1,5 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -155,4 +158,52 @@ export async function useVirtualAuthenticator(page: Page): Promise<CDPSession> {
     },
   });
   return cdp;
+}
+
+/** An app that connects with OAuth (registered by RFC 7591), and its own page its redirect URI names. */
+export type OAuthApp = {
+  clientId: string;
+  callback: string;
+  /** The app's authorization request (PKCE S256, state `st-browser`): where it sends the browser, and its verifier. */
+  authorization(): { url: string; verifier: string };
+  /** Waits for the provider to send the browser back to the app's page; that URL (code or error, state, iss). */
+  backAt(page: Page): Promise<URL>;
+  close(): Promise<void>;
+};
+
+/** Starts the app's page on a loopback port, as a native app runs, and registers the app at `serverUrl`. */
+export async function connectingApp(serverUrl: string, name: string): Promise<OAuthApp> {
+  const site = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>App</title><p>Back at the app');
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const callback = `http://127.0.0.1:${(site.address() as AddressInfo).port}/callback`;
+  const registered = await fetch(`${serverUrl}/oauth/reg`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ redirect_uris: [callback], client_name: name, token_endpoint_auth_method: 'none' }),
+  });
+  expect(registered.status).toBe(201);
+  const { client_id: clientId } = (await registered.json()) as { client_id: string };
+  return {
+    clientId,
+    callback,
+    authorization() {
+      const verifier = randomBytes(32).toString('base64url');
+      const query = new URLSearchParams({
+        client_id: clientId,
+        response_type: 'code',
+        redirect_uri: callback,
+        state: 'st-browser',
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+      });
+      return { url: `/oauth/auth?${query}`, verifier };
+    },
+    async backAt(page) {
+      await page.waitForURL(`${callback}**`);
+      return new URL(page.url());
+    },
+    close: () => new Promise((resolve) => site.close(() => resolve())),
+  };
 }

@@ -1,6 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,38 +5,24 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../src/config.ts';
 import { tenants } from '../../src/db/schema.ts';
 import { freePort } from '../support/free-port.ts';
-import { DESKTOP, expectAccessible, PHONE, shot, signIn, useVirtualAuthenticator } from './browser-kit.ts';
+import {
+  connectingApp,
+  DESKTOP,
+  expectAccessible,
+  PHONE,
+  shot,
+  signIn,
+  useVirtualAuthenticator,
+  type OAuthApp,
+} from './browser-kit.ts';
 import { ADMIN, adminActor, clock, page, problems, server, useBackOffice } from './backoffice-story.ts';
 
-let CALLBACK = '';
+let app: OAuthApp;
 let totpSecret = '';
-let clientId = '';
 let approvedRefreshToken = '';
-let stopApp = () => Promise.resolve();
 
 const codeNow = () =>
   new TOTP({ secret: Secret.fromBase32(totpSecret), digits: 6, period: 30 }).generate({ timestamp: clock.nowMs() });
-
-/** A scripted app: its authorization request (PKCE S256) and, after approval, its code exchange. */
-function authorization() {
-  const verifier = randomBytes(32).toString('base64url');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const query = new URLSearchParams({
-    client_id: clientId,
-    response_type: 'code',
-    redirect_uri: CALLBACK,
-    state: 'st-browser',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  });
-  return { url: `/oauth/auth?${query}`, verifier };
-}
-
-/** Where the provider sent the browser back to the app (the app's page is stubbed). */
-async function backAtApp(p: Page): Promise<URL> {
-  await p.waitForURL(`${CALLBACK}**`);
-  return new URL(p.url());
-}
 
 /** Tab (as a keyboard-only person would) until `name` has the focus, then press Enter. */
 async function pressByKeyboard(p: Page, name: string): Promise<void> {
@@ -53,7 +36,7 @@ async function pressByKeyboard(p: Page, name: string): Promise<void> {
 
 async function consentAtBothWidths(p: Page, label: string, screenshots: boolean): Promise<void> {
   await p.getByRole('heading', { name: 'Browser test app wants to connect' }).waitFor();
-  await p.getByText(new URL(CALLBACK).host).waitFor();
+  await p.getByText(new URL(app.callback).host).waitFor();
   await expectAccessible(p, `consent page (${label}) at 1280 px`);
   if (screenshots) await shot(p, 'oauth-consent-1280');
   await p.setViewportSize(PHONE);
@@ -76,37 +59,18 @@ describe('back office in Chromium: connecting an app with OAuth', () => {
     Object.assign(config, { port, publicUrl: `http://localhost:${port}` });
   });
   useBackOffice({ host: 'localhost', config });
-  afterAll(() => stopApp());
+  afterAll(() => app?.close());
 
   beforeAll(async () => {
-    // The app's own page its redirect URI names: a real server on a loopback port, as a native app runs.
-    const app = createServer((_request, response) => {
-      response
-        .writeHead(200, { 'content-type': 'text/html' })
-        .end('<!doctype html><title>App</title><p>Back at the app');
-    });
-    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-    CALLBACK = `http://127.0.0.1:${(app.address() as AddressInfo).port}/callback`;
-    stopApp = () => new Promise((resolve) => app.close(() => resolve()));
     const actor = await adminActor();
     totpSecret = (await server.services.signIn.secondFactors.beginTotp(actor)).secret;
     await server.services.signIn.secondFactors.confirmTotp(actor, codeNow());
     clock.advance(30_000);
-    const registered = await fetch(`${server.url}/oauth/reg`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        redirect_uris: [CALLBACK],
-        client_name: 'Browser test app',
-        token_endpoint_auth_method: 'none',
-      }),
-    });
-    expect(registered.status).toBe(201);
-    clientId = ((await registered.json()) as { client_id: string }).client_id;
+    app = await connectingApp(server.url, 'Browser test app');
   }, 60_000);
 
   it('signs in with password and code, shows the consent page, and approving returns a code with iss', async () => {
-    const { url, verifier } = authorization();
+    const { url, verifier } = app.authorization();
     await page.goto(url);
     await page.waitForURL('**/backoffice/login?next=**');
     await signIn(page, ADMIN.email, ADMIN.password);
@@ -114,7 +78,7 @@ describe('back office in Chromium: connecting an app with OAuth', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await consentAtBothWidths(page, 'after password and code', true);
     await pressByKeyboard(page, 'Approve');
-    const back = await backAtApp(page);
+    const back = await app.backAt(page);
     expect(back.searchParams.get('iss')).toBe(`${config.publicUrl}/oauth`);
     expect(back.searchParams.get('state')).toBe('st-browser');
     const code = back.searchParams.get('code');
@@ -124,9 +88,9 @@ describe('back office in Chromium: connecting an app with OAuth', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
         grant_type: 'authorization_code',
-        client_id: clientId,
+        client_id: app.clientId,
         code: code!,
-        redirect_uri: CALLBACK,
+        redirect_uri: app.callback,
         code_verifier: verifier,
       }),
     });
@@ -136,10 +100,10 @@ describe('back office in Chromium: connecting an app with OAuth', () => {
   });
 
   it('denying by keyboard returns access_denied with iss', async () => {
-    await page.goto(authorization().url);
+    await page.goto(app.authorization().url);
     await page.getByRole('heading', { name: 'Browser test app wants to connect' }).waitFor();
     await pressByKeyboard(page, 'Deny');
-    const back = await backAtApp(page);
+    const back = await app.backAt(page);
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('iss')).toBe(`${config.publicUrl}/oauth`);
     expect(back.searchParams.get('code')).toBeNull();
@@ -169,7 +133,7 @@ describe('back office in Chromium: connecting an app with OAuth', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
         grant_type: 'refresh_token',
-        client_id: clientId,
+        client_id: app.clientId,
         refresh_token: approvedRefreshToken,
       }),
     });
@@ -185,12 +149,12 @@ describe('back office in Chromium: connecting an app with OAuth', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/backoffice/login');
 
-    await page.goto(authorization().url);
+    await page.goto(app.authorization().url);
     await page.waitForURL('**/backoffice/login?next=**');
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await consentAtBothWidths(page, 'after a passkey', false);
     await pressByKeyboard(page, 'Approve');
-    const back = await backAtApp(page);
+    const back = await app.backAt(page);
     expect(back.searchParams.get('code')).toEqual(expect.any(String));
     expect(back.searchParams.get('iss')).toBe(`${config.publicUrl}/oauth`);
     expect(problems).toEqual([]);

@@ -12,6 +12,8 @@ export type DocumentServer = {
   /** `https://127.0.0.1:{port}` */
   origin: string;
   port: number;
+  /** The private CA's certificate (PEM) on disk, for a child process's NODE_EXTRA_CA_CERTS; gone after close. */
+  caFile: string;
   /** What each path answers: a body (JSON when an object) and its headers. */
   documents: Map<string, { body: unknown; headers?: Record<string, string> }>;
   /** Every path asked for, in order. */
@@ -22,7 +24,7 @@ export type DocumentServer = {
 /**
  * An https server for client metadata documents, its certificate issued by a private CA made here
  * with openssl. The CA is added to this process's default trust store, which is what
- * NODE_EXTRA_CA_CERTS does for a server started as a child process.
+ * NODE_EXTRA_CA_CERTS does for a server started as a child process (given `caFile`).
  */
 export async function startDocumentServer(): Promise<DocumentServer> {
   const dir = mkdtempSync(join(tmpdir(), 'airkey-ca-'));
@@ -62,7 +64,9 @@ export async function startDocumentServer(): Promise<DocumentServer> {
     'ext.cnf',
   );
   const [ca, key, cert] = ['ca.crt', 'srv.key', 'srv.crt'].map((name) => readFileSync(join(dir, name), 'utf8'));
-  rmSync(dir, { recursive: true, force: true });
+  // Only the CA's certificate stays, for a child process to trust; the keys go at once.
+  for (const name of ['ca.key', 'ca.srl', 'srv.key', 'srv.csr', 'srv.crt', 'ext.cnf'])
+    rmSync(join(dir, name), { force: true });
   tls.setDefaultCACertificates([...tls.getCACertificates('default'), ca!]);
 
   const documents: DocumentServer['documents'] = new Map();
@@ -79,12 +83,16 @@ export async function startDocumentServer(): Promise<DocumentServer> {
   return {
     origin: `https://127.0.0.1:${port}`,
     port,
+    caFile: join(dir, 'ca.crt'),
     documents,
     requested,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          rmSync(dir, { recursive: true, force: true });
+          resolve();
+        });
       }),
   };
 }

@@ -70,7 +70,6 @@ export async function buildOAuth(
           { client_id: client.clientId, client_name: client.clientName, address },
           'oauth.client_registered',
         );
-        return Promise.resolve();
       },
       async onTokenIssued(grantId, clientId) {
         const now = clock.now();

@@ -7,7 +7,7 @@
  */
 import type { AirkeyReady } from './airkey-server.ts';
 import { interleaved, SMALL_DIFFERENCE, type Load } from './measure.ts';
-import { atLeast, exactly, type Row } from './rows.ts';
+import { atLeast, atMost, exactly, type Row } from './rows.ts';
 import type { Scenario } from './scenario.ts';
 import { fmt } from './scenarios.ts';
 import { keyLoad } from './wrk.ts';
@@ -51,13 +51,26 @@ export const requestLog: Scenario = {
       const startedAt = performance.now();
       const pair = await interleaved(loadOf(on, path), loadOf(off, path), rounds, s.log, keyLoad);
       loadedMs += (performance.now() - startedAt) / 2;
+      // SPEC's floors: whoami 0.90 of the log off on PostgreSQL, 0.75 on the embedded engine; flights 0.90.
+      const floor = name === 'whoami' && engine === 'pglite' ? 0.75 : 0.9;
       rows.push({
         what: `13. request log (${engine}): ${name}, log on vs off req/s`,
         value: fmt(pair.rps),
         reference: fmt(pair.refRps),
         ratio: fmt(pair.ratio, 2),
         measured: { value: pair.rps, ratio: pair.ratio },
-        target: atLeast(0.97),
+        target: atLeast(floor),
+        bad: pair.bad,
+      });
+      if (name !== 'whoami') continue;
+      // The writes never hold the request thread: the tail with the log on stays near the tail without it.
+      rows.push({
+        what: `13. request log (${engine}): whoami p99 ms, log on vs off`,
+        value: fmt(pair.p99, 2),
+        reference: fmt(pair.refP99, 2),
+        ratio: fmt(pair.p99Ratio, 2),
+        measured: { value: pair.p99, ratio: pair.p99Ratio },
+        target: atMost(1.3),
         bad: pair.bad,
       });
     }

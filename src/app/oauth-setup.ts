@@ -5,6 +5,7 @@ import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { sharedSecret } from '../db/shared-secrets.ts';
 import { ConsentService } from '../oauth/consent-service.ts';
 import { OAuthGrantRepository } from '../oauth/grant-repository.ts';
+import { GrantLastUse } from '../oauth/grant-last-use.ts';
 import { OAuthGrantService } from '../oauth/grant-service.ts';
 import { InteractionBinding } from '../oauth/interaction-binding.ts';
 import { OAuthServer } from '../oauth/oauth-server.ts';
@@ -15,6 +16,7 @@ import { CLIENT_UNUSED_DAYS } from '../oauth/record-adapter.ts';
 import { OAuthRecordRepository } from '../oauth/record-repository.ts';
 import { SYSTEM_ACTOR } from '../shared/actor.ts';
 import type { Clock } from '../shared/clock.ts';
+import type { RunReport } from '../shared/failure-streak.ts';
 import type { Resolver } from '../webhooks/safe-agent.ts';
 import type { FailureThrottle } from '../throttle/failure-throttle.ts';
 import type { Logger } from 'pino';
@@ -34,7 +36,12 @@ export async function buildOAuth(
   clock: Clock,
   db: Db,
   audit: AuditService,
-  base: { throttles: { oauthRegistrations: FailureThrottle }; log: Pick<Logger, 'info'>; uow: UnitOfWork },
+  base: {
+    throttles: { oauthRegistrations: FailureThrottle };
+    log: Pick<Logger, 'info'>;
+    uow: UnitOfWork;
+    lastUseReport: RunReport;
+  },
   resolver?: Resolver,
 ): Promise<OAuthServer> {
   const urls = oauthUrls(config.publicUrl);
@@ -56,14 +63,13 @@ export async function buildOAuth(
     registrations: base.throttles.oauthRegistrations,
     hooks: {
       binding,
-      async onRegistered(client, address) {
-        const target = { type: 'oauth_client' as const, id: client.clientId, name: client.clientName ?? null };
-        // Open registration belongs to no tenant yet: a tenant-less audit event, and the log line.
+      onRegistered(client, address) {
+        // No tenant's yet: the operators' log line now (no secret in it), and the tenant's trail at
+        // the first approval by one of its people (ConsentService.approve).
         base.log.info(
           { client_id: client.clientId, client_name: client.clientName, address },
           'oauth.client_registered',
         );
-        await audit.record(db, null, SYSTEM_ACTOR, 'oauth.client_registered', target, { address });
       },
       async onTokenIssued(grantId, clientId) {
         const now = clock.now();
@@ -74,7 +80,8 @@ export async function buildOAuth(
     },
   });
   const consent = new ConsentService({ provider, records, binding, urls, tenants, audit, db, clock });
-  return new OAuthServer({ provider, urls, consent, grants, records, clock });
+  const lastUse = new GrantLastUse(records, config.usageFlushMs, base.lastUseReport);
+  return new OAuthServer({ provider, urls, consent, grants, lastUse, records, clock });
 }
 
 /**
@@ -102,6 +109,7 @@ export function buildAccessTokens(
     cache,
     throttle: base.throttles.keyFailures,
     usage,
+    lastUse: oauth.lastUse,
     clock,
   });
 }

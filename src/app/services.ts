@@ -130,7 +130,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   const webhooks = buildWebhooks({ config, clock, database, uow, audit, cursors, outbox, delivery });
   const requestLog = buildRequestLog({ config, clock, database, cursors, metrics, streakOf, reportError });
-  const oauth = await buildOAuth(config, clock, db, audit, { throttles, log, uow }, overrides.oauthResolver);
+  const oauth = await buildOAuth(
+    config,
+    clock,
+    db,
+    audit,
+    { throttles, log, uow, lastUseReport: streakOf('grant_last_used') },
+    overrides.oauthResolver,
+  );
   // Access tokens on /mcp and /api/v1 (docs/oauth.md): the admission's second kind of credential.
   const accessTokens = buildAccessTokens(config, clock, { database, changes, throttles }, oauth, key.usage.counter);
   const admission = {
@@ -146,6 +153,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     { name: 'legacy keys', start: () => legacy.refresh() },
     { name: 'usage counts', start: () => key.usage.counter.start(), stop: () => key.usage.counter.stop() },
     { name: 'key last use', start: () => lastUse.start(), stop: () => lastUse.stop() },
+    { name: 'grant last use', start: () => oauth.lastUse.start(), stop: () => oauth.lastUse.stop() },
     // Written on stop, before the database closes: a clean stop loses no request's entry.
     requestLog.job,
     // Also waits for the rate limits' leases under way.

@@ -15,6 +15,18 @@ export class AuditRepository {
     await tx.insert(auditEvents).values(event);
   }
 
+  /** Whether the tenant's trail already holds `action` about the target `targetId`. */
+  async has(tx: Db, tenantId: string, action: string, targetId: string): Promise<boolean> {
+    const [row] = await tx
+      .select({ id: auditEvents.id })
+      .from(auditEvents)
+      .where(
+        and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.action, action), eq(auditEvents.targetId, targetId)),
+      )
+      .limit(1);
+    return row !== undefined;
+  }
+
   /** Newest first; `beforeId` continues a page. */
   async list(tenantId: string, limit: number, beforeId?: number): Promise<AuditRow[]> {
     return this.db

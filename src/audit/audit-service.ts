@@ -20,11 +20,14 @@ export class AuditService {
     this.options = options;
   }
 
-  /** Written inside the caller's transaction, so an event exists exactly when its change does. */
-  /** `tenantId` null: an event no tenant owns yet (an OAuth client registering itself). */
+  /**
+   * Written inside the caller's transaction, so an event exists exactly when its change does. Every
+   * event belongs to a tenant: one that none owns yet (an OAuth client registering itself) waits
+   * for the first tenant it concerns (`recordFirst`), since no trail would show it before.
+   */
   async record(
     tx: Db,
-    tenantId: string | null,
+    tenantId: string,
     actor: Actor | { type: 'user'; id: string | null; email: string },
     action: AuditAction,
     target: AuditTarget,
@@ -41,6 +44,19 @@ export class AuditService {
       targetName: target.name,
       detail,
     });
+  }
+
+  /** As `record`, unless the tenant's trail already has this action about this target: the first time only. */
+  async recordFirst(
+    tx: Db,
+    tenantId: string,
+    actor: Actor,
+    action: AuditAction,
+    target: AuditTarget & { id: string },
+    detail: Record<string, unknown> = {},
+  ): Promise<void> {
+    if (await this.options.repository.has(tx, tenantId, action, target.id)) return;
+    await this.record(tx, tenantId, actor, action, target, detail);
   }
 
   /** A tenant's trail, newest first; needs `audit:read`, and a user reads only their own tenant's. */

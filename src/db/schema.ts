@@ -172,7 +172,7 @@ export const auditEvents = pgTable(
   'audit_events',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    /** Null for an event no tenant owns yet (an OAuth client registering itself). */
+    /** Null only in rows written before registrations waited for a tenant (docs/oauth.md). */
     tenantId: uuid('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     actorType: text('actor_type', { enum: ['user', 'system'] }).notNull(),

@@ -1,9 +1,9 @@
 import type Provider from 'oidc-provider';
-import type { InteractionLike } from 'oidc-provider';
+import type { ClientLike, InteractionLike } from 'oidc-provider';
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Db } from '../db/handle.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { UserActor } from '../shared/actor.ts';
+import { SYSTEM_ACTOR, type UserActor } from '../shared/actor.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import { consentWarnings, mayApprove, resourceName } from './consent-rules.ts';
 import type { ConsentView } from './consent-schemas.ts';
@@ -63,6 +63,7 @@ export class ConsentService {
     grant.addOIDCScope('offline_access');
     const grantId = await grant.save();
     await this.options.records.nameGrant(grantId, client.clientName ?? client.clientId);
+    await this.recordRegistration(actor, client);
     interaction.result = { login: { accountId: actor.id }, consent: { grantId } };
     return this.finish(actor, interaction, client, 'oauth.app_approved', { grant_id: grantId });
   }
@@ -92,6 +93,25 @@ export class ConsentService {
       { ...detail, resource: this.resourceOf(interaction) },
     );
     return { redirect_to: interaction.returnTo };
+  }
+
+  /**
+   * The app's registration (RFC 7591) or document belongs to no tenant when it happens; it enters a
+   * tenant's trail when a person of that tenant first approves the app, with when it registered.
+   */
+  private recordRegistration(actor: UserActor, client: ClientLike): Promise<void> {
+    const issuedAt = client.clientIdIssuedAt;
+    return this.options.audit.recordFirst(
+      this.options.db,
+      actor.tenantId,
+      SYSTEM_ACTOR,
+      'oauth.client_registered',
+      { type: 'oauth_client', id: client.clientId, name: client.clientName ?? null },
+      {
+        registered_at: issuedAt === undefined ? null : new Date(issuedAt * 1000).toISOString(),
+        by_document: byDocument(client),
+      },
+    );
   }
 
   private async load(actor: UserActor, uid: string, binding: string | undefined) {

@@ -56,7 +56,8 @@ export class OAuthGrantService {
 
   /**
    * The provider already deleted the grant (a replayed refresh token or code, or the app revoking
-   * its own token): audit it and tell every instance, before the provider answers.
+   * its own token) and announced it with the deletion (record-adapter.ts): audit it, in the
+   * tenant of the person it acted as, before the provider answers.
    */
   async recordProviderRevocation(
     actor: Actor,
@@ -67,19 +68,18 @@ export class OAuthGrantService {
     requireSystem(actor, 'record a revocation the authorization server made');
     const { grants, uow, audit } = this.options;
     const person = facts.accountId ? await grants.tenantOf(facts.accountId) : undefined;
-    await uow.inTransaction(async (tx, changed) => {
-      if (person) {
-        await audit.record(
-          tx,
-          person.tenantId,
-          actor,
-          'oauth.grant_revoked',
-          { type: 'oauth_client', id: facts.clientId ?? null, name: facts.appName ?? null },
-          { grant_id: grantId, user: { id: facts.accountId, email: person.email }, by },
-        );
-      }
-      changed({ type: 'grant', id: grantId });
-    });
+    // A person deleted meanwhile has no tenant left whose trail would show it.
+    if (!person) return;
+    await uow.inTransaction((tx) =>
+      audit.record(
+        tx,
+        person.tenantId,
+        actor,
+        'oauth.grant_revoked',
+        { type: 'oauth_client', id: facts.clientId ?? null, name: facts.appName ?? null },
+        { grant_id: grantId, user: { id: facts.accountId, email: person.email }, by },
+      ),
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 import type Provider from 'oidc-provider';
 import type { Clock } from '../shared/clock.ts';
 import type { ConsentService } from './consent-service.ts';
+import type { GrantLastUse } from './grant-last-use.ts';
 import type { OAuthGrantService } from './grant-service.ts';
 import type { OAuthUrls } from './oauth-urls.ts';
 import type { OAuthRecordRepository } from './record-repository.ts';
@@ -13,6 +14,8 @@ export class OAuthServer {
   readonly consent: ConsentService;
   /** Connected apps: list and revoke grants. */
   readonly grants: OAuthGrantService;
+  /** Grants' last use by their access tokens, written behind (a background job flushes it). */
+  readonly lastUse: GrantLastUse;
   private readonly records: OAuthRecordRepository;
   private readonly clock: Clock;
 
@@ -21,11 +24,13 @@ export class OAuthServer {
     urls: OAuthUrls;
     consent: ConsentService;
     grants: OAuthGrantService;
+    lastUse: GrantLastUse;
     records: OAuthRecordRepository;
     clock: Clock;
   }) {
     this.consent = options.consent;
     this.grants = options.grants;
+    this.lastUse = options.lastUse;
     this.provider = options.provider;
     this.urls = options.urls;
     this.records = options.records;

@@ -18,6 +18,8 @@ declare module 'oidc-provider' {
     clientName?: string;
     redirectUris?: string[];
     clientIdMetadataDocument?: boolean;
+    /** RFC 7591 `client_id_issued_at` (epoch seconds): a registered client's registration. */
+    clientIdIssuedAt?: number;
   };
   export type InteractionLike = {
     uid: string;

@@ -30,17 +30,17 @@ export type ProviderHooks = {
   binding: InteractionBinding;
   /** A token was issued for the grant (a code exchanged or a refresh token used). */
   onTokenIssued(grantId: string, clientId: string): Promise<void>;
-  /** A client registered itself (RFC 7591), from this address. */
-  onRegistered(client: { clientId: string; clientName?: string }, address: string): Promise<void>;
-  /** The provider itself revoked a grant; the response waits for this. */
+  /** A client registered itself (RFC 7591), from this address: no tenant's yet, so only logged. */
+  onRegistered(client: { clientId: string; clientName?: string }, address: string): void;
+  /** The provider itself revoked a grant (already deleted and announced); the response waits for its audit. */
   onGrantRevoked(grantId: string, facts: RevocationFacts, by: ProviderRevocation): Promise<void>;
 };
 
 /**
  * What airkey adds around the provider's own work, each finished before its response leaves: the
  * consent's browser binding after an authorization request, a grant's and client's last use after
- * a token, the audit of a registration, and the audit and change-feed notice of a grant the
- * provider revoked itself.
+ * a token, the log line of a registration, and the audit of a grant the provider revoked itself (its
+ * change-feed notice left with the deletion, record-adapter.ts).
  */
 export function installProviderHooks(provider: OidcProvider, hooks: ProviderHooks): void {
   const revoked = new WeakMap<object, Array<() => Promise<void>>>();
@@ -63,7 +63,7 @@ export function installProviderHooks(provider: OidcProvider, hooks: ProviderHook
       if (grant?.jti && grant.clientId) await hooks.onTokenIssued(grant.jti, grant.clientId);
     }
     if (ctx.method === 'POST' && ctx.path === '/reg' && ctx.status === 201 && entities?.Client) {
-      await hooks.onRegistered(entities.Client, ctx.ip);
+      hooks.onRegistered(entities.Client, ctx.ip);
     }
     const interaction = entities?.Interaction;
     if (ctx.method === 'GET' && ctx.status === 303 && interaction) {

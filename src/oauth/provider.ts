@@ -90,6 +90,9 @@ export function createProvider(options: ProviderOptions): OidcProvider {
     issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
       client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
+    // RFC 7009 of an access token ends its grant too (the library's default keeps the grant): the
+    // adapter ends the whole grant for any token, and the hooks then audit it like any other.
+    revokeGrantPolicy: () => true,
     ttl: {
       AccessToken: ACCESS_TOKEN_SECONDS,
       AuthorizationCode: 60,

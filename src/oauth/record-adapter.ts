@@ -37,15 +37,34 @@ export interface ProviderAdapter {
 
 /**
  * oidc-provider's storage over the one `oauth_records` table, on either engine. Ending an access
- * token or a grant (RFC 7009, a replayed refresh token, the grant revoked) goes through the unit of
- * work with a `{type: 'grant'}` change: the provider answers only once every instance has dropped
- * the grant's tokens from its cache (docs/oauth.md (Revocation), the guarantee keys have).
+ * token or a grant (RFC 7009, a replayed refresh token or code) ends the whole grant in one unit of
+ * work that announces `{type: 'grant'}` once, with the deletion: the provider answers only once
+ * every instance has dropped the grant's tokens from its cache (docs/oauth.md (Revocation), the
+ * guarantee keys have).
  */
 export function recordAdapter(
   records: OAuthRecordRepository,
   clock: Clock,
   uow: UnitOfWork,
 ): new (kind: string) => ProviderAdapter {
+  // The provider ends a grant by asking every model at once (AccessToken, RefreshToken,
+  // AuthorizationCode, Grant); they share one unit of work here. Only a deletion that removed
+  // something announces, so a grant already ended (by another request, or another instance) is not
+  // announced again.
+  const ending = new Map<string, Promise<void>>();
+  const endGrant = (grantId: string): Promise<void> => {
+    let pending = ending.get(grantId);
+    if (!pending) {
+      pending = uow
+        .inTransaction(async (tx, changed) => {
+          if ((await records.within(tx).destroyGrant(grantId)) > 0) changed({ type: 'grant', id: grantId });
+        })
+        .finally(() => ending.delete(grantId));
+      ending.set(grantId, pending);
+    }
+    return pending;
+  };
+
   return class RecordAdapter implements ProviderAdapter {
     private readonly kind: string;
     constructor(kind: string) {
@@ -94,21 +113,17 @@ export function recordAdapter(
     }
 
     async destroy(id: string): Promise<void> {
-      if (this.kind === 'Grant') return this.revokeByGrantId(id);
-      if (this.kind !== 'AccessToken') return records.destroy(this.kind, id);
-      await uow.inTransaction(async (tx, changed) => {
-        const grantId = await records.within(tx).destroyOf(this.kind, id);
-        if (grantId !== null) changed({ type: 'grant', id: grantId });
-      });
+      if (this.kind === 'Grant') return endGrant(id);
+      // A refresh token or code is never cached by the resource side: deleting it is enough (the
+      // provider ends its grant next when it must). An access token may be cached on any instance:
+      // RFC 7009 of one ends its grant (docs/oauth.md).
+      const grantId = this.kind === 'AccessToken' ? await records.grantOf(this.kind, id) : null;
+      if (grantId !== null) return endGrant(grantId);
+      await records.destroy(this.kind, id);
     }
 
-    // Every model's revokeByGrantId deletes the whole grant; the change goes with each, since the
-    // provider calls them together and answers after all of them.
-    async revokeByGrantId(grantId: string): Promise<void> {
-      await uow.inTransaction(async (tx, changed) => {
-        await records.within(tx).destroyGrant(grantId);
-        changed({ type: 'grant', id: grantId });
-      });
+    revokeByGrantId(grantId: string): Promise<void> {
+      return endGrant(grantId);
     }
 
     private expired(expiresAt: Date | null): boolean {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { textArrayLiteral } from '../db/array-literal.ts';
 import type { Db } from '../db/handle.ts';
 import { oauthRecords } from '../db/oauth-tables.ts';
 
@@ -62,12 +63,12 @@ export class OAuthRecordRepository {
     await this.db.delete(oauthRecords).where(and(eq(oauthRecords.kind, kind), eq(oauthRecords.idDigest, digestOf(id))));
   }
 
-  /** Deletes a record and says which grant it belonged to (null: none, or no such record). */
-  async destroyOf(kind: string, id: string): Promise<string | null> {
+  /** The grant a record belongs to (null: none, or no such record). */
+  async grantOf(kind: string, id: string): Promise<string | null> {
     const [row] = await this.db
-      .delete(oauthRecords)
-      .where(and(eq(oauthRecords.kind, kind), eq(oauthRecords.idDigest, digestOf(id))))
-      .returning({ grantId: oauthRecords.grantId });
+      .select({ grantId: oauthRecords.grantId })
+      .from(oauthRecords)
+      .where(and(eq(oauthRecords.kind, kind), eq(oauthRecords.idDigest, digestOf(id))));
     return row?.grantId ?? null;
   }
 
@@ -76,9 +77,13 @@ export class OAuthRecordRepository {
     return new OAuthRecordRepository(tx);
   }
 
-  /** Every code, token and the grant itself: what revoking a grant (or a replayed refresh token) ends. */
-  async destroyGrant(grantId: string): Promise<void> {
-    await this.db.delete(oauthRecords).where(eq(oauthRecords.grantId, grantId));
+  /** Every code, token and the grant itself: what revoking a grant (or a replayed refresh token) ends. Resolves with how many went. */
+  async destroyGrant(grantId: string): Promise<number> {
+    const gone = await this.db
+      .delete(oauthRecords)
+      .where(eq(oauthRecords.grantId, grantId))
+      .returning({ kind: oauthRecords.kind });
+    return gone.length;
   }
 
   /**
@@ -95,6 +100,21 @@ export class OAuthRecordRepository {
         payload: sql`jsonb_set(${oauthRecords.payload}, '{exp}', ${exp}::text::jsonb)`,
       })
       .where(and(eq(oauthRecords.kind, 'Grant'), eq(oauthRecords.grantId, grantId)));
+  }
+
+  /**
+   * Batched write-behind of grants' last use by their access tokens (GrantLastUse): never moves a
+   * timestamp back, never touches the expiry. A grant revoked meanwhile has no row left to update.
+   */
+  async recordGrantUse(batch: ReadonlyMap<string, number>): Promise<void> {
+    if (batch.size === 0) return;
+    const ids = textArrayLiteral([...batch.keys()]);
+    const instants = textArrayLiteral([...batch.values()].map((at) => new Date(at).toISOString()));
+    await this.db.execute(sql`
+      update oauth_records set last_used_at = used.at
+      from unnest(${ids}::text[], ${instants}::timestamptz[]) as used(id, at)
+      where oauth_records.kind = 'Grant' and oauth_records.grant_id = used.id
+        and (oauth_records.last_used_at is null or oauth_records.last_used_at < used.at)`);
   }
 
   /** A registered client was used: it is removed only after CLIENT_UNUSED_DAYS more without use. */

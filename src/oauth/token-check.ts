@@ -6,6 +6,7 @@ import { answeredWithin } from '../shared/answered-within.ts';
 import type { Clock } from '../shared/clock.ts';
 import { sha256Hex } from '../shared/digest.ts';
 import type { FailureThrottle } from '../throttle/failure-throttle.ts';
+import type { GrantLastUse } from './grant-last-use.ts';
 import { tokenFactsOf, type TokenFacts } from './token-facts.ts';
 import type { AccessTokenRepository } from './token-repository.ts';
 
@@ -27,6 +28,8 @@ export type AccessTokenCheckOptions = {
   /** The key check's throttle: a client guessing tokens is a client guessing keys. */
   throttle: FailureThrottle;
   usage: RequestCounter;
+  /** The grant's `last_used_at`, write-behind as a key's last use: an accepted request puts it in a map. */
+  lastUse: Pick<GrantLastUse, 'touch'>;
   clock: Clock;
 };
 
@@ -36,7 +39,8 @@ const INVALID: TokenRefusal = Object.freeze({ ok: false, reason: 'invalid_token'
  * The resource side of OAuth (docs/oauth.md): an access token checked as a key is. Its SHA-256
  * (the form oauth_records stores it in) finds its facts in an in-process cache kept exact by the
  * change feed; a known token is answered synchronously with no database read and no allocation.
- * A miss reads the token, its grant, its person and their roles now, once. Refusals are
+ * A miss reads the token, its grant, its person and their roles now, once. An accepted request is
+ * counted and marks its grant used, both in memory (write-behind). Refusals are
  * `invalid_token` (unknown, expired, revoked, another resource's), counted against the client like
  * failed key checks. A database fault on a miss rejects (503), never "invalid".
  */
@@ -106,7 +110,9 @@ export class AccessTokenCheck {
       this.options.usage.rejected(facts.keyId, facts.tenantId, nowMs);
       return undefined;
     }
+    // In memory only, as for keys: no database write on the request's path.
     this.options.usage.ok(facts.keyId, facts.tenantId, nowMs);
+    this.options.lastUse.touch(facts.grantId, nowMs);
     return facts.admitted;
   }
 

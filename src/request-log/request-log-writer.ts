@@ -123,6 +123,9 @@ export class RequestLogWriter extends WriteBehindBuffer {
         }
         this.healthy = true;
         this.report.succeeded();
+        // PGlite answers without ever leaving the event loop: without this turn, a backlog of
+        // batches would hold every request behind it until the last one is written.
+        if (this.buffer.length > 0) await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       this.writing = false;

@@ -42,6 +42,40 @@ describe('request log writer', () => {
     expect(await countOf(h, keyId)).toBe(10);
   });
 
+  it('lets the event loop turn between the batches of a backlog, which PGlite alone never would', async () => {
+    const repository = new RequestLogRepository(h.services.database.db);
+    let turns = 0;
+    const seen: number[] = [];
+    const counting = {
+      insert: async (batch: RequestBatch) => {
+        seen.push(turns);
+        await repository.insert(batch);
+      },
+    };
+    const writer = new RequestLogWriter({
+      store: counting,
+      capacity: 10_000,
+      intervalMs: 60_000,
+      batchSize: 100,
+      report: quiet,
+    });
+    const keyId = randomUUID();
+    for (let i = 0; i < 500; i++) writer.record(recordFor(randomUUID(), h.clock.nowMs() + i, keyId));
+    // Once per turn of the loop, after its poll phase (where a server reads its sockets).
+    let looping = true;
+    const turn = () => {
+      turns += 1;
+      if (looping) setImmediate(turn);
+    };
+    setImmediate(turn);
+    await writer.flush();
+    looping = false;
+    expect(seen).toHaveLength(5);
+    // Each batch after the first starts only after the loop has turned (a request could be read).
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]!);
+    expect(await countOf(h, keyId)).toBe(500);
+  });
+
   it("forgets a batch's marker once it is a day old, and keeps a newer one", async () => {
     const repository = new RequestLogRepository(h.services.database.db);
     const [old, recent] = [randomUUID(), randomUUID()];

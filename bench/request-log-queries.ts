@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import { createServices } from '../src/app/services.ts';
 import { loadConfig } from '../src/config.ts';
 import type { RequestLogFilter } from '../src/request-log/request-log-schemas.ts';
+import { methodCode, outcomeCode } from '../src/request-log/stored-codes.ts';
 import { SYSTEM_ACTOR } from '../src/shared/actor.ts';
 import { signedInAs } from '../test/support/actors.ts';
 import { percentile } from './measure.ts';
@@ -57,15 +58,16 @@ export const requestLogQueries: Scenario = {
       const started = performance.now();
       // Half this tenant's (100 keys), half another's; spread over the last 23 hours (partitions exist).
       await db.execute(sql`
-        insert into request_log (id, at, tenant_id, key_id, key_name, key_hint, method, path, route, status,
-          outcome, address, user_agent, duration_ms, trace_id, mcp_method, mcp_tool)
+        insert into request_log (id, at, tenant_id, credential, key_id, key_name, key_hint, method, path, route,
+          status, outcome, address, user_agent, duration_ms, trace_id, mcp_method, mcp_tool)
         select gen_random_uuid(), now() - (g % 82800000) * interval '1 millisecond',
-          case when g % 2 = 0 then ${tenant.id}::uuid else ${other}::uuid end,
-          (${`{${keys.join(',')}}`}::uuid[])[1 + (g / 2) % ${KEYS}], 'key', 'ask_…0000', 'GET',
+          case when g % 2 = 0 then ${tenant.id}::uuid else ${other}::uuid end, 0,
+          (${`{${keys.join(',')}}`}::uuid[])[1 + (g / 2) % ${KEYS}], 'key', 'ask_…0000', ${methodCode('GET')}::smallint,
           case when g % 5 = 0 then '/api/v1/flights' else '/api/v1/whoami' end,
           case when g % 5 = 0 then '/api/v1/flights' else '/api/v1/whoami' end,
           case when g % 50 = 0 then 429 when g % 97 = 0 then 401 else 200 end,
-          case when g % 50 = 0 then 'rate_limited' when g % 97 = 0 then 'rejected' else 'ok' end,
+          case when g % 50 = 0 then ${outcomeCode('rate_limited')}::smallint when g % 97 = 0 then ${outcomeCode('rejected')}::smallint
+            else ${outcomeCode('ok')}::smallint end,
           ('10.' || (g % 251) || '.' || ((g / 251) % 251) || '.' || ((g / 63001) % 251))::inet,
           'bench', 1.5, null, null, null
         from generate_series(1, ${total}) g`);

@@ -36,6 +36,7 @@ for (let round = 0; round < rounds; round++) {
     sink.record({
       atMs: at + i,
       tenantId,
+      credential: 'key',
       keyId,
       keyName: 'bench',
       keyHint: 'ask_…abcd',

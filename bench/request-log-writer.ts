@@ -47,10 +47,10 @@ export const requestLogWriter: Scenario = {
       });
       const actor = signedInAs(await services.accounts.users.requireByEmail(email));
       const writer = new RequestLogWriter({
-        store: new RequestLogRepository(services.database.db),
+        // As the server's own writer (src/app/request-log-setup.ts, src/request-log/writer-worker.ts).
+        store: new RequestLogRepository(services.database.db, engine === 'postgres' ? 'binary' : 'text'),
         capacity: entries,
         intervalMs: 3_600_000,
-        // As the server's own writer (src/app/request-log-setup.ts).
         parallel: engine === 'postgres' ? 2 : 1,
         report: { failed: (error) => s.log(`    writer failed: ${String(error)}`), succeeded: () => {} },
       });

@@ -7,7 +7,9 @@ import { index, inet, pgTable, real, smallint, text, timestamp, uuid } from 'dri
  * drops whole partitions. Every index is paid by every request, so there are four, not one per
  * filter, and no unique key per row: a batch's marker in `request_log_batches` makes a retried
  * batch write nothing. No foreign keys: a write here must never wait on a key or tenant row, and
- * a deleted key's requests stay readable until they age out.
+ * a deleted key's requests stay readable, with the name and hint they were made with, until they
+ * age out. The method, the outcome and the credential are small codes
+ * (src/request-log/stored-codes.ts): a row is read far less often than it is written.
  */
 export const requestLog = pgTable(
   'request_log',
@@ -15,14 +17,17 @@ export const requestLog = pgTable(
     id: uuid('id').notNull(),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
     tenantId: uuid('tenant_id').notNull(),
+    /** 0 an API key, 1 an OAuth access token (whose `key_id` is its grant's, `key_name` its app's). */
+    credential: smallint('credential').notNull(),
     keyId: uuid('key_id').notNull(),
     keyName: text('key_name').notNull(),
-    keyHint: text('key_hint').notNull(),
-    method: text('method').notNull(),
+    /** Null for an access token. */
+    keyHint: text('key_hint'),
+    method: smallint('method').notNull(),
     path: text('path').notNull(),
     route: text('route').notNull(),
     status: smallint('status').notNull(),
-    outcome: text('outcome').notNull(),
+    outcome: smallint('outcome').notNull(),
     address: inet('address'),
     userAgent: text('user_agent'),
     durationMs: real('duration_ms').notNull(),
@@ -35,10 +40,10 @@ export const requestLog = pgTable(
     // route, `ok`) read the tenant's range and skip; rare ones have an index of their own.
     index('request_log_tenant_idx').on(t.tenantId, t.at.desc(), t.id.desc()),
     index('request_log_key_idx').on(t.tenantId, t.keyId, t.at.desc(), t.id.desc()),
-    // Only the failures, a few in a hundred: the outcome and status filters, at almost no cost to an `ok` row.
+    // Only the failures, a few in a hundred: the outcome and status filters, at almost no cost to an `ok` row (code 0).
     index('request_log_failure_idx')
       .on(t.tenantId, t.outcome, t.at.desc(), t.id.desc())
-      .where(sql`${t.outcome} <> 'ok'`),
+      .where(sql`${t.outcome} <> 0`),
     // B-tree on inet: `address <<= range` becomes a range scan (PostgreSQL's network subset support).
     index('request_log_address_idx').on(t.tenantId, t.address, t.at.desc()),
   ],

@@ -27,9 +27,10 @@ export function requestLogRecorder(writer: RequestLogSink, clock: Clock) {
     writer.record({
       atMs: clock.nowMs() - Math.round(durationMs),
       tenantId: principal.tenant.id,
+      credential: principal.credential === 'oauth' ? 'oauth' : 'key',
       keyId: principal.key.id,
       keyName: principal.key.name,
-      keyHint: principal.key.hint,
+      keyHint: principal.credential === 'oauth' ? null : principal.key.hint,
       method: request.method,
       path: pathOf(request.url),
       route,

@@ -34,6 +34,8 @@ export type RequestChunk = {
   durationMs: Float64Array;
   status: Uint16Array;
   outcome: Uint8Array;
+  /** 1 for an access token, 0 for a key. */
+  oauth: Uint8Array;
   /** `size * TEXTS` indexes into `strings`, a record's fields side by side; -1 is null. */
   text: Int32Array;
   strings: string[];
@@ -70,6 +72,7 @@ export class RequestColumns {
     chunk.durationMs[row] = record.durationMs;
     chunk.status[row] = record.status;
     chunk.outcome[row] = OUTCOME_CODE.get(record.outcome) ?? 0;
+    chunk.oauth[row] = record.credential === 'oauth' ? 1 : 0;
     const at = row * TEXTS;
     const text = chunk.text;
     text[at] = this.intern(record.id);
@@ -113,6 +116,7 @@ function emptyChunk(capacity: number): RequestChunk {
     durationMs: new Float64Array(capacity),
     status: new Uint16Array(capacity),
     outcome: new Uint8Array(capacity),
+    oauth: new Uint8Array(capacity),
     text: new Int32Array(capacity * TEXTS),
     strings: [],
   };
@@ -120,7 +124,7 @@ function emptyChunk(capacity: number): RequestChunk {
 
 /** The typed arrays of a chunk, to hand over to a worker without copying them. */
 export function transferablesOf(chunk: RequestChunk): ArrayBuffer[] {
-  return [chunk.atMs, chunk.durationMs, chunk.status, chunk.outcome, chunk.text].map(
+  return [chunk.atMs, chunk.durationMs, chunk.status, chunk.outcome, chunk.oauth, chunk.text].map(
     (array) => array.buffer as ArrayBuffer,
   );
 }
@@ -137,9 +141,10 @@ export function recordsOf(chunk: RequestChunk): RequestRecord[] {
       id: field(0) ?? randomUUID(),
       atMs: chunk.atMs[row]!,
       tenantId: required('tenantId'),
+      credential: chunk.oauth[row] === 1 ? 'oauth' : 'key',
       keyId: required('keyId'),
       keyName: required('keyName'),
-      keyHint: required('keyHint'),
+      keyHint: field(4),
       method: required('method'),
       path: required('path'),
       route: required('route'),

@@ -7,6 +7,7 @@ import { pageSize } from '../shared/page-size.ts';
  * asked for and what it holds. It validates the back office's requests, documents them and types
  * the page in the browser.
  */
+/** Stored by position (src/request-log/stored-codes.ts): a new outcome goes at the end. */
 export const REQUEST_OUTCOMES = [
   'ok',
   'not_found',

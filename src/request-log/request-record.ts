@@ -1,5 +1,8 @@
 import type { RequestOutcome } from './request-log-schemas.ts';
 
+/** What presented itself: an API key, or an app's OAuth access token (docs/oauth.md). */
+export type RequestCredential = 'key' | 'oauth';
+
 /**
  * One request as the writer writes it: plain values the request already held, no key material.
  * `id`, with `at`, orders a page and names an entry; the writer makes it (the request thread does not).
@@ -8,9 +11,12 @@ export type RequestRecord = {
   id: string;
   atMs: number;
   tenantId: string;
+  credential: RequestCredential;
+  /** The key, or for an access token its grant, named by the app. */
   keyId: string;
   keyName: string;
-  keyHint: string;
+  /** A key's hint; an access token has none. */
+  keyHint: string | null;
   method: string;
   path: string;
   route: string;

@@ -22,7 +22,8 @@ const pool = new pg.Pool({ connectionString: data.databaseUrl, max: data.paralle
 // An idle client that loses its server must not end the thread; the next statement reports it.
 pool.on('error', () => {});
 const writer = new RequestLogWriter({
-  store: new RequestLogRepository(drizzle(pool) as unknown as Db),
+  // `pg` sends a Buffer as a binary parameter: the columns go as binary arrays.
+  store: new RequestLogRepository(drizzle(pool) as unknown as Db, 'binary'),
   capacity: Number.MAX_SAFE_INTEGER,
   intervalMs: data.intervalMs,
   batchSize: data.batchSize,

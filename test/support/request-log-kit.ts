@@ -33,6 +33,7 @@ export function recordFor(tenantId: string, atMs: number, keyId: string = random
     id: randomUUID(),
     atMs,
     tenantId,
+    credential: 'key',
     keyId,
     keyName: 'k',
     keyHint: 'ask_…0000',

@@ -22,6 +22,7 @@ describe.each(ENGINES)('request log query and export (%s)', (engine) => {
         id: randomUUID(),
         atMs: T0 + i * 60_000,
         tenantId: admin.tenantId,
+        credential: 'key',
         keyId: i % 2 === 0 ? keyA : keyB,
         keyName: i % 2 === 0 ? 'a' : 'b',
         keyHint: 'ask_…abcd',

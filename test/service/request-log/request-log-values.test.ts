@@ -3,8 +3,10 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RequestLogRepository } from '../../../src/request-log/request-log-repository.ts';
+import { REQUEST_OUTCOMES } from '../../../src/request-log/request-log-schemas.ts';
 import type { RequestRecord } from '../../../src/request-log/request-record.ts';
-import { ENGINES } from '../../support/databases.ts';
+import { STORED_METHODS } from '../../../src/request-log/stored-codes.ts';
+import { ENGINES, type Engine } from '../../support/databases.ts';
 import { rowsOf } from '../../support/harness.ts';
 import { recordFor } from '../../support/request-log-kit.ts';
 import { useHarness } from '../../support/use.ts';
@@ -40,8 +42,18 @@ const clientText = fc.oneof(
 );
 const optionalText = fc.option(clientText, { nil: null });
 
+/** Each engine with the wires its driver takes: PGlite's sends text; `pg` binary too (the writer thread's). */
+const CASES: [Engine, 'text' | 'binary'][] = ENGINES.flatMap((engine): [Engine, 'text' | 'binary'][] =>
+  engine === 'postgres'
+    ? [
+        [engine, 'text'],
+        [engine, 'binary'],
+      ]
+    : [[engine, 'text']],
+);
+
 /** What the request log stores is what the request held: every text byte for byte, the instant to the millisecond. */
-describe.each(ENGINES)('request log values (%s)', (engine) => {
+describe.each(CASES)('request log values (%s, %s)', (engine, wire) => {
   const h = useHarness({ engine, now: '2026-11-22T12:00:00Z' });
 
   async function stored(keyId: string): Promise<Stored[]> {
@@ -56,7 +68,7 @@ describe.each(ENGINES)('request log values (%s)', (engine) => {
   }
 
   it('keeps every text a client chose as it was sent', async () => {
-    const repository = new RequestLogRepository(h.services.database.db);
+    const repository = new RequestLogRepository(h.services.database.db, wire);
     await fc.assert(
       fc.asyncProperty(
         fc.array(
@@ -97,7 +109,7 @@ describe.each(ENGINES)('request log values (%s)', (engine) => {
   });
 
   it('keeps the instant to the millisecond and the duration', async () => {
-    const repository = new RequestLogRepository(h.services.database.db);
+    const repository = new RequestLogRepository(h.services.database.db, wire);
     const keyId = randomUUID();
     const sent = [
       { at: '2026-11-22T11:59:59.999Z', durationMs: 0 },
@@ -112,5 +124,22 @@ describe.each(ENGINES)('request log values (%s)', (engine) => {
     await repository.insert({ id: randomUUID(), records });
     const rows = await stored(keyId);
     expect(rows.map((row) => ({ at: row.at, durationMs: row.durationMs }))).toEqual(sent);
+  });
+
+  it('keeps each method, outcome and credential, and an access token without a hint', async () => {
+    const repository = new RequestLogRepository(h.services.database.db, wire);
+    const tenantId = randomUUID();
+    const records = STORED_METHODS.map((method, i) => ({
+      ...recordFor(tenantId, h.clock.nowMs() - i),
+      method,
+      outcome: REQUEST_OUTCOMES[i % REQUEST_OUTCOMES.length]!,
+      credential: i % 2 === 0 ? ('key' as const) : ('oauth' as const),
+      keyHint: i % 2 === 0 ? `ask_…${i}` : null,
+    }));
+    await repository.insert({ id: randomUUID(), records });
+    const entries = await repository.page(tenantId, {}, 200);
+    expect(entries.map((e) => [e.method, e.outcome, e.credential, e.key.hint])).toEqual(
+      records.map((r) => [r.method, r.outcome, r.credential, r.keyHint]),
+    );
   });
 });

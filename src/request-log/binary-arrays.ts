@@ -9,7 +9,7 @@
 
 const TYPE = { int2: 21, text: 25, float4: 700, timestamptz: 1184, uuid: 2950 } as const;
 const HEADER = 20;
-/** Microseconds from 1970 to 2000, PostgreSQL's epoch for `timestamptz`. */
+/** Milliseconds from 1970 to 2000, PostgreSQL's epoch for `timestamptz` (which counts microseconds). */
 const PG_EPOCH_MS = 946_684_800_000;
 
 function header(buffer: Buffer, type: number, length: number, hasNull: boolean): void {

@@ -44,7 +44,7 @@ for (let i = 0; i < 16; i++) {
   HEX['0123456789abcdef'.charCodeAt(i)] = i;
   HEX['0123456789ABCDEF'.charCodeAt(i)] = i;
 }
-/** Where each byte's two digits start in `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`. */
+/** Where each byte's two hex digits start in a uuid's text (groups of 8, 4, 4, 4 and 12 digits). */
 const UUID_DIGITS = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 
 /**

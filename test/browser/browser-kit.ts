@@ -168,6 +168,8 @@ export type OAuthApp = {
   authorization(): { url: string; verifier: string };
   /** Waits for the provider to send the browser back to the app's page; that URL (code or error, state, iss). */
   backAt(page: Page): Promise<URL>;
+  /** Exchanges a code the app was sent back with at the token endpoint, as the app's back end does. */
+  exchange(code: string, verifier: string): Promise<Response>;
   close(): Promise<void>;
 };
 
@@ -204,6 +206,18 @@ export async function connectingApp(serverUrl: string, name: string): Promise<OA
       await page.waitForURL(`${callback}**`);
       return new URL(page.url());
     },
+    exchange: (code, verifier) =>
+      fetch(`${serverUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          client_id: clientId,
+          code,
+          redirect_uri: callback,
+          code_verifier: verifier,
+        }),
+      }),
     close: () => new Promise((resolve) => site.close(() => resolve())),
   };
 }

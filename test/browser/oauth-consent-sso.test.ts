@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.ts';
 import { freePort } from '../support/free-port.ts';
-import { startProvider, type TestProvider } from '../support/oidc-kit.ts';
+import { OPS_LEAD, startProvider, type TestProvider } from '../support/oidc-kit.ts';
 import { backofficeApi, connectingApp, expectAccessible, openContext, shot, type OAuthApp } from './browser-kit.ts';
 import { ADMIN, browser, page, server, useBackOffice } from './backoffice-story.ts';
 
@@ -24,13 +24,7 @@ describe('back office in Chromium: connecting an app after single sign-on', { ti
 
   beforeAll(async () => {
     provider = await startProvider(`${server.url}/backoffice/sso/callback`);
-    provider.accounts.set('ops-lead', {
-      sub: 'ops-lead',
-      email: 'lead@demo-air.test',
-      email_verified: true,
-      name: 'Lee Lead',
-      groups: ['airkey-admins'],
-    });
+    provider.accounts.set(OPS_LEAD.sub, OPS_LEAD);
     const saved = await (
       await backofficeApi(page)
     )('PATCH', '/sign-in-settings', {
@@ -75,17 +69,7 @@ describe('back office in Chromium: connecting an app after single sign-on', { ti
       const back = await app.backAt(fresh);
       expect(back.searchParams.get('iss')).toBe(`${config.publicUrl}/oauth`);
       expect(back.searchParams.get('state')).toBe('st-browser');
-      const token = await fetch(`${server.url}/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          client_id: app.clientId,
-          code: back.searchParams.get('code') ?? '',
-          redirect_uri: app.callback,
-          code_verifier: verifier,
-        }),
-      });
+      const token = await app.exchange(back.searchParams.get('code') ?? '', verifier);
       expect(token.status).toBe(200);
       expect(problems).toEqual([]);
 

@@ -83,17 +83,7 @@ describe('back office in Chromium: connecting an app with OAuth', () => {
     expect(back.searchParams.get('state')).toBe('st-browser');
     const code = back.searchParams.get('code');
     expect(code).toEqual(expect.any(String));
-    const token = await fetch(`${server.url}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: app.clientId,
-        code: code!,
-        redirect_uri: app.callback,
-        code_verifier: verifier,
-      }),
-    });
+    const token = await app.exchange(code!, verifier);
     expect(token.status).toBe(200);
     approvedRefreshToken = ((await token.json()) as { refresh_token: string }).refresh_token;
     expect(problems).toEqual([]);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../../src/db/schema.ts';
-import { startProvider, type TestProvider } from '../support/oidc-kit.ts';
+import { OPS_LEAD, startProvider, type TestProvider } from '../support/oidc-kit.ts';
 import { expectAccessible, openContext, shot } from './browser-kit.ts';
 import { ADMIN, browser, page, server, useBackOffice } from './backoffice-story.ts';
 
@@ -17,13 +17,7 @@ describe('single sign-on in Chromium', { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     provider = await startProvider(`${server.url}/backoffice/sso/callback`);
-    provider.accounts.set('ops-lead', {
-      sub: 'ops-lead',
-      email: 'lead@demo-air.test',
-      email_verified: true,
-      name: 'Lee Lead',
-      groups: ['airkey-admins'],
-    });
+    provider.accounts.set(OPS_LEAD.sub, OPS_LEAD);
     provider.accounts.set('outsider', { sub: 'outsider', email: 'someone@elsewhere.test', email_verified: true });
     slug = (await server.services.accounts.users.requireByEmail(ADMIN.email)).tenant.slug;
   });

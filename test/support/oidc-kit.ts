@@ -6,6 +6,15 @@ import { freePort } from './free-port.ts';
 /** A person the provider signs in: `sub` is the account id; the other claims are what it says. */
 export type TestAccount = { sub: string; email?: string; email_verified?: boolean; name?: string; groups?: string[] };
 
+/** The provider's account the browser tests sign in as: its group maps to System Administrator. */
+export const OPS_LEAD: TestAccount = {
+  sub: 'ops-lead',
+  email: 'lead@demo-air.test',
+  email_verified: true,
+  name: 'Lee Lead',
+  groups: ['airkey-admins'],
+};
+
 export type TestProvider = {
   issuer: string;
   clientId: string;

@@ -3,6 +3,7 @@ import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'p
 import { REDACTED_PATHS, scrubUrl } from '../shared/redaction.ts';
 import { traceLogOptions } from '../telemetry/spans/log-fields.ts';
 import { activeTracing } from '../telemetry/setup/tracing.ts';
+import { stdoutLines } from './stdout.ts';
 
 export type LogOptions = { level: string; stream?: DestinationStream | undefined };
 
@@ -21,7 +22,8 @@ export function loggerOptions(options: LogOptions): LoggerOptions & { stream?: D
       res: (reply: { statusCode?: number }) => ({ statusCode: reply.statusCode }),
       err: errorForLog,
     },
-    ...(options.stream ? { stream: options.stream } : {}),
+    // stdout by default through the one writer the other loggers share, so lines never interleave.
+    stream: options.stream ?? stdoutLines(),
     ...traceMixin(),
   };
 }
@@ -62,5 +64,5 @@ function traceMixin(): Partial<typeof traceLogOptions> {
 /** The logger for work outside requests (background flushes): redacted as the main logger is. */
 export function backgroundLogger(options: LogOptions): Logger {
   const { stream, ...settings } = loggerOptions(options);
-  return pino(settings, stream ?? pino.destination({ dest: 1, sync: false }));
+  return pino(settings, stream ?? stdoutLines());
 }

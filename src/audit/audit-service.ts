@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { requirePermission, type Actor } from '../shared/actor.ts';
 import { NotFoundError } from '../shared/errors.ts';
@@ -46,7 +47,11 @@ export class AuditService {
     });
   }
 
-  /** As `record`, unless the tenant's trail already has this action about this target: the first time only. */
+  /**
+   * As `record`, unless the tenant's trail already has this action about this target: the first
+   * time only. The check and the insert hold a lock on the three together, so two instances
+   * approving at once write one event, not two.
+   */
   async recordFirst(
     tx: Db,
     tenantId: string,
@@ -55,8 +60,11 @@ export class AuditService {
     target: AuditTarget & { id: string },
     detail: Record<string, unknown> = {},
   ): Promise<void> {
-    if (await this.options.repository.has(tx, tenantId, action, target.id)) return;
-    await this.record(tx, tenantId, actor, action, target, detail);
+    await tx.transaction(async (inner) => {
+      await inner.execute(sql`select pg_advisory_xact_lock(hashtext(${`audit:${tenantId}:${action}:${target.id}`}))`);
+      if (await this.options.repository.has(inner, tenantId, action, target.id)) return;
+      await this.record(inner, tenantId, actor, action, target, detail);
+    });
   }
 
   /** A tenant's trail, newest first; needs `audit:read`, and a user reads only their own tenant's. */

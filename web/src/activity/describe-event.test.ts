@@ -109,5 +109,9 @@ describe('audit events in words', () => {
     expect(describeEvent(event({ action: 'oauth.client_registered', target: app }))).toBe(
       'App “Claude” registered itself',
     );
+    const document = { ...app, id: 'https://claude.ai/oauth/mcp-client.json' };
+    expect(
+      describeEvent(event({ action: 'oauth.client_registered', target: document, detail: { by_document: true } })),
+    ).toBe('App “Claude” introduced itself with its document on claude.ai');
   });
 });

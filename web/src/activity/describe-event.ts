@@ -84,7 +84,10 @@ function describeOAuth(event: AuditEvent): string {
   const on = resource ? ` on the ${resource.endsWith('/mcp') ? 'MCP server' : 'API'}` : '';
   switch (event.action) {
     case 'oauth.client_registered':
-      return `App ${app} registered itself`;
+      // A document app never registered: its client_id is the address of the document it published.
+      return event.detail.by_document === true
+        ? `App ${app} introduced itself with its document on ${hostOf(event.target.id)}`
+        : `App ${app} registered itself`;
     case 'oauth.app_approved':
       return `Connected app ${app}${on}`;
     case 'oauth.app_denied':
@@ -109,4 +112,12 @@ function describeOAuth(event: AuditEvent): string {
 function rolesText(roles: unknown): string {
   if (!Array.isArray(roles)) return '';
   return roles.length ? ` (${roles.map((role) => roleLabel(String(role))).join(', ')})` : ' (no roles)';
+}
+
+function hostOf(address: string | null): string {
+  try {
+    return new URL(address ?? '').host;
+  } catch {
+    return 'its own site';
+  }
 }

@@ -47,8 +47,9 @@ export const requestLogWriter: Scenario = {
       });
       const actor = signedInAs(await services.accounts.users.requireByEmail(email));
       const writer = new RequestLogWriter({
-        // As the server's own writer (src/app/request-log-setup.ts, src/request-log/writer-worker.ts).
-        store: new RequestLogRepository(services.database.db, engine === 'postgres' ? 'binary' : 'text'),
+        // As the server's own writer (src/app/request-log-setup.ts, src/request-log/writer-worker.ts), into
+        // the log's store: on PGlite its own, each statement run by the store's thread.
+        store: new RequestLogRepository(services.requestLog.entries, engine === 'postgres' ? 'binary' : 'text'),
         capacity: entries,
         intervalMs: 3_600_000,
         parallel: engine === 'postgres' ? 2 : 1,

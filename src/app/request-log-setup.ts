@@ -1,15 +1,15 @@
+import { join } from 'node:path';
 import type { Config } from '../config.ts';
-import { isDataRejected } from '../db/unavailable.ts';
 import { RequestLogPartitions } from '../request-log/request-log-partitions.ts';
 import { RequestLogRepository } from '../request-log/request-log-repository.ts';
 import { RequestLogService } from '../request-log/request-log-service.ts';
-import { RequestLogWriter } from '../request-log/request-log-writer.ts';
-import { InThreadDrain } from '../request-log/in-thread-drain.ts';
+import { moveEntriesToStore } from '../request-log/move-entries.ts';
 import { RequestLogSink, type RequestLogDrain } from '../request-log/request-log-sink.ts';
 import { WorkerDrain } from '../request-log/worker-drain.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { BackgroundJob } from './background-jobs.ts';
-import type { Database } from '../db/handle.ts';
+import type { Database, Db } from '../db/handle.ts';
+import { threadDb } from '../db/thread-db.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { CursorCodec } from '../shared/cursor.ts';
 import type { FailureStreak } from '../shared/failure-streak.ts';
@@ -35,28 +35,34 @@ export type RequestLogDeps = {
 
 export function buildRequestLog(deps: RequestLogDeps) {
   const { config, clock } = deps;
-  const { db } = deps.database;
-  const repository = new RequestLogRepository(db);
   const on = config.requestLogDays > 0;
-  const writer = on
-    ? new RequestLogSink({
-        drain: drainOf(deps, repository),
-        capacity: config.requestLogBuffer,
-        intervalMs: config.usageFlushMs,
-      })
+  const { drain, store } = on ? drainOf(deps) : { drain: undefined, store: undefined };
+  const repository = new RequestLogRepository(store?.db ?? deps.database.db);
+  const writer = drain
+    ? new RequestLogSink({ drain, capacity: config.requestLogBuffer, intervalMs: config.usageFlushMs })
     : null;
   if (writer) deps.metrics.watchRequestLog(writer);
-  const partitions = new RequestLogPartitions({ db, clock, days: config.requestLogDays });
+  const partitions = new RequestLogPartitions({ db: deps.database.db, clock, days: config.requestLogDays });
   let maintainedAtMs = Number.NEGATIVE_INFINITY;
-  const maintain = async (): Promise<void> => {
-    if (!on || clock.nowMs() - maintainedAtMs < MAINTAIN_EVERY_MS) return;
-    await partitions.maintain();
-    await repository.forgetOldBatches();
+  /** Days made ahead and dropped past retention, at most hourly; returns the partitions it dropped. */
+  const maintain = async (): Promise<string[]> => {
+    if (!on || clock.nowMs() - maintainedAtMs < MAINTAIN_EVERY_MS) return [];
+    let dropped: string[];
+    if (store) {
+      const question = { type: 'maintain', nowMs: clock.nowMs(), days: config.requestLogDays } as const;
+      dropped = (await store.thread.ask(question)) as string[];
+    } else {
+      dropped = await partitions.maintain();
+      await repository.forgetOldBatches();
+    }
     maintainedAtMs = clock.nowMs();
+    return dropped;
   };
   const services: RequestLogServices = {
     reader: new RequestLogService({ repository, cursors: deps.cursors }),
     writer,
+    entries: store?.db ?? deps.database.db,
+    maintain,
   };
   const job: BackgroundJob = {
     name: 'request log',
@@ -64,6 +70,9 @@ export function buildRequestLog(deps: RequestLogDeps) {
       // A database that cannot answer yet only delays the partitions: the housekeeping tries again.
       await maintain().catch((error: unknown) => deps.reportError(error));
       writer?.start();
+      // Entries an earlier version wrote to the main database, moved once, behind the requests.
+      if (store)
+        void moveEntriesToStore(deps.database.db, store.thread).catch((error: unknown) => deps.reportError(error));
     },
     stop: () => writer?.stop(),
   };
@@ -71,28 +80,20 @@ export function buildRequestLog(deps: RequestLogDeps) {
 }
 
 /**
- * PostgreSQL: a worker thread with its own two connections writes, two batches at a time, off the
- * request thread. PGlite has one connection, on the request thread: the writer runs there, in
- * smaller batches that hold the thread for a shorter while.
+ * The writer runs in a worker thread on both engines. PostgreSQL: its own two connections, two
+ * batches at a time. PGlite: a data directory holds one PGlite, so the log has a PGlite of its own
+ * in `DATA_DIR/request-log`, opened by that thread, which also answers the log's reads
+ * (docs/request-log.md, The embedded log).
  */
-function drainOf(deps: RequestLogDeps, repository: RequestLogRepository): RequestLogDrain {
+function drainOf(deps: RequestLogDeps): { drain: RequestLogDrain; store?: { thread: WorkerDrain; db: Db } } {
   const { config } = deps;
   const report = deps.streakOf('request_log');
+  const intervalMs = config.usageFlushMs;
   if (deps.database.kind === 'postgres' && config.databaseUrl) {
-    return new WorkerDrain(
-      { databaseUrl: config.databaseUrl, intervalMs: config.usageFlushMs, batchSize: 1_000, parallel: 2 },
-      report,
-    );
+    const store = { databaseUrl: config.databaseUrl };
+    return { drain: new WorkerDrain({ store, intervalMs, batchSize: 1_000, parallel: 2 }, report) };
   }
-  return new InThreadDrain(
-    new RequestLogWriter({
-      store: repository,
-      capacity: Number.MAX_SAFE_INTEGER,
-      intervalMs: config.usageFlushMs,
-      parallel: 1,
-      batchSize: 250,
-      report,
-      isPermanent: isDataRejected,
-    }),
-  );
+  const dir = config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'request-log');
+  const thread = new WorkerDrain({ store: { pglite: dir }, intervalMs, batchSize: 1_000, parallel: 1 }, report);
+  return { drain: thread, store: { thread, db: threadDb((statement) => thread.ask(statement)) } };
 }

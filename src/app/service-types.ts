@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { AuditService } from '../audit/audit-service.ts';
 import type { Confirmation } from '../revocation/acknowledgements.ts';
 import type { ChangeFeed } from '../revocation/change-feed.ts';
-import type { Database } from '../db/handle.ts';
+import type { Database, Db } from '../db/handle.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { FlightService } from '../flights/flight-service.ts';
 import type { ExpirySweep } from '../keys/sweeps/expiry-sweep.ts';
@@ -126,6 +126,13 @@ export type RequestLogServices = {
   reader: RequestLogService;
   /** Null when REQUEST_LOG_DAYS is 0: nothing is recorded. */
   writer: RequestLogSink | null;
+  /**
+   * Where the entries are: the database on PostgreSQL; on the embedded engine the log's own store,
+   * statements only (`execute`), run by its thread. Read by the repository, and by tests.
+   */
+  entries: Db;
+  /** The housekeeping's days (at most hourly): made ahead, dropped past retention; returns those dropped. */
+  maintain(): Promise<string[]>;
 };
 
 /** Webhook endpoints, the box that seals their secrets, and what the sealing key said at start. */

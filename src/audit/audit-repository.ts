@@ -1,4 +1,4 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { auditEvents } from '../db/schema.ts';
 
@@ -16,6 +16,11 @@ export class AuditRepository {
   }
 
   /** Whether the tenant's trail already holds `action` about the target `targetId`. */
+  /** Held until `tx` ends: whoever checks `has` for these three next waits for this transaction. */
+  async lockFirst(tx: Db, tenantId: string, action: string, targetId: string): Promise<void> {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`audit:${tenantId}:${action}:${targetId}`}))`);
+  }
+
   async has(tx: Db, tenantId: string, action: string, targetId: string): Promise<boolean> {
     const [row] = await tx
       .select({ id: auditEvents.id })

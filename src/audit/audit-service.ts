@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { requirePermission, type Actor } from '../shared/actor.ts';
 import { NotFoundError } from '../shared/errors.ts';
@@ -61,7 +60,7 @@ export class AuditService {
     detail: Record<string, unknown> = {},
   ): Promise<void> {
     await tx.transaction(async (inner) => {
-      await inner.execute(sql`select pg_advisory_xact_lock(hashtext(${`audit:${tenantId}:${action}:${target.id}`}))`);
+      await this.options.repository.lockFirst(inner, tenantId, action, target.id);
       if (await this.options.repository.has(inner, tenantId, action, target.id)) return;
       await this.record(inner, tenantId, actor, action, target, detail);
     });

@@ -8,6 +8,8 @@ export type OpenOptions = {
   poolSize?: number;
   /** Given the embedded engine's client before any query runs (tracing wraps its queries). */
   observeEmbedded?: ((client: PGlite, database: string) => void) | undefined;
+  /** False for an embedded store inside a data directory this process already holds. */
+  lockDataDir?: boolean;
 };
 
 /** PostgreSQL when a URL is configured, the embedded PGlite in `dataDir` otherwise: the same SQL either way. */
@@ -18,5 +20,5 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
   if (options.dataDir !== ':memory:') mkdirSync(options.dataDir, { recursive: true });
   const { openPglite } = await import('./pglite.ts');
-  return openPglite(options.dataDir, options.observeEmbedded);
+  return openPglite(options.dataDir, options.observeEmbedded, options.lockDataDir ?? true);
 }

@@ -15,9 +15,12 @@ import { refreshPlannerStatistics } from './planner-statistics.ts';
 export async function openPglite(
   dataDir: string,
   observe?: (client: PGlite, database: string) => void,
+  /** False for a store inside a data directory this process holds already (the request log's). */
+  lock = true,
 ): Promise<Database> {
   const inMemory = dataDir === ':memory:';
-  const releaseLock = inMemory ? () => {} : await acquireDataDirLock(dataDir, process.argv.slice(1, 3).join(' '));
+  const releaseLock =
+    inMemory || !lock ? () => {} : await acquireDataDirLock(dataDir, process.argv.slice(1, 3).join(' '));
   let client: PGlite;
   try {
     client = await PGlite.create(inMemory ? undefined : dataDir);

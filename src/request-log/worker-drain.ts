@@ -2,28 +2,40 @@ import { Worker } from 'node:worker_threads';
 import type { RunReport } from '../shared/failure-streak.ts';
 import { transferablesOf, type RequestChunk } from './request-columns.ts';
 import type { DrainState, RequestLogDrain } from './request-log-sink.ts';
+import type { RequestBatch } from './request-log-writer.ts';
 
 /** What the writer worker is told: its store and batches (workerData), then chunks and calls. */
 export type WriterWorkerData = {
-  databaseUrl: string;
+  /** A PostgreSQL server, or the embedded engine's directory for a PGlite of the log's own. */
+  store: { databaseUrl: string } | { pglite: string };
   intervalMs: number;
   batchSize: number;
   parallel: number;
 };
-export type ToWriter = { type: 'chunk'; chunk: RequestChunk } | { type: 'flush' | 'stop'; id: number };
+/** Asked of the embedded store's thread, each answered once (`answer`) or failed by its exit. */
+export type AskWriter =
+  | { type: 'sql'; id: number; text: string; params: unknown[] }
+  | { type: 'maintain'; id: number; nowMs: number; days: number }
+  | { type: 'import'; id: number; batch: RequestBatch };
+export type ToWriter = { type: 'chunk'; chunk: RequestChunk } | { type: 'flush' | 'stop'; id: number } | AskWriter;
 export type FromWriter =
   | { type: 'state'; written: number; dropped: number; held: number; id?: number }
+  | { type: 'answer'; id: number; value?: unknown; error?: string }
   | { type: 'failed'; message: string }
   | { type: 'succeeded' };
+
+type Waiter = (answer: FromWriter | undefined) => void;
+type Question = AskWriter extends infer A ? (A extends AskWriter ? Omit<A, 'id'> : never) : never;
 
 // Beside this module: the TypeScript source in a checkout, the compiled file in the package.
 const WORKER = new URL(`./writer-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
 
 /**
- * The request log's PostgreSQL writer in a worker thread (src/request-log/writer-worker.ts): the
- * chunk's arrays move there without a copy, and the statements, the retries and the exactly-once
- * markers run there. A worker that dies takes what it held with it: those records are counted as
- * dropped (some may have been written), and the next chunk starts a new one.
+ * The request log's writer in a worker thread (src/request-log/writer-worker.ts): the chunk's
+ * arrays move there without a copy, and the statements, the retries and the exactly-once markers
+ * run there. A worker that dies takes what it held with it: those records are counted as dropped
+ * (some may have been written), the questions it owed fail, and the next chunk or question starts
+ * a new one. On the embedded engine the log's store lives there too, and `ask` reaches it.
  */
 export class WorkerDrain implements RequestLogDrain {
   private worker: Worker | undefined;
@@ -31,7 +43,7 @@ export class WorkerDrain implements RequestLogDrain {
   private reported = { written: 0, dropped: 0 };
   /** What earlier workers wrote and dropped, and held when they died. */
   private before = { written: 0, dropped: 0 };
-  private readonly waiting = new Map<number, () => void>();
+  private readonly waiting = new Map<number, Waiter>();
   private nextId = 0;
   private stopped = false;
   private readonly data: WriterWorkerData;
@@ -90,9 +102,10 @@ export class WorkerDrain implements RequestLogDrain {
     worker.on('message', (message: FromWriter) => {
       if (message.type === 'failed') this.report.failed(new Error(message.message));
       else if (message.type === 'succeeded') this.report.succeeded();
+      else if (message.type === 'answer') this.settle(message.id, message);
       else {
         this.reported = { written: message.written, dropped: message.dropped };
-        if (message.id !== undefined) this.settle(message.id);
+        if (message.id !== undefined) this.settle(message.id, message);
       }
     });
     worker.on('error', (error: Error) => this.report.failed(error));
@@ -104,28 +117,42 @@ export class WorkerDrain implements RequestLogDrain {
       this.sent = 0;
       this.reported = { written: 0, dropped: 0 };
       this.worker = undefined;
-      for (const id of [...this.waiting.keys()]) this.settle(id);
+      for (const id of [...this.waiting.keys()]) this.settle(id, undefined);
     });
     return worker;
+  }
+
+  /** A question for the store's thread (the embedded engine's reads and housekeeping). */
+  ask(question: Question): Promise<unknown> {
+    if (this.stopped) return Promise.reject(new Error('the request log has stopped'));
+    const worker = (this.worker ??= this.spawn());
+    return new Promise((resolve, reject) =>
+      this.await(worker, { ...question, id: this.nextId++ }, (answer) => {
+        if (answer?.type !== 'answer') reject(new Error('the request log store stopped before it answered'));
+        else if (answer.error !== undefined) reject(new Error(answer.error));
+        else resolve(answer.value);
+      }),
+    );
   }
 
   private call(type: 'flush' | 'stop'): Promise<void> {
     const worker = this.worker;
     if (worker === undefined || this.stopped) return Promise.resolve();
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      // An answer still owed keeps the process alive, or a stop could end it before the reply.
-      if (this.waiting.size === 0) worker.ref();
-      this.waiting.set(id, resolve);
-      worker.postMessage({ type, id } satisfies ToWriter);
-    });
+    return new Promise((resolve) => this.await(worker, { type, id: this.nextId++ }, () => resolve()));
   }
 
-  private settle(id: number): void {
+  private await(worker: Worker, message: ToWriter & { id: number }, waiter: Waiter): void {
+    // An answer still owed keeps the process alive, or a stop could end it before the reply.
+    if (this.waiting.size === 0) worker.ref();
+    this.waiting.set(message.id, waiter);
+    worker.postMessage(message);
+  }
+
+  private settle(id: number, answer: FromWriter | undefined): void {
     const waiter = this.waiting.get(id);
     if (waiter === undefined) return;
     this.waiting.delete(id);
     if (this.waiting.size === 0) this.worker?.unref();
-    waiter();
+    waiter(answer);
   }
 }

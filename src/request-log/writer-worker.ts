@@ -1,29 +1,78 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import type { PGlite } from '@electric-sql/pglite';
+import { types } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { openDatabase } from '../db/database.ts';
 import type { Db } from '../db/handle.ts';
 import { isDataRejected } from '../db/unavailable.ts';
 import { recordsOf } from './request-columns.ts';
+import { RequestLogPartitions } from './request-log-partitions.ts';
 import { RequestLogRepository } from './request-log-repository.ts';
 import { RequestLogWriter } from './request-log-writer.ts';
 import type { FromWriter, ToWriter, WriterWorkerData } from './worker-drain.ts';
 
 /**
- * The request log's writer thread (started by worker-drain.ts): its own pool of connections, the
- * writer with its batches, retries and markers, fed by the request thread's chunks. Each chunk is
- * written as soon as it arrives; a failed batch is retried every interval. The request thread
- * bounds what is held here.
+ * The request log's writer thread (started by worker-drain.ts): its store, the writer with its
+ * batches, retries and markers, fed by the request thread's chunks. Each chunk is written as soon
+ * as it arrives; a failed batch is retried every interval. The request thread bounds what is held
+ * here. On PostgreSQL the store is a pool of its own; on the embedded engine it is a PGlite of its
+ * own (docs/request-log.md, The embedded log), whose reads and housekeeping run here too.
  */
 const port = parentPort!;
 const data = workerData as WriterWorkerData;
 const post = (message: FromWriter) => port.postMessage(message);
 
-const pool = new pg.Pool({ connectionString: data.databaseUrl, max: data.parallel, connectionTimeoutMillis: 5_000 });
-// An idle client that loses its server must not end the thread; the next statement reports it.
-pool.on('error', () => {});
+type Store = {
+  repository: RequestLogRepository;
+  db: Db;
+  /** The embedded store's client, for the reads the request thread sends as SQL. */
+  embedded?: PGlite;
+  refreshStatistics(): Promise<unknown>;
+  close(): Promise<void>;
+};
+
+async function openStore(): Promise<Store> {
+  if ('databaseUrl' in data.store) {
+    const pool = new pg.Pool({
+      connectionString: data.store.databaseUrl,
+      max: data.parallel,
+      connectionTimeoutMillis: 5_000,
+    });
+    // An idle client that loses its server must not end the thread; the next statement reports it.
+    pool.on('error', () => {});
+    const db = drizzle(pool) as unknown as Db;
+    // `pg` sends a Buffer as a binary parameter: the columns go as binary arrays.
+    const repository = new RequestLogRepository(db, 'binary');
+    return { repository, db, refreshStatistics: () => Promise.resolve(), close: () => pool.end() };
+  }
+  let embedded: PGlite | undefined;
+  const database = await openDatabase({
+    dataDir: data.store.pglite,
+    // The server's own data directory holds this one: its lock already keeps other processes out.
+    lockDataDir: false,
+    observeEmbedded: (client) => (embedded = client),
+  });
+  const db = database.db;
+  return {
+    repository: new RequestLogRepository(db, 'text'),
+    db,
+    ...(embedded ? { embedded } : {}),
+    refreshStatistics: () => database.refreshStatistics(),
+    close: () => database.close(),
+  };
+}
+
+// Opened once; a failed open is tried again by the next statement that needs it.
+let opening: Promise<Store> | undefined;
+const store = (): Promise<Store> =>
+  (opening ??= openStore().catch((error: unknown) => {
+    opening = undefined;
+    throw error;
+  }));
+
 const writer = new RequestLogWriter({
-  // `pg` sends a Buffer as a binary parameter: the columns go as binary arrays.
-  store: new RequestLogRepository(drizzle(pool) as unknown as Db, 'binary'),
+  store: { insert: async (batch) => (await store()).repository.insert(batch) },
   capacity: Number.MAX_SAFE_INTEGER,
   intervalMs: data.intervalMs,
   batchSize: data.batchSize,
@@ -45,24 +94,72 @@ const state = (id?: number): FromWriter => ({
 });
 const flushed = (id?: number) => writer.flush().then(() => post(state(id)));
 
-// Retries while the database is away; an idle timer does not keep the thread alive.
+// Retries while the store is away; an idle timer does not keep the thread alive.
 const retry = setInterval(() => void flushed(), data.intervalMs);
 retry.unref();
+// The embedded store opens at once: its partitions and first reads should not wait for a chunk.
+if ('pglite' in data.store) void store().catch((error: unknown) => post({ type: 'failed', message: messageOf(error) }));
 
 port.on('message', (message: ToWriter) => {
-  if (message.type === 'chunk') {
-    for (const record of recordsOf(message.chunk)) writer.record(record);
-    void flushed();
-  } else if (message.type === 'flush') void flushed(message.id);
-  else {
-    clearInterval(retry);
-    void writer
-      .flush()
-      // The pool's end failing leaves nothing to write: the flush before it said what was kept.
-      .finally(() => pool.end().catch(() => {}))
-      .then(() => post(state(message.id)));
+  switch (message.type) {
+    case 'chunk':
+      for (const record of recordsOf(message.chunk)) writer.record(record);
+      void flushed();
+      return;
+    case 'flush':
+      void flushed(message.id);
+      return;
+    case 'stop':
+      clearInterval(retry);
+      void writer
+        .flush()
+        // A close that fails leaves nothing to write: the flush before it said what was kept.
+        .finally(() => opening?.then((opened) => opened.close()).catch(() => {}))
+        .then(() => post(state(message.id)));
+      return;
+    default:
+      answer(message.id, () => asked(message));
   }
 });
+
+/** Like the driver's own `db.execute`: rows as objects, instants as PostgreSQL writes them. */
+const RAW = {
+  rowMode: 'object',
+  parsers: {
+    [types.TIMESTAMP]: (value: string) => value,
+    [types.TIMESTAMPTZ]: (value: string) => value,
+    [types.INTERVAL]: (value: string) => value,
+    [types.DATE]: (value: string) => value,
+  },
+} as const;
+
+async function asked(message: Exclude<ToWriter, { type: 'chunk' | 'flush' | 'stop' }>): Promise<unknown> {
+  const opened = await store();
+  switch (message.type) {
+    case 'sql': {
+      if (!opened.embedded) throw new Error('reads go to the server, not to this thread');
+      const { rows, affectedRows } = await opened.embedded.query(message.text, message.params, RAW);
+      return { rows, affectedRows };
+    }
+    case 'maintain': {
+      const clock = { nowMs: () => message.nowMs, now: () => new Date(message.nowMs) };
+      const dropped = await new RequestLogPartitions({ db: opened.db, clock, days: message.days }).maintain();
+      await opened.repository.forgetOldBatches();
+      await opened.refreshStatistics();
+      return dropped;
+    }
+    case 'import':
+      await opened.repository.insert(message.batch);
+      return null;
+  }
+}
+
+function answer(id: number, work: () => Promise<unknown>): void {
+  work().then(
+    (value) => post({ type: 'answer', id, value }),
+    (error: unknown) => post({ type: 'answer', id, error: messageOf(error) }),
+  );
+}
 
 function messageOf(error: unknown): string {
   const cause = (error as { cause?: unknown } | undefined)?.cause;

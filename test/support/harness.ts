@@ -192,3 +192,9 @@ export async function rowsOf<Row>(h: Harness, query: SQL): Promise<{ rows: Row[]
   const result: unknown = await h.services.database.db.execute(query);
   return result as { rows: Row[] };
 }
+
+/** As rowsOf, where the request log's entries are: the database on PostgreSQL, the log's own store on PGlite. */
+export async function logRowsOf<Row>(h: Harness, query: SQL): Promise<{ rows: Row[] }> {
+  const result: unknown = await h.services.requestLog.entries.execute(query);
+  return result as { rows: Row[] };
+}

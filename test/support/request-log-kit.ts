@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { SQL } from 'drizzle-orm';
+import { openDatabase } from '../../src/db/database.ts';
 import type { RequestRecord } from '../../src/request-log/request-record.ts';
-import type { Harness, Session } from './harness.ts';
+import { rowsOf, type Harness, type Session } from './harness.ts';
 import type { RequestLogEntry, RequestLogPage } from '../../src/request-log/request-log-schemas.ts';
 
 /** Writes what the instance holds, then reads a key's entries through the back office, newest first. */
@@ -49,4 +52,19 @@ export function recordFor(tenantId: string, atMs: number, keyId: string = random
     mcpMethod: null,
     mcpTool: null,
   };
+}
+
+/**
+ * The request log's rows once the services have stopped: on PGlite its store's thread is gone, so
+ * the store is opened again from its directory, as the next start would find it.
+ */
+export async function logRowsAfterStop<Row>(h: Harness, query: SQL): Promise<Row[]> {
+  if (h.config.databaseUrl) return (await rowsOf<Row>(h, query)).rows;
+  const store = await openDatabase({ dataDir: join(h.config.dataDir, 'request-log'), lockDataDir: false });
+  try {
+    const result: unknown = await store.db.execute(query);
+    return (result as { rows: Row[] }).rows;
+  } finally {
+    await store.close();
+  }
 }

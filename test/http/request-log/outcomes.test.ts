@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { mcpRoutes } from '../../../src/mcp/mcp-routes.ts';
-import { rowsOf } from '../../support/harness.ts';
+import { logRowsOf, rowsOf } from '../../support/harness.ts';
 import { entriesOf, listening, mcpOver } from '../../support/request-log-kit.ts';
 import { useHarness } from '../../support/use.ts';
 
@@ -132,7 +132,7 @@ describe('request log outcomes', () => {
       mcp: null,
     });
     expect(entries[1]!.duration_ms).toBeGreaterThanOrEqual(0);
-    const { rows } = await rowsOf<{ row: string }>(
+    const { rows } = await logRowsOf<{ row: string }>(
       h,
       sql`select row_to_json(r)::text as row from request_log r where key_id = ${key.id}`,
     );
@@ -188,7 +188,7 @@ describe('request log outcomes', () => {
 
     const entries = await entriesOf(h, admin, key.id);
     expect(entries.map((e) => e.path)).toEqual(['/api/v1/whoami', '/api/v1/flights']);
-    const { rows } = await rowsOf<{ row: string }>(h, sql`select row_to_json(r)::text as row from request_log r`);
+    const { rows } = await logRowsOf<{ row: string }>(h, sql`select row_to_json(r)::text as row from request_log r`);
     const everything = rows.map((r) => r.row).join('\n');
     expect(everything).not.toContain(secret);
     expect(everything).not.toContain(secret.slice(4, 40));

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { RequestLogPartitions } from '../../../src/request-log/request-log-partitions.ts';
 import { ENGINES } from '../../support/databases.ts';
-import { rowsOf, type Harness } from '../../support/harness.ts';
+import { logRowsOf, type Harness } from '../../support/harness.ts';
 import { recordFor } from '../../support/request-log-kit.ts';
 import { useHarness } from '../../support/use.ts';
 
 const DAY_MS = 86_400_000;
 
 async function partitions(h: Harness): Promise<string[]> {
-  const { rows } = await rowsOf<{ name: string }>(
+  const { rows } = await logRowsOf<{ name: string }>(
     h,
     sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
         join pg_class p on p.oid = i.inhparent where p.relname = 'request_log' order by 1`,
@@ -19,7 +18,7 @@ async function partitions(h: Harness): Promise<string[]> {
 }
 
 async function daysOf(h: Harness, keyId: string): Promise<string[]> {
-  const { rows } = await rowsOf<{ day: string }>(
+  const { rows } = await logRowsOf<{ day: string }>(
     h,
     sql`select distinct to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day from request_log
         where key_id = ${keyId}::uuid order by 1`,
@@ -58,7 +57,7 @@ describe.each(ENGINES)('request log retention (%s)', (engine) => {
         written += 1;
       }
     })();
-    const dropped = await new RequestLogPartitions({ db: h.services.database.db, clock: h.clock, days: 2 }).maintain();
+    const dropped = await h.services.requestLog.maintain();
     writing = false;
     await writes;
     expect(dropped).toEqual(['request_log_p20261119', 'request_log_p20261120']);

@@ -5,7 +5,7 @@ import { isDataRejected } from '../../../src/db/unavailable.ts';
 import { RequestLogRepository } from '../../../src/request-log/request-log-repository.ts';
 import { RequestLogWriter, type RequestBatch } from '../../../src/request-log/request-log-writer.ts';
 import { rowsOf, type Harness } from '../../support/harness.ts';
-import { recordFor } from '../../support/request-log-kit.ts';
+import { logRowsAfterStop, recordFor } from '../../support/request-log-kit.ts';
 import { useHarness } from '../../support/use.ts';
 
 const quiet = { failed: () => {}, succeeded: () => {} };
@@ -201,6 +201,10 @@ describe('request log writer', () => {
     expect(h.services.requestLog.writer!.pending).toBeGreaterThan(0);
     await h.services.requestLog.writer!.stop();
     expect(h.services.requestLog.writer!.pending).toBe(0);
-    expect(await countOf(h, key.id)).toBe(1);
+    const rows = await logRowsAfterStop<{ n: number }>(
+      h,
+      sql`select count(*)::int as n from request_log where key_id = ${key.id}::uuid`,
+    );
+    expect(rows).toEqual([{ n: 1 }]);
   });
 });

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src/db/database.ts';
+import { moveEntriesToStore } from '../../../src/request-log/move-entries.ts';
+import { RequestLogPartitions } from '../../../src/request-log/request-log-partitions.ts';
+import { RequestLogRepository } from '../../../src/request-log/request-log-repository.ts';
+import { WorkerDrain } from '../../../src/request-log/worker-drain.ts';
+import type { RequestRecord } from '../../../src/request-log/request-record.ts';
+import { ManualClock } from '../../support/manual-clock.ts';
+import { freshDataDir } from '../../support/databases.ts';
+import { logRowsOf, rowsOf, type Harness } from '../../support/harness.ts';
+import { recordFor } from '../../support/request-log-kit.ts';
+import { useHarness } from '../../support/use.ts';
+
+const NOW = '2026-11-22T12:00:00Z';
+
+async function counts(h: Harness, keyId: string) {
+  const query = sql`select count(*)::int as n, count(distinct id)::int as ids from request_log where key_id = ${keyId}::uuid`;
+  const [main] = (await rowsOf<{ n: number }>(h, query)).rows;
+  const [store] = (await logRowsOf<{ n: number; ids: number }>(h, query)).rows;
+  return { main: main!.n, store: store! };
+}
+
+const entries = (keyId: string, n: number): RequestRecord[] =>
+  Array.from({ length: n }, (_, i) => recordFor(randomUUID(), Date.parse(NOW) - 60_000 + i, keyId));
+
+/** Entries an earlier version wrote to the embedded main database move to the log's own store (docs/request-log.md). */
+describe("the embedded log's entries from before it had a store of its own", () => {
+  // A data directory as an earlier version left it: 1,200 entries in the main database's log.
+  const dataDir = freshDataDir();
+  const before = randomUUID();
+  beforeAll(async () => {
+    const main = await openDatabase({ dataDir });
+    try {
+      await new RequestLogPartitions({ db: main.db, clock: new ManualClock(new Date(NOW)), days: 30 }).maintain();
+      await new RequestLogRepository(main.db).insert({ id: randomUUID(), records: entries(before, 1_200) });
+    } finally {
+      await main.close();
+    }
+  });
+  // Registered after the hook above, so it opens the directory that hook filled.
+  const h = useHarness({ engine: 'pglite', now: NOW, config: { dataDir } });
+
+  it('moves them all at start, each once', async () => {
+    await expect
+      .poll(() => counts(h, before), { timeout: 30_000 })
+      .toEqual({ main: 0, store: { n: 1_200, ids: 1_200 } });
+  });
+
+  it('writes nothing twice when a move cut short runs again', async () => {
+    const drain = h.services.requestLog.writer!.drain;
+    if (!(drain instanceof WorkerDrain)) throw new Error("the embedded log's store lives in a worker thread");
+    const keyId = randomUUID();
+    const records = entries(keyId, 2_500);
+    await new RequestLogRepository(h.services.database.db).insert({ id: randomUUID(), records });
+    // The first batch reached the store, and then the process stopped before deleting it here.
+    const first = [...records].sort((a, b) => (a.id < b.id ? -1 : 1)).slice(0, 1_000);
+    await drain.ask({ type: 'import', batch: { id: first[0]!.id, records: first } });
+
+    expect(await moveEntriesToStore(h.services.database.db, drain)).toBe(2_500);
+    expect(await counts(h, keyId)).toEqual({ main: 0, store: { n: 2_500, ids: 2_500 } });
+  });
+});

@@ -68,7 +68,10 @@ export function buildRequestLog(deps: RequestLogDeps) {
     name: 'request log',
     async start() {
       // A database that cannot answer yet only delays the partitions: the housekeeping tries again.
-      await maintain().catch((error: unknown) => deps.reportError(error));
+      const days = maintain().catch((error: unknown) => deps.reportError(error));
+      // The embedded store's thread answers in the order it is asked: this first, before any write or
+      // read, without holding the server's start for the store's opening (about a second).
+      if (!store) await days;
       writer?.start();
       // Entries an earlier version wrote to the main database, moved once, behind the requests.
       if (store)

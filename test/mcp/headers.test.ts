@@ -143,4 +143,23 @@ describe('MCP 2026-07-28 over raw HTTP', () => {
       mcp: { method: 'tools/call', tool: 'list_flights' },
     });
   });
+
+  it('answers a request carrying a header value beyond Latin-1, which only an in-process request can', async () => {
+    const { secret } = await key();
+    // Off the wire Node reads header bytes as Latin-1; inject passes the string as given.
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: {
+        'x-api-key': secret,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headersFor('tools/call', 'whoami'),
+        'x-note': ['  Ħ', 'ok'],
+      },
+      payload: modern('tools/call', { name: 'whoami' }),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json<Answer>().result).toMatchObject({ structuredContent: { permissions: ['flights:read'] } });
+  });
 });

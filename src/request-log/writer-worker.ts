@@ -113,6 +113,8 @@ port.on('message', (message: ToWriter) => {
       clearInterval(retry);
       void writer
         .flush()
+        // Questions under way are answered before the store closes under them.
+        .finally(() => Promise.allSettled(answering))
         // A close that fails leaves nothing to write: the flush before it said what was kept.
         .finally(() => opening?.then((opened) => opened.close()).catch(() => {}))
         .then(() => post(state(message.id)));
@@ -154,11 +156,15 @@ async function asked(message: Exclude<ToWriter, { type: 'chunk' | 'flush' | 'sto
   }
 }
 
+const answering = new Set<Promise<void>>();
+
 function answer(id: number, work: () => Promise<unknown>): void {
-  work().then(
+  const answered = work().then(
     (value) => post({ type: 'answer', id, value }),
     (error: unknown) => post({ type: 'answer', id, error: messageOf(error) }),
   );
+  answering.add(answered);
+  void answered.finally(() => answering.delete(answered));
 }
 
 function messageOf(error: unknown): string {

@@ -49,4 +49,15 @@ describe('leaving for sign-in when a session lapses', () => {
     goToSignIn('/backoffice/users', undefined, { replace });
     expect(replace.mock.calls).toEqual([['/backoffice/login?next=%2Fbackoffice%2Fusers&reason=session_expired']]);
   });
+
+  it('starts no second navigation after a sign-out: the refused refetch must not abort it', async () => {
+    vi.resetModules();
+    const fresh = await import('./next.ts');
+    const assign = vi.fn();
+    const replace = vi.fn();
+    fresh.goToSignInAfterSignOut({ assign });
+    fresh.goToSignIn('/backoffice/users', 'session_expired', { replace });
+    expect(assign.mock.calls).toEqual([['/backoffice/login']]);
+    expect(replace).not.toHaveBeenCalled();
+  });
 });

@@ -44,3 +44,13 @@ export function goToSignIn(
   leaving = true;
   location.replace(signInUrl(path, reason));
 }
+
+/**
+ * After a deliberate sign-out, to sign-in, under the same once-per-page guard: the queries the
+ * sign-out cleared are refused as they refetch, and their navigation must not cancel this one.
+ */
+export function goToSignInAfterSignOut(location: Pick<Location, 'assign'> = window.location): void {
+  if (leaving) return;
+  leaving = true;
+  location.assign('/backoffice/login');
+}

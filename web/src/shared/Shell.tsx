@@ -2,6 +2,7 @@ import { Alert, Anchor, Box, Button, Container, Group, Text } from '@mantine/cor
 import { IconKey, IconLogout, IconShieldLock } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { hasSecondFactor, useSignOut, type Session } from '../session/session-api.ts';
+import { goToSignInAfterSignOut } from '../session/next.ts';
 import { useFeedback } from './Feedback.tsx';
 import { linkHandler } from './router.ts';
 
@@ -16,7 +17,7 @@ export function Shell({ session, current, links, children }: Props) {
   const home = '/backoffice/settings/api-keys';
   const onSignOut = () =>
     signOut.mutate(undefined, {
-      onSuccess: () => window.location.assign('/backoffice/login'),
+      onSuccess: () => goToSignInAfterSignOut(),
       onError: () => notify('error', 'Sign-out failed', 'Try again; your session is still open.'),
     });
   return (

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
-import { RequestLogPartitions } from '../request-log/request-log-partitions.ts';
+import { keepLog } from '../request-log/request-log-partitions.ts';
 import { RequestLogRepository } from '../request-log/request-log-repository.ts';
 import { RequestLogService } from '../request-log/request-log-service.ts';
 import { moveEntriesToStore } from '../request-log/move-entries.ts';
@@ -42,7 +42,6 @@ export function buildRequestLog(deps: RequestLogDeps) {
     ? new RequestLogSink({ drain, capacity: config.requestLogBuffer, intervalMs: config.usageFlushMs })
     : null;
   if (writer) deps.metrics.watchRequestLog(writer);
-  const partitions = new RequestLogPartitions({ db: deps.database.db, clock, days: config.requestLogDays });
   let maintainedAtMs = Number.NEGATIVE_INFINITY;
   /** Days made ahead and dropped past retention, at most hourly; returns the partitions it dropped. */
   const maintain = async (): Promise<string[]> => {
@@ -51,10 +50,7 @@ export function buildRequestLog(deps: RequestLogDeps) {
     if (store) {
       const question = { type: 'maintain', nowMs: clock.nowMs(), days: config.requestLogDays } as const;
       dropped = (await store.thread.ask(question)) as string[];
-    } else {
-      dropped = await partitions.maintain();
-      await repository.forgetOldBatches();
-    }
+    } else dropped = await keepLog(deps.database.db, clock, config.requestLogDays, repository);
     maintainedAtMs = clock.nowMs();
     return dropped;
   };

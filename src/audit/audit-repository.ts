@@ -15,12 +15,12 @@ export class AuditRepository {
     await tx.insert(auditEvents).values(event);
   }
 
-  /** Whether the tenant's trail already holds `action` about the target `targetId`. */
   /** Held until `tx` ends: whoever checks `has` for these three next waits for this transaction. */
   async lockFirst(tx: Db, tenantId: string, action: string, targetId: string): Promise<void> {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`audit:${tenantId}:${action}:${targetId}`}))`);
   }
 
+  /** Whether the tenant's trail already holds `action` about the target `targetId`. */
   async has(tx: Db, tenantId: string, action: string, targetId: string): Promise<boolean> {
     const [row] = await tx
       .select({ id: auditEvents.id })

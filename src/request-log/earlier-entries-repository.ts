@@ -1,29 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { arrayLiteral } from '../db/array-literal.ts';
 import type { Db } from '../db/handle.ts';
+import type { Row } from './request-log-repository.ts';
 import type { RequestRecord } from './request-record.ts';
 import { credentialOf, methodOf, outcomeOfCode } from './stored-codes.ts';
 
-type StoredRow = {
-  id: string;
-  at_ms: number;
-  tenant_id: string;
-  credential: number;
-  key_id: string;
-  key_name: string;
-  key_hint: string | null;
-  method: number;
-  path: string;
-  route: string;
-  status: number;
-  outcome: number;
-  address: string | null;
-  user_agent: string | null;
-  duration_ms: number;
-  trace_id: string | null;
-  mcp_method: string | null;
-  mcp_tool: string | null;
-};
+/** As `page` reads an entry, with what a record needs beside it: the tenant, the instant in milliseconds. */
+type StoredRow = Omit<Row, 'at'> & { at_ms: number; tenant_id: string };
 
 /**
  * The entries an earlier version wrote to the embedded engine's main database, before the log had

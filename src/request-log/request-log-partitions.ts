@@ -104,3 +104,18 @@ function dayOf(name: string): number | undefined {
   if (!/^\d{8}$/.test(digits)) return undefined;
   return Date.UTC(Number(digits.slice(0, 4)), Number(digits.slice(4, 6)) - 1, Number(digits.slice(6, 8)));
 }
+
+/**
+ * The log's housekeeping on the store that holds it: the days (made ahead, dropped past
+ * retention), then the batch markers older than any retry. Returns the days dropped.
+ */
+export async function keepLog(
+  db: Db,
+  clock: Clock,
+  days: number,
+  markers: { forgetOldBatches(): Promise<void> },
+): Promise<string[]> {
+  const dropped = await new RequestLogPartitions({ db, clock, days }).maintain();
+  await markers.forgetOldBatches();
+  return dropped;
+}

@@ -10,7 +10,8 @@ import { credentialCode, credentialOf, methodCode, methodOf, outcomeCode, outcom
 /** Where a page continues: the last entry's instant (ISO 8601, milliseconds, as written) and id. */
 export type LogPosition = { at: string; id: string };
 
-type Row = {
+/** An entry as `page` selects it (its instant formatted, its address as text). */
+export type Row = {
   id: string;
   at: string;
   credential: number;

@@ -7,7 +7,7 @@ import { openDatabase } from '../db/database.ts';
 import type { Db } from '../db/handle.ts';
 import { isDataRejected } from '../db/unavailable.ts';
 import { recordsOf } from './request-columns.ts';
-import { RequestLogPartitions } from './request-log-partitions.ts';
+import { keepLog } from './request-log-partitions.ts';
 import { RequestLogRepository } from './request-log-repository.ts';
 import { RequestLogWriter } from './request-log-writer.ts';
 import type { FromWriter, ToWriter, WriterWorkerData } from './worker-drain.ts';
@@ -145,8 +145,7 @@ async function asked(message: Exclude<ToWriter, { type: 'chunk' | 'flush' | 'sto
     }
     case 'maintain': {
       const clock = { nowMs: () => message.nowMs, now: () => new Date(message.nowMs) };
-      const dropped = await new RequestLogPartitions({ db: opened.db, clock, days: message.days }).maintain();
-      await opened.repository.forgetOldBatches();
+      const dropped = await keepLog(opened.db, clock, message.days, opened.repository);
       await opened.refreshStatistics();
       return dropped;
     }

@@ -1,4 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createConnection } from 'node:net';
 import { freePort } from './free-port.ts';
 import { startThrowawayPostgres } from './throwaway-postgres.ts';
@@ -21,6 +24,11 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const stops: Array<() => Promise<void>> = [];
+  // Every temporary directory of the run goes under one root, removed at its end: a PGlite data
+  // directory (now with the request log's own store) is about 80 MB, and a run makes hundreds.
+  // Set before the test processes start, so they and the servers they spawn inherit it.
+  const runRoot = mkdtempSync(join(tmpdir(), 'airkey-test-run-'));
+  process.env.TMPDIR = runRoot;
   if (process.env.TEST_DATABASE_URL) {
     project.provide('postgresUrl', process.env.TEST_DATABASE_URL);
   } else {
@@ -34,6 +42,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (redis.stop) stops.push(redis.stop);
   return async () => {
     for (const stop of stops) await stop();
+    rmSync(runRoot, { recursive: true, force: true });
   };
 }
 

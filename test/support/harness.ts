@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import type { SQL } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { createServices, type ServiceOverrides, type ServiceRoot } from '../../src/app/services.ts';
@@ -179,6 +180,8 @@ export async function createHarness(options: HarnessOptions = {}) {
     async close() {
       await app.close();
       await services.close();
+      // A data directory this harness made is nobody else's: 80 MB each, hundreds in a run.
+      if (options.config?.dataDir === undefined) rmSync(storage.dataDir, { recursive: true, force: true });
     },
   };
   return harness;

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'node:net';
@@ -28,6 +28,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // directory (now with the request log's own store) is about 80 MB, and a run makes hundreds.
   // Set before the test processes start, so they and the servers they spawn inherit it.
   const runRoot = mkdtempSync(join(tmpdir(), 'airkey-test-run-'));
+  // Enterable by the throwaway PostgreSQL's own user, as /tmp is; each folder in it stays 0700.
+  chmodSync(runRoot, 0o755);
   process.env.TMPDIR = runRoot;
   if (process.env.TEST_DATABASE_URL) {
     project.provide('postgresUrl', process.env.TEST_DATABASE_URL);

@@ -24,6 +24,9 @@ export type FromWriter =
   | { type: 'failed'; message: string }
   | { type: 'succeeded' };
 
+/** How a failure while the store is paused after a failed open begins (the next try is not yet). */
+export const STORE_PAUSED = 'the request log store did not open; it is tried again within';
+
 type Waiter = (answer: FromWriter | undefined) => void;
 type Question = AskWriter extends infer A ? (A extends AskWriter ? Omit<A, 'id'> : never) : never;
 

@@ -10,7 +10,7 @@ import { recordsOf } from './request-columns.ts';
 import { keepLog } from './request-log-partitions.ts';
 import { RequestLogRepository } from './request-log-repository.ts';
 import { RequestLogWriter } from './request-log-writer.ts';
-import type { FromWriter, ToWriter, WriterWorkerData } from './worker-drain.ts';
+import { STORE_PAUSED, type FromWriter, type ToWriter, type WriterWorkerData } from './worker-drain.ts';
 
 /**
  * The request log's writer thread (started by worker-drain.ts): its store, the writer with its
@@ -63,13 +63,29 @@ async function openStore(): Promise<Store> {
   };
 }
 
-// Opened once; a failed open is tried again by the next statement that needs it.
+// Opened once. A store that fails to open is tried again after a pause that doubles, from one
+// interval to a minute: opening PGlite costs 80 ms of CPU or more, which a retry by every flush
+// and every read would pay again and again. Within the pause, what needs the store fails at once.
 let opening: Promise<Store> | undefined;
-const store = (): Promise<Store> =>
-  (opening ??= openStore().catch((error: unknown) => {
-    opening = undefined;
-    throw error;
-  }));
+let refused: { error: Error; until: number; pauseMs: number } | undefined;
+const store = (): Promise<Store> => {
+  if (opening === undefined && refused !== undefined && Date.now() < refused.until) {
+    return Promise.reject(refused.error);
+  }
+  return (opening ??= openStore().then(
+    (opened) => {
+      refused = undefined;
+      return opened;
+    },
+    (error: unknown) => {
+      opening = undefined;
+      const pauseMs = Math.min(refused ? refused.pauseMs * 2 : data.intervalMs, 60_000);
+      const paused = new Error(`${STORE_PAUSED} ${Math.ceil(pauseMs / 1000)} s: ${messageOf(error)}`);
+      refused = { error: paused, until: Date.now() + pauseMs, pauseMs };
+      throw error;
+    },
+  ));
+};
 
 const writer = new RequestLogWriter({
   store: { insert: async (batch) => (await store()).repository.insert(batch) },

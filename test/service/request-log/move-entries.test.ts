@@ -22,19 +22,21 @@ async function counts(h: Harness, keyId: string) {
   return { main: main!.n, store: store! };
 }
 
-const entries = (keyId: string, n: number): RequestRecord[] =>
-  Array.from({ length: n }, (_, i) => recordFor(randomUUID(), Date.parse(NOW) - 60_000 + i, keyId));
+// One tenant's entries, a millisecond apart, oldest first.
+const entries = (keyId: string, n: number, tenantId = randomUUID()): RequestRecord[] =>
+  Array.from({ length: n }, (_, i) => recordFor(tenantId, Date.parse(NOW) - 60_000 + i, keyId));
 
 /** Entries an earlier version wrote to the embedded main database move to the log's own store (docs/request-log.md). */
 describe("the embedded log's entries from before it had a store of its own", () => {
-  // A data directory as an earlier version left it: 1,200 entries in the main database's log.
+  // A data directory as an earlier version left it: 1,200 entries of three tenants in the main database's log.
   const dataDir = freshDataDir();
   const before = randomUUID();
   beforeAll(async () => {
     const main = await openDatabase({ dataDir });
     try {
       await new RequestLogPartitions({ db: main.db, clock: new ManualClock(new Date(NOW)), days: 30 }).maintain();
-      await new RequestLogRepository(main.db).insert({ id: randomUUID(), records: entries(before, 1_200) });
+      const records = [...entries(before, 1_050), ...entries(before, 100), ...entries(before, 50)];
+      await new RequestLogRepository(main.db).insert({ id: randomUUID(), records });
     } finally {
       await main.close();
     }
@@ -54,8 +56,9 @@ describe("the embedded log's entries from before it had a store of its own", () 
     const keyId = randomUUID();
     const records = entries(keyId, 2_500);
     await new RequestLogRepository(h.services.database.db).insert({ id: randomUUID(), records });
-    // The first batch reached the store, and then the process stopped before deleting it here.
-    const first = [...records].sort((a, b) => (a.id < b.id ? -1 : 1)).slice(0, 1_000);
+    // The first batch (the tenant's newest 1,000) reached the store, and then the process stopped
+    // before deleting it here.
+    const first = records.slice(-1_000).reverse();
     await drain.ask({ type: 'import', batch: { id: first[0]!.id, records: first } });
 
     expect(await moveEntriesToStore(h.services.database.db, drain)).toBe(2_500);

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { openDatabase } from '../db/database.ts';
 import type { Db } from '../db/handle.ts';
 import { isDataRejected } from '../db/unavailable.ts';
+import { monotonicClock } from '../shared/clock.ts';
 import { recordsOf } from './request-columns.ts';
 import { keepLog } from './request-log-partitions.ts';
 import { RequestLogRepository } from './request-log-repository.ts';
@@ -69,7 +70,7 @@ async function openStore(): Promise<Store> {
 let opening: Promise<Store> | undefined;
 let refused: { error: Error; until: number; pauseMs: number } | undefined;
 const store = (): Promise<Store> => {
-  if (opening === undefined && refused !== undefined && Date.now() < refused.until) {
+  if (opening === undefined && refused !== undefined && monotonicClock() < refused.until) {
     return Promise.reject(refused.error);
   }
   return (opening ??= openStore().then(
@@ -81,7 +82,7 @@ const store = (): Promise<Store> => {
       opening = undefined;
       const pauseMs = Math.min(refused ? refused.pauseMs * 2 : data.intervalMs, 60_000);
       const paused = new Error(`${STORE_PAUSED} ${Math.ceil(pauseMs / 1000)} s: ${messageOf(error)}`);
-      refused = { error: paused, until: Date.now() + pauseMs, pauseMs };
+      refused = { error: paused, until: monotonicClock() + pauseMs, pauseMs };
       throw error;
     },
   ));

@@ -21,6 +21,9 @@ import { otlpSink } from './otlp-sink.ts';
 import { throwawayPostgres } from './postgres.ts';
 import { backendCpuMs } from './postgres-cpu.ts';
 import { hasWrk, wrkLoad } from './wrk.ts';
+import { temporaryRunRoot } from './run-root.ts';
+
+temporaryRunRoot();
 
 const { values: options, positionals: configs } = parseArgs({
   allowPositionals: true,

@@ -5,6 +5,9 @@
  */
 import type { AirkeyReady } from './airkey-server.ts';
 import { AS_NPM_START, cpuMsOf, load, NPM_START_NODE_FLAGS, startServer } from './measure.ts';
+import { temporaryRunRoot } from './run-root.ts';
+
+temporaryRunRoot();
 
 const requests = Number(process.argv[2] ?? 100_000);
 

@@ -20,6 +20,9 @@ import { AS_NPM_START, NPM_START_NODE_FLAGS, startServer } from './measure.ts';
 import { otlpSink } from './otlp-sink.ts';
 import { createBenchKeys } from './bench-keys.ts';
 import { spend, type Limit } from './rate-limits.ts';
+import { temporaryRunRoot } from './run-root.ts';
+
+temporaryRunRoot();
 
 const flag = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;

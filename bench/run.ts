@@ -38,6 +38,9 @@ import { webhooksScenario } from './webhooks.ts';
 import { mcpScenario } from './mcp.ts';
 import { oauthScenario } from './oauth.ts';
 import { backOfficeScenario, flights, flightsUncached, pipeline } from './scenarios.ts';
+import { temporaryRunRoot } from './run-root.ts';
+
+temporaryRunRoot();
 
 /** Every scenario, in the order they run on each engine. Another branch adds its own with one entry here. */
 const SCENARIOS: Scenario[] = [

@@ -5,14 +5,16 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { processStat } from '../../src/db/data-dir-lock.ts';
 import { freshDataDir } from '../support/databases.ts';
-import { freePort } from '../support/free-port.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { airkeyEnv, takeTurn } from '../support/instances.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TRIES = 10;
 
-type Group = { parent: ChildProcess; url: string; output: () => string };
+type Group = { parent: ChildProcess; output: () => string };
+
+/** The address the server says it listens on: a port of its own, never one another test took meanwhile. */
+const urlOf = (group: Group) => /airkey listening on (http:\/\/\S+)/.exec(group.output())?.[1];
 
 /**
  * `airkey serve` as the leader of its own process group (setsid), under a parent that outlives it
@@ -20,17 +22,17 @@ type Group = { parent: ChildProcess; url: string; output: () => string };
  * kill(pid, 0). A lock that trusts kill(pid, 0) refuses a restart in that window ("in use by ...
  * pid N"); here the window lasts until the test ends, so every restart meets it.
  */
-function startGroup(dataDir: string, port: number): Group {
+function startGroup(dataDir: string): Group {
   const parent = spawn('/bin/sh', ['-c', 'setsid node bin/airkey serve & exec sleep 600'], {
     cwd: ROOT,
-    env: airkeyEnv(undefined, { DATA_DIR: dataDir, PORT: String(port) }),
+    env: airkeyEnv(undefined, { DATA_DIR: dataDir, PORT: '0' }),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let printed = '';
   parent.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   parent.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-  return { parent, url: `http://127.0.0.1:${port}`, output: () => printed };
+  return { parent, output: () => printed };
 }
 
 async function ready(group: Group, what: string): Promise<void> {
@@ -39,7 +41,8 @@ async function ready(group: Group, what: string): Promise<void> {
       // The server's exit is not ours to see (the shell's sleep is its parent): its refusal is.
       const refused = /in use by[^\n]*/.exec(group.output());
       if (refused) throw new Error(`${what} refused: ${refused[0]}`);
-      return (await fetch(`${group.url}/readyz`).catch(() => undefined))?.status === 200;
+      const url = urlOf(group);
+      return url !== undefined && (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200;
     },
     { timeoutMs: 60_000, what },
   );
@@ -74,15 +77,14 @@ describe.skipIf(process.platform !== 'linux')('restart right after kill -9 of th
     async () => {
       const release = await takeTurn();
       try {
-        const port = await freePort();
-        let group = startGroup(dataDir, port);
+        let group = startGroup(dataDir);
         groups.push(group);
         await ready(group, 'first start');
         for (let attempt = 1; attempt <= TRIES; attempt++) {
           const pid = serverPid(dataDir);
           kill(-pid); // the whole process group the server leads
           await waitFor(() => processStat(pid)?.state === 'Z', { timeoutMs: 5_000, what: `pid ${pid} a zombie` });
-          group = startGroup(dataDir, port);
+          group = startGroup(dataDir);
           groups.push(group);
           await ready(group, `restart ${attempt}`);
           expect(serverPid(dataDir)).not.toBe(pid);

@@ -33,12 +33,12 @@ export class EarlierEntriesRepository {
     return (result as { rows: { tenant_id: string }[] }).rows[0]?.tenant_id;
   }
 
-  /** A tenant's newest entries, older than `before` when given, and where the next read goes on. */
+  /** A tenant's newest entries, older than `before` when given, and where the next read goes on; none left, undefined. */
   async newest(
     tenantId: string,
     limit: number,
     before?: MovePosition,
-  ): Promise<{ records: RequestRecord[]; newestAt?: string; last?: MovePosition }> {
+  ): Promise<{ records: RequestRecord[]; newestAt: string; last: MovePosition } | undefined> {
     const result = await this.db.execute(sql`
       select id, at::text as at_exact, extract(epoch from at)::float8 * 1000 as at_ms, tenant_id, credential, key_id,
         key_name, key_hint, method, path, route, status, outcome, host(address) as address, user_agent, duration_ms,
@@ -50,7 +50,7 @@ export class EarlierEntriesRepository {
       limit ${limit}`);
     const rows = (result as { rows: (StoredRow & { at_exact: string })[] }).rows;
     const [first, last] = [rows[0], rows.at(-1)];
-    if (!first || !last) return { records: [] };
+    if (!first || !last) return undefined;
     return { records: rows.map(recordOf), newestAt: first.at_exact, last: { at: last.at_exact, id: last.id } };
   }
 

@@ -18,18 +18,15 @@ export async function moveEntriesToStore(db: Db, drain: Pick<WorkerDrain, 'ask'>
   let tenant = await earlier.nextTenant();
   let before: MovePosition | undefined;
   while (tenant !== undefined) {
-    const { records, newestAt, last } = await earlier.newest(tenant, BATCH, before);
-    if (newestAt === undefined || last === undefined) {
+    const read = await earlier.newest(tenant, BATCH, before);
+    if (read === undefined) {
       [tenant, before] = [await earlier.nextTenant(tenant), undefined];
       continue;
     }
+    const { records, newestAt, last } = read;
     await drain.ask({ type: 'import', batch: { id: records[0]!.id, records } });
-    await earlier.delete(
-      tenant,
-      records.map((record) => record.id),
-      newestAt,
-      last,
-    );
+    const ids = records.map((record) => record.id);
+    await earlier.delete(tenant, ids, newestAt, last);
     moved += records.length;
     before = last;
   }

@@ -17,14 +17,14 @@ import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { arrayLiteral, textArrayLiteral } from '../src/db/array-literal.ts';
+import { arrayLiteral } from '../src/db/array-literal.ts';
 import { openDatabase } from '../src/db/database.ts';
 import type { Db } from '../src/db/handle.ts';
-import { float4Array, instantArray, int2Array, textArray, uuidArray } from '../src/request-log/binary-arrays.ts';
+import { int2Array, uuidArray } from '../src/request-log/binary-arrays.ts';
 import { RequestLogPartitions } from '../src/request-log/request-log-partitions.ts';
-import { RequestLogRepository } from '../src/request-log/request-log-repository.ts';
+import { batchColumns, RequestLogRepository } from '../src/request-log/request-log-repository.ts';
 import type { RequestRecord } from '../src/request-log/request-record.ts';
-import { credentialCode, methodCode, outcomeCode } from '../src/request-log/stored-codes.ts';
+import { outcomeCode } from '../src/request-log/stored-codes.ts';
 import { recordFor } from '../test/support/request-log-kit.ts';
 import { throwawayPostgres } from './postgres.ts';
 
@@ -96,19 +96,9 @@ for (const column of ARRAYS.split(',').map((part) => part.trim().split(' ')[0]!)
     await query(`alter table request_log_blocks alter column ${column} set compression ${options.compression}`);
 }
 
-const repository = client
-  ? new RequestLogRepository(drizzle(client) as unknown as Db, 'binary')
-  : new RequestLogRepository(opened.db, 'text');
-// As the log's writer sends a column: binary arrays to PostgreSQL, literals to PGlite.
-const wire = client
-  ? { uuids: uuidArray, instants: instantArray, int2s: int2Array, float4s: float4Array, texts: textArray }
-  : {
-      uuids: arrayLiteral,
-      instants: arrayLiteral,
-      int2s: arrayLiteral,
-      float4s: arrayLiteral,
-      texts: textArrayLiteral,
-    };
+// As the log's writer sends its columns: binary arrays to PostgreSQL, literals to PGlite.
+const WIRE = client ? 'binary' : 'text';
+const repository = new RequestLogRepository(client ? (drizzle(client) as unknown as Db) : opened.db, WIRE);
 const AT = client
   ? '$7::timestamptz[]'
   : "array(select timestamptz 'epoch' + ms * interval '1 millisecond' from unnest($7::float8[]) ms)";
@@ -124,34 +114,22 @@ async function blocks(records: RequestRecord[]): Promise<void> {
     if (rows) rows.push(record);
     else byTenant.set(record.tenantId, [record]);
   }
-  const { uuids, instants, int2s, float4s, texts } = wire;
+  // The summaries a block's rare filters would read, then the entries' columns as the writer sends them.
+  const uuids = client ? uuidArray : arrayLiteral;
+  const int2s = client ? int2Array : arrayLiteral;
   await query('begin');
   for (const [tenantId, rows] of byTenant) {
-    const of = <T>(field: (record: RequestRecord) => T): T[] => rows.map(field);
-    const refusals = [...new Set(of((r) => outcomeCode(r.outcome)))].filter((code) => code !== 0);
+    const refusals = new Set(rows.map((r) => outcomeCode(r.outcome)));
+    refusals.delete(0);
+    const c = batchColumns(rows, WIRE);
     await query(BLOCK, [
       tenantId,
       new Date(rows[0]!.atMs).toISOString(),
       new Date(rows.at(-1)!.atMs).toISOString(),
-      uuids([...new Set(of((r) => r.keyId))]),
-      int2s(refusals),
-      uuids(of((r) => r.id)),
-      instants(of((r) => r.atMs)),
-      int2s(of((r) => credentialCode(r.credential))),
-      uuids(of((r) => r.keyId)),
-      texts(of((r) => r.keyName)),
-      texts(of((r) => r.keyHint)),
-      int2s(of((r) => methodCode(r.method))),
-      texts(of((r) => r.path)),
-      texts(of((r) => r.route)),
-      int2s(of((r) => r.status)),
-      int2s(of((r) => outcomeCode(r.outcome))),
-      texts(of((r) => r.address)),
-      texts(of((r) => r.userAgent)),
-      float4s(of((r) => r.durationMs)),
-      texts(of((r) => r.traceId)),
-      texts(of((r) => r.mcpMethod)),
-      texts(of((r) => r.mcpTool)),
+      uuids([...new Set(rows.map((r) => r.keyId))]),
+      int2s([...refusals]),
+      ...[c.id, c.at, c.credential, c.keyId, c.keyName, c.keyHint, c.method, c.path, c.route, c.status],
+      ...[c.outcome, c.address, c.userAgent, c.durationMs, c.traceId, c.mcpMethod, c.mcpTool],
     ]);
   }
   await query('commit');

@@ -56,7 +56,7 @@ export class RequestLogRepository implements RequestLogStore {
   async insert(batch: RequestBatch): Promise<void> {
     const { records } = batch;
     if (records.length === 0) return;
-    const c = this.wire === 'binary' ? binaryColumns(records) : textColumns(records);
+    const c = batchColumns(records, this.wire);
     const at =
       this.wire === 'binary'
         ? sql`unnest(${c.at}::timestamptz[])`
@@ -140,7 +140,7 @@ function toEntry(row: Row): RequestLogEntry {
 }
 
 /** The batch as one parameter per column, in either wire form. */
-type Columns = Record<
+export type Columns = Record<
   | 'id'
   | 'at'
   | 'tenantId'
@@ -213,3 +213,7 @@ const textColumns = (records: readonly RequestRecord[]) =>
     float4s: arrayLiteral,
     texts: textArrayLiteral,
   });
+
+/** A batch's columns as the writer sends them (bench/row-shapes.ts sends them in another shape). */
+export const batchColumns = (records: readonly RequestRecord[], wire: 'binary' | 'text'): Columns =>
+  wire === 'binary' ? binaryColumns(records) : textColumns(records);

@@ -1,9 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createConnection } from 'node:net';
 import { freePort } from './free-port.ts';
+import { useRunRoot } from './run-root.ts';
 import { startThrowawayPostgres } from './throwaway-postgres.ts';
 import type { TestProject } from 'vitest/node';
 
@@ -24,13 +22,8 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const stops: Array<() => Promise<void>> = [];
-  // Every temporary directory of the run goes under one root, removed at its end: a PGlite data
-  // directory (now with the request log's own store) is about 80 MB, and a run makes hundreds.
   // Set before the test processes start, so they and the servers they spawn inherit it.
-  const runRoot = mkdtempSync(join(tmpdir(), 'airkey-test-run-'));
-  // Enterable by the throwaway PostgreSQL's own user, as /tmp is; each folder in it stays 0700.
-  chmodSync(runRoot, 0o755);
-  process.env.TMPDIR = runRoot;
+  const removeRunRoot = useRunRoot('airkey-test-run-');
   if (process.env.TEST_DATABASE_URL) {
     project.provide('postgresUrl', process.env.TEST_DATABASE_URL);
   } else {
@@ -44,7 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (redis.stop) stops.push(redis.stop);
   return async () => {
     for (const stop of stops) await stop();
-    rmSync(runRoot, { recursive: true, force: true });
+    removeRunRoot();
   };
 }
 

@@ -9,7 +9,7 @@ import {
   totpFactors,
   webauthnChallenges,
 } from './sign-in-tables.ts';
-import { requestLog, requestLogBatches } from './request-log-tables.ts';
+import { requestLog, requestLogBatches, requestLogBlocks } from './request-log-tables.ts';
 import { oauthRecords } from './oauth-tables.ts';
 import { ssoConfigurations, ssoFlows, ssoIdentities } from './sso-tables.ts';
 import { webhookDeliveries, webhookEvents, webhooks } from './webhook-tables.ts';
@@ -33,6 +33,7 @@ export const schema = {
   signInAttempts,
   requestLog,
   requestLogBatches,
+  requestLogBlocks,
   ssoConfigurations,
   ssoIdentities,
   ssoFlows,

@@ -7,7 +7,7 @@
  * lower bound (1); then each element as its length (-1 for null) and its bytes.
  */
 
-const TYPE = { int2: 21, text: 25, float4: 700, timestamptz: 1184, uuid: 2950 } as const;
+const TYPE = { int2: 21, int8: 20, text: 25, float4: 700, timestamptz: 1184, uuid: 2950 } as const;
 const HEADER = 20;
 /** Milliseconds from 1970 to 2000, PostgreSQL's epoch for `timestamptz` (which counts microseconds). */
 const PG_EPOCH_MS = 946_684_800_000;
@@ -77,6 +77,10 @@ export const instantArray = (values: readonly number[]): Buffer =>
 
 export const int2Array = (values: readonly number[]): Buffer =>
   fixed(TYPE.int2, 2, values, (buffer, at, value) => buffer.writeInt16BE(value, at));
+
+/** Integers up to 2^53, as `bigint`. */
+export const int8Array = (values: readonly number[]): Buffer =>
+  fixed(TYPE.int8, 8, values, (buffer, at, value) => buffer.writeBigInt64BE(BigInt(value), at));
 
 export const float4Array = (values: readonly number[]): Buffer =>
   fixed(TYPE.float4, 4, values, (buffer, at, value) => buffer.writeFloatBE(value, at));

@@ -6,7 +6,7 @@ import type { RequestRecord } from './request-record.ts';
 import { credentialOf, methodOf, outcomeOfCode } from './stored-codes.ts';
 
 /** As `page` reads an entry, with what a record needs beside it: the tenant, the instant in milliseconds. */
-type StoredRow = Omit<Row, 'at'> & { at_ms: number; tenant_id: string };
+type StoredRow = Omit<Row, 'at'> & { tenant_id: string };
 
 /** Where a tenant's move has come to: the last entry read, its instant exactly as stored. */
 export type MovePosition = { at: string; id: string };

@@ -7,7 +7,12 @@ const DAY_MS = 86_400_000;
 const DAYS_AHEAD = 3;
 /** Rows removed from the default partition per statement: a short lock each, never one long one. */
 const DELETE_BATCH = 5_000;
-const PREFIX = 'request_log_p';
+/** The log's partitioned tables (docs/request-log.md): the blocks, and the rows written before them. */
+const TABLES = [
+  { table: 'request_log_blocks', column: 'first_at' },
+  { table: 'request_log', column: 'at' },
+] as const;
+type Table = (typeof TABLES)[number];
 
 export type RequestLogPartitionsOptions = {
   db: Db;
@@ -29,45 +34,55 @@ export class RequestLogPartitions {
     this.options = options;
   }
 
-  /** Creates the partitions of today and the next days, drops those past retention; returns what it dropped. */
+  /**
+   * Creates the partitions of today and the next days, drops those past retention, for both tables
+   * in one transaction (a read waits for both); returns what it dropped.
+   */
   async maintain(): Promise<string[]> {
-    const today = Math.floor(this.options.clock.nowMs() / DAY_MS) * DAY_MS;
     const cutoffMs = this.options.clock.nowMs() - this.options.days * DAY_MS;
     const dropped: string[] = [];
     await this.options.db.transaction(async (tx) => {
       await tx.execute(sql`set local lock_timeout = '2s'`);
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('airkey.request_log_partitions'))`);
-      const existing = new Set(await partitionsOf(tx));
-      for (let day = today - DAY_MS; day <= today + DAYS_AHEAD * DAY_MS; day += DAY_MS) {
-        const name = nameOf(day);
-        if (existing.has(name) || day + DAY_MS <= cutoffMs) continue;
-        const [from, to] = [new Date(day).toISOString(), new Date(day + DAY_MS).toISOString()];
-        // Rows of that day already in the default partition would make the creation fail: they stay
-        // there (still read, still pruned) and the day goes without a partition of its own.
-        if (await defaultHolds(tx, from, to)) continue;
-        await tx.execute(
-          sql.raw(
-            `create table if not exists ${name} partition of request_log for values from ('${from}') to ('${to}')`,
-          ),
-        );
-      }
-      for (const name of existing) {
-        const day = dayOf(name);
-        if (day === undefined || day + DAY_MS > cutoffMs) continue;
-        await tx.execute(sql.raw(`drop table if exists ${name}`));
-        dropped.push(name);
-      }
+      for (const table of TABLES) dropped.push(...(await this.maintainTable(tx, table, cutoffMs)));
     });
-    await this.pruneDefault(new Date(cutoffMs).toISOString());
+    for (const table of TABLES) await this.pruneDefault(table, new Date(cutoffMs).toISOString());
+    return dropped;
+  }
+
+  private async maintainTable(tx: Db, table: Table, cutoffMs: number): Promise<string[]> {
+    const today = Math.floor(this.options.clock.nowMs() / DAY_MS) * DAY_MS;
+    const dropped: string[] = [];
+    const existing = new Set(await partitionsOf(tx, table.table));
+    for (let day = today - DAY_MS; day <= today + DAYS_AHEAD * DAY_MS; day += DAY_MS) {
+      const name = nameOf(table.table, day);
+      if (existing.has(name) || day + DAY_MS <= cutoffMs) continue;
+      const [from, to] = [new Date(day).toISOString(), new Date(day + DAY_MS).toISOString()];
+      // Rows of that day already in the default partition would make the creation fail: they stay
+      // there (still read, still pruned) and the day goes without a partition of its own.
+      if (await defaultHolds(tx, table, from, to)) continue;
+      await tx.execute(
+        sql.raw(
+          `create table if not exists ${name} partition of ${table.table} for values from ('${from}') to ('${to}')`,
+        ),
+      );
+    }
+    for (const name of existing) {
+      const day = dayOf(table.table, name);
+      if (day === undefined || day + DAY_MS > cutoffMs) continue;
+      await tx.execute(sql.raw(`drop table if exists ${name}`));
+      dropped.push(name);
+    }
     return dropped;
   }
 
   /** Rows that no daily partition took, past retention: deleted a batch at a time. */
-  private async pruneDefault(cutoff: string): Promise<void> {
+  private async pruneDefault({ table, column }: Table, cutoff: string): Promise<void> {
     for (;;) {
       const result = await this.options.db.execute(sql`
-        delete from request_log_default where ctid in (
-          select ctid from request_log_default where at < ${cutoff}::timestamptz limit ${DELETE_BATCH})`);
+        delete from ${sql.raw(`${table}_default`)} where ctid in (
+          select ctid from ${sql.raw(`${table}_default`)} where ${sql.raw(column)} < ${cutoff}::timestamptz
+          limit ${DELETE_BATCH})`);
       if (
         ((result as { rowCount?: number | null; affectedRows?: number }).rowCount ??
           (result as { affectedRows?: number }).affectedRows ??
@@ -78,29 +93,31 @@ export class RequestLogPartitions {
   }
 }
 
-async function defaultHolds(db: Db, from: string, to: string): Promise<boolean> {
+async function defaultHolds(db: Db, { table, column }: Table, from: string, to: string): Promise<boolean> {
+  const [partition, key] = [sql.raw(`${table}_default`), sql.raw(column)];
   const result = await db.execute(sql`
-    select 1 from request_log_default where at >= ${from}::timestamptz and at < ${to}::timestamptz limit 1`);
+    select 1 from ${partition} where ${key} >= ${from}::timestamptz and ${key} < ${to}::timestamptz limit 1`);
   return (result as { rows: unknown[] }).rows.length > 0;
 }
 
-async function partitionsOf(db: Db): Promise<string[]> {
+async function partitionsOf(db: Db, table: string): Promise<string[]> {
   const result = await db.execute(sql`
     select c.relname as name from pg_inherits i
     join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
-    where p.relname = 'request_log'`);
+    where p.relname = ${table}`);
   return (result as { rows: Array<{ name: string }> }).rows
     .map((row) => row.name)
-    .filter((name) => name.startsWith(PREFIX));
+    .filter((name) => dayOf(table, name) !== undefined);
 }
 
 /** `request_log_p20261127`: the name says the day, so retention needs no catalog of bounds. */
-function nameOf(dayMs: number): string {
-  return PREFIX + new Date(dayMs).toISOString().slice(0, 10).replaceAll('-', '');
+function nameOf(table: string, dayMs: number): string {
+  return `${table}_p${new Date(dayMs).toISOString().slice(0, 10).replaceAll('-', '')}`;
 }
 
-function dayOf(name: string): number | undefined {
-  const digits = name.slice(PREFIX.length);
+function dayOf(table: string, name: string): number | undefined {
+  if (!name.startsWith(`${table}_p`)) return undefined;
+  const digits = name.slice(table.length + 2);
   if (!/^\d{8}$/.test(digits)) return undefined;
   return Date.UTC(Number(digits.slice(0, 4)), Number(digits.slice(4, 6)) - 1, Number(digits.slice(6, 8)));
 }

@@ -28,9 +28,10 @@ describe('the request log while PostgreSQL is stopped', () => {
     const sql = new pg.Client({ connectionString: db.url });
     await sql.connect();
     try {
-      const { rows } = await sql.query<{ n: number }>('select count(*)::int as n from request_log where key_id = $1', [
-        keyId,
-      ]);
+      const { rows } = await sql.query<{ n: number }>(
+        'select count(*)::int as n from request_log_entries where key_id = $1',
+        [keyId],
+      );
       return rows[0]!.n;
     } finally {
       await sql.end();

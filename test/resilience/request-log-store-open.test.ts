@@ -59,7 +59,7 @@ describe("the embedded log's store when it cannot open", () => {
     expect(written).toBeGreaterThan(0);
     const answer = (await drain.ask({
       type: 'sql',
-      text: 'select count(*)::int as n from request_log where tenant_id = $1',
+      text: 'select count(*)::int as n from request_log_entries where tenant_id = $1',
       params: [tenantId],
     })) as { rows: { n: number }[] };
     expect(answer.rows).toEqual([{ n: 3 }]);

@@ -12,7 +12,7 @@ const CAPACITY = 20;
 async function countOf(h: Harness, keyId: string): Promise<number> {
   const { rows } = await logRowsOf<{ n: number }>(
     h,
-    sql`select count(*)::int as n from request_log where key_id = ${keyId}::uuid`,
+    sql`select count(*)::int as n from request_log_entries where key_id = ${keyId}::uuid`,
   );
   return rows[0]!.n;
 }
@@ -39,14 +39,14 @@ describe.each(ENGINES)('the request log when its store refuses writes (%s)', (en
     const admin = await h.signedIn();
     const { api_key: key, secret } = await h.createKey(admin);
     const writer = h.services.requestLog.writer!;
-    await logRowsOf(h, sql`alter table request_log rename to request_log_away`);
+    await logRowsOf(h, sql`alter table request_log_blocks rename to request_log_away`);
     try {
       expect(await whoamis(h, secret, CAPACITY + 10)).toEqual(Array<number>(CAPACITY + 10).fill(200));
       await writer.flush();
       expect({ pending: writer.pending, dropped: writer.dropped }).toEqual({ pending: CAPACITY, dropped: 10 });
       expect(await droppedMetric(h)).toBe(10);
     } finally {
-      await logRowsOf(h, sql`alter table request_log_away rename to request_log`);
+      await logRowsOf(h, sql`alter table request_log_away rename to request_log_blocks`);
     }
     await writer.flush();
     expect(writer.pending).toBe(0);
@@ -62,7 +62,7 @@ describe.each(ENGINES)('the request log when its store refuses writes (%s)', (en
     expect(h.services.requestLog.writer!.pending).toBe(0);
     const rows = await logRowsAfterStop<{ n: number }>(
       h,
-      sql`select count(*)::int as n from request_log where key_id = ${key.id}::uuid`,
+      sql`select count(*)::int as n from request_log_entries where key_id = ${key.id}::uuid`,
     );
     expect(rows).toEqual([{ n: 5 }]);
   });
@@ -86,7 +86,7 @@ describe('the request log when its writer thread dies (postgres)', () => {
     await locker.connect();
     try {
       await locker.query('begin');
-      await locker.query('lock table request_log in access exclusive mode');
+      await locker.query('lock table request_log_blocks in access exclusive mode');
       expect(await whoamis(h, secret, 5)).toEqual([200, 200, 200, 200, 200]);
       const handedOver = writer.flush();
       expect(writer.pending).toBe(5);
@@ -131,7 +131,7 @@ describe('the request log when its store thread dies (pglite)', () => {
     expect(await countOf(h, key.id)).toBe(3);
 
     // The store refuses the next five, so the thread holds them when it dies.
-    await logRowsOf(h, sql`alter table request_log rename to request_log_away`);
+    await logRowsOf(h, sql`alter table request_log_blocks rename to request_log_away`);
     try {
       expect(await whoamis(h, secret, 5)).toEqual([200, 200, 200, 200, 200]);
       await writer.flush();
@@ -142,7 +142,7 @@ describe('the request log when its store thread dies (pglite)', () => {
       expect(await whoamis(h, secret, 2)).toEqual([200, 200]);
     } finally {
       // A new thread opens the store from its directory, the killed one's writes recovered.
-      await logRowsOf(h, sql`alter table request_log_away rename to request_log`);
+      await logRowsOf(h, sql`alter table request_log_away rename to request_log_blocks`);
     }
     await writer.flush();
     expect(drain.thread).toBeDefined();

@@ -34,7 +34,7 @@ function steadyLoad(on: Instance, secret: string, prefix: string) {
 
 async function loggedTags(sql: pg.Client, prefix: string): Promise<Map<string, number>> {
   const { rows } = await sql.query<{ tag: string; n: number }>(
-    'select user_agent as tag, count(*)::int as n from request_log where user_agent like $1 group by 1',
+    'select user_agent as tag, count(*)::int as n from request_log_entries where user_agent like $1 group by 1',
     [`${prefix}-%`],
   );
   return new Map(rows.map((r) => [r.tag, r.n]));

@@ -134,7 +134,7 @@ describe('request log outcomes', () => {
     expect(entries[1]!.duration_ms).toBeGreaterThanOrEqual(0);
     const { rows } = await logRowsOf<{ row: string }>(
       h,
-      sql`select row_to_json(r)::text as row from request_log r where key_id = ${key.id}`,
+      sql`select row_to_json(r)::text as row from request_log_entries r where key_id = ${key.id}`,
     );
     expect(rows).toHaveLength(2);
     expect(rows.map((r) => r.row).join('\n')).not.toMatch(new RegExp(`${secret.slice(4, 40)}|fields=`));
@@ -188,7 +188,10 @@ describe('request log outcomes', () => {
 
     const entries = await entriesOf(h, admin, key.id);
     expect(entries.map((e) => e.path)).toEqual(['/api/v1/whoami', '/api/v1/flights']);
-    const { rows } = await logRowsOf<{ row: string }>(h, sql`select row_to_json(r)::text as row from request_log r`);
+    const { rows } = await logRowsOf<{ row: string }>(
+      h,
+      sql`select row_to_json(r)::text as row from request_log_entries r`,
+    );
     const everything = rows.map((r) => r.row).join('\n');
     expect(everything).not.toContain(secret);
     expect(everything).not.toContain(secret.slice(4, 40));

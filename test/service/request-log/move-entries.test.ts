@@ -4,21 +4,22 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/db/database.ts';
 import { moveEntriesToStore } from '../../../src/request-log/move-entries.ts';
 import { RequestLogPartitions } from '../../../src/request-log/request-log-partitions.ts';
-import { RequestLogRepository } from '../../../src/request-log/request-log-repository.ts';
 import { WorkerDrain } from '../../../src/request-log/worker-drain.ts';
 import type { RequestRecord } from '../../../src/request-log/request-record.ts';
 import { ManualClock } from '../../support/manual-clock.ts';
 import { freshDataDir } from '../../support/databases.ts';
 import { logRowsOf, rowsOf, type Harness } from '../../support/harness.ts';
 import { recordFor } from '../../support/request-log-kit.ts';
+import { insertRows } from '../../support/request-log-rows.ts';
 import { useHarness } from '../../support/use.ts';
 
 const NOW = '2026-11-22T12:00:00Z';
 
 async function counts(h: Harness, keyId: string) {
-  const query = sql`select count(*)::int as n, count(distinct id)::int as ids from request_log where key_id = ${keyId}::uuid`;
-  const [main] = (await rowsOf<{ n: number }>(h, query)).rows;
-  const [store] = (await logRowsOf<{ n: number; ids: number }>(h, query)).rows;
+  const count = (table: 'request_log' | 'request_log_entries') =>
+    sql`select count(*)::int as n, count(distinct id)::int as ids from ${sql.raw(table)} where key_id = ${keyId}::uuid`;
+  const [main] = (await rowsOf<{ n: number }>(h, count('request_log'))).rows;
+  const [store] = (await logRowsOf<{ n: number; ids: number }>(h, count('request_log_entries'))).rows;
   return { main: main!.n, store: store! };
 }
 
@@ -36,7 +37,7 @@ describe("the embedded log's entries from before it had a store of its own", () 
     try {
       await new RequestLogPartitions({ db: main.db, clock: new ManualClock(new Date(NOW)), days: 30 }).maintain();
       const records = [...entries(before, 1_050), ...entries(before, 100), ...entries(before, 50)];
-      await new RequestLogRepository(main.db).insert({ id: randomUUID(), records });
+      await insertRows(main.db, records);
     } finally {
       await main.close();
     }
@@ -55,7 +56,7 @@ describe("the embedded log's entries from before it had a store of its own", () 
     if (!(drain instanceof WorkerDrain)) throw new Error("the embedded log's store lives in a worker thread");
     const keyId = randomUUID();
     const records = entries(keyId, 2_500);
-    await new RequestLogRepository(h.services.database.db).insert({ id: randomUUID(), records });
+    await insertRows(h.services.database.db, records);
     // The first batch (the tenant's newest 1,000) reached the store, and then the process stopped
     // before deleting it here.
     const first = records.slice(-1_000).reverse();

@@ -12,7 +12,7 @@ async function partitions(h: Harness): Promise<string[]> {
   const { rows } = await logRowsOf<{ name: string }>(
     h,
     sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
-        join pg_class p on p.oid = i.inhparent where p.relname = 'request_log' order by 1`,
+        join pg_class p on p.oid = i.inhparent where p.relname in ('request_log', 'request_log_blocks') order by 1`,
   );
   return rows.map((r) => r.name);
 }
@@ -20,7 +20,7 @@ async function partitions(h: Harness): Promise<string[]> {
 async function daysOf(h: Harness, keyId: string): Promise<string[]> {
   const { rows } = await logRowsOf<{ day: string }>(
     h,
-    sql`select distinct to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day from request_log
+    sql`select distinct to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day from request_log_entries
         where key_id = ${keyId}::uuid order by 1`,
   );
   return rows.map((r) => r.day);
@@ -32,6 +32,12 @@ describe.each(ENGINES)('request log retention (%s)', (engine) => {
 
   it('creates days ahead at start and drops a day older than REQUEST_LOG_DAYS while writes continue', async () => {
     expect(await partitions(h)).toEqual([
+      'request_log_blocks_default',
+      'request_log_blocks_p20261119',
+      'request_log_blocks_p20261120',
+      'request_log_blocks_p20261121',
+      'request_log_blocks_p20261122',
+      'request_log_blocks_p20261123',
       'request_log_default',
       'request_log_p20261119',
       'request_log_p20261120',
@@ -60,10 +66,16 @@ describe.each(ENGINES)('request log retention (%s)', (engine) => {
     const dropped = await h.services.requestLog.maintain();
     writing = false;
     await writes;
-    expect(dropped).toEqual(['request_log_p20261119', 'request_log_p20261120']);
+    expect(dropped).toEqual([
+      'request_log_blocks_p20261119',
+      'request_log_blocks_p20261120',
+      'request_log_p20261119',
+      'request_log_p20261120',
+    ]);
     expect(writer.pending).toBe(0);
     expect(written).toBeGreaterThan(0);
     expect(await daysOf(h, keyId)).toEqual(['2026-11-21', '2026-11-22', '2026-11-23']);
+    expect(await partitions(h)).toContain('request_log_blocks_p20261126');
     expect(await partitions(h)).toContain('request_log_p20261126');
   });
 });

@@ -62,7 +62,7 @@ describe.each(CASES)('request log values (%s, %s)', (engine, wire) => {
       sql`select id, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, key_name as "keyName",
         key_hint as "keyHint", path, route, host(address) as address, user_agent as "userAgent",
         duration_ms as "durationMs", trace_id as "traceId", mcp_method as "mcpMethod", mcp_tool as "mcpTool"
-        from request_log where key_id = ${keyId}::uuid order by at, id`,
+        from request_log_entries where key_id = ${keyId}::uuid order by at, id`,
     );
     return rows;
   }

@@ -13,7 +13,7 @@ const quiet = { failed: () => {}, succeeded: () => {} };
 async function countOf(h: Harness, keyId: string): Promise<number> {
   const { rows } = await rowsOf<{ n: number }>(
     h,
-    sql`select count(*)::int as n from request_log where key_id = ${keyId}::uuid`,
+    sql`select count(*)::int as n from request_log_entries where key_id = ${keyId}::uuid`,
   );
   return rows[0]!.n;
 }
@@ -189,7 +189,7 @@ describe('request log writer', () => {
     await writer.flush();
     const { rows } = await rowsOf<{ id: string }>(
       h,
-      sql`select id from request_log where key_id = ${keyId}::uuid order by at`,
+      sql`select id from request_log_entries where key_id = ${keyId}::uuid order by at`,
     );
     expect(rows.map((r) => r.id)).toEqual(records.slice(0, 5).map((r) => r.id));
   });
@@ -203,7 +203,7 @@ describe('request log writer', () => {
     expect(h.services.requestLog.writer!.pending).toBe(0);
     const rows = await logRowsAfterStop<{ n: number }>(
       h,
-      sql`select count(*)::int as n from request_log where key_id = ${key.id}::uuid`,
+      sql`select count(*)::int as n from request_log_entries where key_id = ${key.id}::uuid`,
     );
     expect(rows).toEqual([{ n: 1 }]);
   });

@@ -16,7 +16,8 @@ describe("the request log's address networks", () => {
     expect(networkOf('10.1.3.3')).not.toBe(networkOf('10.1.2.3'));
     expect(networkOf('::a01:203')).toBe(2 ** 48);
     expect(networkOf('2001:db8:1:ffff::1')).toBe(networkOf('2001:db8:1::'));
-    expect(networkOf('not an address')).toBeUndefined();
+    for (const text of ['not an address', '10.1.2', '10.1.2.3.4', '256.1.2.3', '10.1.2.256', '10..2.3', '1000.1.2.3'])
+      expect(networkOf(text)).toBeUndefined();
   });
 
   it("gives every address a range holds one of the range's networks, for ranges of up to 256 networks", () => {

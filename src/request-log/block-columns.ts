@@ -74,18 +74,21 @@ const ENCODINGS: Record<'binary' | 'text', Encoding> = {
 
 /**
  * A batch as blocks: one per tenant and minute (so retention's days and a page's ranges hold), in
- * the order the batch holds them. `binary` for PostgreSQL through `pg`, `text` for PGlite.
+ * the order their tenants first appear. `binary` for PostgreSQL through `pg`, `text` for PGlite.
  */
 export function blocksOf(records: readonly RequestRecord[], wire: 'binary' | 'text'): BlockParameters[] {
-  const groups = new Map<string, RequestRecord[]>();
+  // By tenant, then minute: two lookups and no key built per record.
+  const groups = new Map<string, Map<number, RequestRecord[]>>();
   for (const record of records) {
-    const name = `${record.tenantId} ${Math.floor(record.atMs / BLOCK_SPAN_MS)}`;
-    const group = groups.get(name);
+    const minute = Math.floor(record.atMs / BLOCK_SPAN_MS);
+    let minutes = groups.get(record.tenantId);
+    if (minutes === undefined) groups.set(record.tenantId, (minutes = new Map()));
+    const group = minutes.get(minute);
     if (group) group.push(record);
-    else groups.set(name, [record]);
+    else minutes.set(minute, [record]);
   }
   const encode = ENCODINGS[wire];
-  return [...groups.values()].map((group) => blockOf(group, encode));
+  return [...groups.values()].flatMap((minutes) => [...minutes.values()].map((group) => blockOf(group, encode)));
 }
 
 function blockOf(records: RequestRecord[], encode: Encoding): BlockParameters {

@@ -65,10 +65,10 @@ export const requestLogQueries: Scenario = {
         select gen_random_uuid(), tenant_id, min(at), max(at), count(*), array_agg(distinct key_id),
           array_agg(distinct status), array_agg(distinct outcome), array_agg(distinct network),
           array_agg(gen_random_uuid() order by at), array_agg(at order by at), array_agg(0::smallint order by at),
-          array_agg(key_id order by at), array_agg('key' order by at), array_agg('ask_…0000' order by at),
+          array_agg(key_id order by at), array_agg('key'::text order by at), array_agg('ask_…0000'::text order by at),
           array_agg(${methodCode('GET')}::smallint order by at), array_agg(route order by at),
           array_agg(route order by at), array_agg(status order by at), array_agg(outcome order by at),
-          array_agg(address order by at), array_agg('bench' order by at), array_agg(1.5::real order by at),
+          array_agg(address order by at), array_agg('bench'::text order by at), array_agg(1.5::real order by at),
           array_agg(null::text order by at), array_agg(null::text order by at), array_agg(null::text order by at)
         from (
           select g / 2000 as batch, now() - g * interval '1 millisecond' as at,

@@ -82,7 +82,7 @@ export function blocksOf(records: readonly RequestRecord[], wire: 'binary' | 'te
   for (const record of records) {
     const minute = Math.floor(record.atMs / BLOCK_SPAN_MS);
     let minutes = groups.get(record.tenantId);
-    if (minutes === undefined) groups.set(record.tenantId, (minutes = new Map()));
+    if (minutes === undefined) groups.set(record.tenantId, (minutes = new Map<number, RequestRecord[]>()));
     const group = minutes.get(minute);
     if (group) group.push(record);
     else minutes.set(minute, [record]);

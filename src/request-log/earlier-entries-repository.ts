@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { arrayLiteral } from '../db/array-literal.ts';
 import type { Db } from '../db/handle.ts';
-import type { Row } from './request-log-repository.ts';
+import type { Row } from './log-rows.ts';
 import type { RequestRecord } from './request-record.ts';
 import { credentialOf, methodOf, outcomeOfCode } from './stored-codes.ts';
 

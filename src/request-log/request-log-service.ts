@@ -1,6 +1,7 @@
 import { requirePermission, type UserActor } from '../shared/actor.ts';
 import type { CursorCodec } from '../shared/cursor.ts';
-import type { LogPosition, RequestLogRepository } from './request-log-repository.ts';
+import type { LogPosition } from './log-rows.ts';
+import type { RequestLogRepository } from './request-log-repository.ts';
 import type { RequestLogEntry, RequestLogFilter, RequestLogPage } from './request-log-schemas.ts';
 
 /** Entries per read of an export: memory holds one such batch, however long the export. */

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
-import { RequestLogRepository, type LogPosition } from '../../../src/request-log/request-log-repository.ts';
+import type { LogPosition } from '../../../src/request-log/log-rows.ts';
+import { RequestLogRepository } from '../../../src/request-log/request-log-repository.ts';
 import type { RequestLogEntry, RequestLogFilter } from '../../../src/request-log/request-log-schemas.ts';
 import type { RequestRecord } from '../../../src/request-log/request-record.ts';
 import type { Engine } from '../../support/databases.ts';
@@ -138,5 +139,33 @@ describe.each(CASES)('request log pages (%s, %s)', (engine, wire) => {
       // A failure prints its seed; shrinking rewrites the log hundreds of times, minutes a run.
       { numRuns: 40, endOnFailure: true },
     );
+  });
+
+  it("finds a rare filter's entries past the tenant's newest blocks, through the summaries' indexes", async () => {
+    const repository = new RequestLogRepository(h.services.database.db, wire);
+    const [tenantId, key, rare] = [randomUUID(), randomUUID(), randomUUID()];
+    const nowMs = h.clock.nowMs();
+    // 120 blocks (a batch each, a minute apart); the rare ones are the 3 oldest and the 40th newest.
+    const rareAt = new Set([0, 1, 2, 80]);
+    const records: RequestRecord[] = Array.from({ length: 120 }, (_, i) => ({
+      ...recordFor(tenantId, nowMs - (120 - i) * 60_000, rareAt.has(i) ? rare : key),
+      ...(rareAt.has(i) ? { status: 401, outcome: 'rejected' as const, address: '203.0.113.5' } : {}),
+    }));
+    for (const record of records) await repository.insert({ id: randomUUID(), records: [record] });
+    const newestFirst = records
+      .filter((_, i) => rareAt.has(i))
+      .reverse()
+      .map((r) => r.id);
+    for (const filter of [
+      { key: rare },
+      { status: 401 },
+      { outcome: 'rejected' },
+      { address: '203.0.113.0/24' },
+    ] as const) {
+      const first = await repository.page(tenantId, filter, 2);
+      expect(first.map((e) => e.id)).toEqual(newestFirst.slice(0, 2));
+      const rest = await repository.page(tenantId, filter, 10, { at: first[1]!.at, id: first[1]!.id });
+      expect(rest.map((e) => e.id)).toEqual(newestFirst.slice(2));
+    }
   });
 });

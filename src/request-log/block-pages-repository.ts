@@ -7,7 +7,8 @@ import { newestFirst, type LogPosition, type Row } from './log-rows.ts';
 import type { RequestLogFilter } from './request-log-schemas.ts';
 import { outcomeCode } from './stored-codes.ts';
 
-const ENTRY = `id, at, credential, key_id, key_name, key_hint, method, path, route, status, outcome, address,
+/** An entry's columns, in `request_log` and as a block's arrays, in the order the writer sends them. */
+export const ENTRY = `id, at, credential, key_id, key_name, key_hint, method, path, route, status, outcome, address,
   user_agent, duration_ms, trace_id, mcp_method, mcp_tool`;
 /**
  * A block's entries as rows, named as `request_log`'s columns: unnested in the select list, element

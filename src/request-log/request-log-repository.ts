@@ -1,14 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/handle.ts';
 import { blocksOf, type BlockParameters } from './block-columns.ts';
-import { blocksPage, SELECTED } from './block-pages-repository.ts';
+import { blocksPage, ENTRY, SELECTED } from './block-pages-repository.ts';
 import { newestFirst, toEntry, type LogPosition, type Row } from './log-rows.ts';
 import type { RequestLogEntry, RequestLogFilter } from './request-log-schemas.ts';
 import type { RequestBatch, RequestLogStore } from './request-log-writer.ts';
 import { outcomeCode } from './stored-codes.ts';
-
-const ENTRY = `id, at, credential, key_id, key_name, key_hint, method, path, route, status, outcome, address,
-  user_agent, duration_ms, trace_id, mcp_method, mcp_tool`;
 
 /** Where the request log is written and read (src/db/request-log-tables.ts); a page of blocks is read in block-pages-repository.ts. */
 export class RequestLogRepository implements RequestLogStore {

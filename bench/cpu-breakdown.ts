@@ -9,7 +9,8 @@
  * off otherwise), optionally `@<checkout>` to run another copy of the code. On PostgreSQL
  * (`--engine=postgres`) each server gets a database of its own, and the CPU of that database's
  * backends counts as the server's ("postgres backends").
- * Usage: node bench/cpu-breakdown.ts [--profile] [--engine=pglite] [--sets=3] [--rounds=6] [--seconds=3] off 0.1 1
+ * `--path` loads another route with the same key (flights: `/api/v1/flights?limit=50`).
+ * Usage: node bench/cpu-breakdown.ts [--profile] [--engine=pglite] [--path=/api/v1/whoami] [--sets=3] [--rounds=6] [--seconds=3] off 0.1 1
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,7 @@ const { values: options, positionals: configs } = parseArgs({
   options: {
     profile: { type: 'boolean', default: false },
     engine: { type: 'string', default: 'pglite' },
+    path: { type: 'string', default: '/api/v1/whoami' },
     sets: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '6' },
     seconds: { type: 'string', default: '3' },
@@ -124,20 +126,20 @@ for (let set = 1; set <= sets; set++) {
     );
     running.set(config, { server, profileDir, loads: [], ...(database ? { database } : {}) });
   }
-  const whoami = ({ server }: Running) => ({
-    url: `${server.info.url}/api/v1/whoami`,
+  const loadOf = ({ server }: Running) => ({
+    url: `${server.info.url}${options.path}`,
     connections: 50,
     seconds,
     keys: [server.info.key],
   });
-  for (const each of running.values()) await wrkLoad(whoami(each)); // warm-up
+  for (const each of running.values()) await wrkLoad(loadOf(each)); // warm-up
   for (let round = 0; round < rounds; round++) {
     for (const config of round % 2 ? [...configs].reverse() : configs) {
       const each = running.get(config)!;
       const tally = tallies.get(config)!;
       const before = await cpuMs(each);
       const started = nowUs();
-      const sample = await wrkLoad(whoami(each));
+      const sample = await wrkLoad(loadOf(each));
       each.loads.push([started + EDGE_US, nowUs() - EDGE_US]);
       const after = await cpuMs(each);
       tally.rps.push(sample.rps);

@@ -1,3 +1,5 @@
+import { randomFillSync } from 'node:crypto';
+
 /**
  * One-dimensional PostgreSQL arrays in the binary format (`array_recv`), each a `Buffer` that the
  * `pg` driver sends as a binary parameter. PostgreSQL then copies each element where it would
@@ -48,20 +50,34 @@ for (let i = 0; i < 16; i++) {
 const UUID_DIGITS = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 
 /**
- * Canonical uuids (as `randomUUID` and PostgreSQL write them), none null. Read digit by digit
- * here: a `Buffer.write(…, 'hex')` per uuid cost twenty times as much.
+ * Canonical uuids (as `randomUUID` and PostgreSQL write them), read digit by digit here: a
+ * `Buffer.write(…, 'hex')` per uuid cost twenty times as much. `null` is a new random (version 4)
+ * uuid, its bytes drawn for the whole array at once: a `randomUUID()` per entry, then read back,
+ * was a quarter of the writer's work (bench/RESULTS.md).
  */
-export function uuidArray(values: readonly string[]): Buffer {
+export function uuidArray(values: readonly (string | null)[]): Buffer {
   const buffer = Buffer.allocUnsafe(HEADER + values.length * 20);
+  if (values.includes(null)) randomFillSync(buffer);
   header(buffer, TYPE.uuid, values.length, false);
   let at = HEADER;
+  // A column of one key's entries repeats its uuid: the bytes before are copied rather than read again.
+  let previous: string | null = null;
   for (const value of values) {
     buffer.writeInt32BE(16, at);
     at += 4;
-    for (let i = 0; i < 16; i++) {
-      const digit = UUID_DIGITS[i]!;
-      buffer[at++] = (HEX[value.charCodeAt(digit)]! << 4) | HEX[value.charCodeAt(digit + 1)]!;
+    if (value === null) {
+      buffer[at + 6] = (buffer[at + 6]! & 0x0f) | 0x40;
+      buffer[at + 8] = (buffer[at + 8]! & 0x3f) | 0x80;
+    } else if (value === previous) {
+      for (let i = 0; i < 16; i++) buffer[at + i] = buffer[at - 20 + i]!;
+    } else {
+      for (let i = 0; i < 16; i++) {
+        const digit = UUID_DIGITS[i]!;
+        buffer[at + i] = (HEX[value.charCodeAt(digit)]! << 4) | HEX[value.charCodeAt(digit + 1)]!;
+      }
     }
+    previous = value;
+    at += 16;
   }
   return buffer;
 }

@@ -45,7 +45,8 @@ export type BlockParameters = {
 };
 
 type Encoding = {
-  uuids: (values: string[]) => string | Buffer;
+  /** `null` is a new random uuid. */
+  uuids: (values: (string | null)[]) => string | Buffer;
   instants: (values: number[]) => string | Buffer;
   int2s: (values: number[]) => string | Buffer;
   int8s: (values: number[]) => string | Buffer;
@@ -63,7 +64,7 @@ const ENCODINGS: Record<'binary' | 'text', Encoding> = {
     texts: textArray,
   },
   text: {
-    uuids: arrayLiteral,
+    uuids: (values) => arrayLiteral(values.map((value) => value ?? randomUUID())),
     instants: arrayLiteral,
     int2s: arrayLiteral,
     int8s: arrayLiteral,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { arrayLiteral } from '../db/array-literal.ts';
 import type { Db } from '../db/handle.ts';
 import type { Row } from './log-rows.ts';
-import type { RequestRecord } from './request-record.ts';
+import type { NamedRecord } from './request-record.ts';
 import { credentialOf, methodOf, outcomeOfCode } from './stored-codes.ts';
 
 /** As `page` reads an entry, with what a record needs beside it: the tenant, the instant in milliseconds. */
@@ -38,7 +38,7 @@ export class EarlierEntriesRepository {
     tenantId: string,
     limit: number,
     before?: MovePosition,
-  ): Promise<{ records: RequestRecord[]; newestAt: string; last: MovePosition } | undefined> {
+  ): Promise<{ records: NamedRecord[]; newestAt: string; last: MovePosition } | undefined> {
     const result = await this.db.execute(sql`
       select id, at::text as at_exact, extract(epoch from at)::float8 * 1000 as at_ms, tenant_id, credential, key_id,
         key_name, key_hint, method, path, route, status, outcome, host(address) as address, user_agent, duration_ms,
@@ -63,7 +63,7 @@ export class EarlierEntriesRepository {
   }
 }
 
-function recordOf(row: StoredRow): RequestRecord {
+function recordOf(row: StoredRow): NamedRecord {
   return {
     id: row.id,
     atMs: Math.round(Number(row.at_ms)),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { REQUEST_OUTCOMES, type RequestOutcome } from './request-log-schemas.ts';
 import type { RequestFields, RequestRecord } from './request-record.ts';
 
@@ -129,7 +128,7 @@ export function transferablesOf(chunk: RequestChunk): ArrayBuffer[] {
   );
 }
 
-/** The writer's side: a chunk back into records, each given its id here if the hook gave none. */
+/** The writer's side: a chunk back into records; an id the hook gave none is drawn when the block is encoded. */
 export function recordsOf(chunk: RequestChunk): RequestRecord[] {
   const records: RequestRecord[] = new Array<RequestRecord>(chunk.size);
   const { strings, text } = chunk;
@@ -138,7 +137,7 @@ export function recordsOf(chunk: RequestChunk): RequestRecord[] {
     const field = (i: number): string | null => (text[at + i]! < 0 ? null : strings[text[at + i]!]!);
     const required = (name: TextField): string => field(TEXT_FIELDS.indexOf(name)) ?? '';
     records[row] = {
-      id: field(0) ?? randomUUID(),
+      id: field(0),
       atMs: chunk.atMs[row]!,
       tenantId: required('tenantId'),
       credential: chunk.oauth[row] === 1 ? 'oauth' : 'key',

@@ -5,10 +5,11 @@ export type RequestCredential = 'key' | 'oauth';
 
 /**
  * One request as the writer writes it: plain values the request already held, no key material.
- * `id`, with `at`, orders a page and names an entry; the writer makes it (the request thread does not).
+ * `id`, with `at`, orders a page and names an entry; `null` until the statement that writes it
+ * draws one (neither the request thread nor the writer's thread spends a `randomUUID()` on it).
  */
 export type RequestRecord = {
-  id: string;
+  id: string | null;
   atMs: number;
   tenantId: string;
   credential: RequestCredential;
@@ -30,8 +31,11 @@ export type RequestRecord = {
   mcpTool: string | null;
 };
 
+/** A record whose id is known: one already written (the move of earlier entries), or a test's. */
+export type NamedRecord = RequestRecord & { id: string };
+
 /** What the hook hands over: a record, its id left to the writer (a test may give one). */
-export type RequestFields = Omit<RequestRecord, 'id'> & { id?: string };
+export type RequestFields = Omit<RequestRecord, 'id'> & { id?: string | null };
 
 /** Problem codes that name the outcome whatever the status (an MCP tool error is a 200). */
 const OUTCOME_OF_CODE: Readonly<Record<string, RequestOutcome>> = {

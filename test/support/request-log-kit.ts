@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { SQL } from 'drizzle-orm';
 import { openDatabase } from '../../src/db/database.ts';
-import type { RequestRecord } from '../../src/request-log/request-record.ts';
+import type { NamedRecord } from '../../src/request-log/request-record.ts';
 import { rowsOf, type Harness, type Session } from './harness.ts';
 import type { RequestLogEntry, RequestLogPage } from '../../src/request-log/request-log-schemas.ts';
 
@@ -31,7 +31,7 @@ export function mcpOver(base: string, key: string, method: string, params: Recor
 }
 
 /** A record as the hook makes it for a whoami, at `atMs`, of `keyId` in `tenantId`. */
-export function recordFor(tenantId: string, atMs: number, keyId: string = randomUUID()): RequestRecord {
+export function recordFor(tenantId: string, atMs: number, keyId: string = randomUUID()): NamedRecord {
   return {
     id: randomUUID(),
     atMs,

@@ -5,7 +5,7 @@ import { openDatabase } from '../../../src/db/database.ts';
 import { moveEntriesToStore } from '../../../src/request-log/move-entries.ts';
 import { RequestLogPartitions } from '../../../src/request-log/request-log-partitions.ts';
 import { WorkerDrain } from '../../../src/request-log/worker-drain.ts';
-import type { RequestRecord } from '../../../src/request-log/request-record.ts';
+import type { NamedRecord } from '../../../src/request-log/request-record.ts';
 import { ManualClock } from '../../support/manual-clock.ts';
 import { freshDataDir } from '../../support/databases.ts';
 import { logRowsOf, rowsOf, type Harness } from '../../support/harness.ts';
@@ -24,7 +24,7 @@ async function counts(h: Harness, keyId: string) {
 }
 
 // One tenant's entries, a millisecond apart, oldest first.
-const entries = (keyId: string, n: number, tenantId = randomUUID()): RequestRecord[] =>
+const entries = (keyId: string, n: number, tenantId = randomUUID()): NamedRecord[] =>
   Array.from({ length: n }, (_, i) => recordFor(tenantId, Date.parse(NOW) - 60_000 + i, keyId));
 
 /** Entries an earlier version wrote to the embedded main database move to the log's own store (docs/request-log.md). */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { LogPosition } from '../../../src/request-log/log-rows.ts';
 import { RequestLogRepository } from '../../../src/request-log/request-log-repository.ts';
 import type { RequestLogEntry, RequestLogFilter } from '../../../src/request-log/request-log-schemas.ts';
-import type { RequestRecord } from '../../../src/request-log/request-record.ts';
+import type { NamedRecord, RequestRecord } from '../../../src/request-log/request-record.ts';
 import type { Engine } from '../../support/databases.ts';
 import { recordFor } from '../../support/request-log-kit.ts';
 import { insertRows } from '../../support/request-log-rows.ts';
@@ -36,7 +36,7 @@ const CASES: [Engine, 'text' | 'binary'][] = [
 ];
 
 /** What a page must hold: the tenant's entries that match, newest first by instant, then id. */
-function expected(records: RequestRecord[], tenantId: string, filter: RequestLogFilter): string[] {
+function expected(records: NamedRecord[], tenantId: string, filter: RequestLogFilter): string[] {
   const inRange = (address: string | null, range: string) => {
     if (address === null) return false;
     const parsed = ipaddr.parse(address);
@@ -83,7 +83,7 @@ describe.each(CASES)('request log pages (%s, %s)', (engine, wire) => {
           address: fc.option(fc.constantFrom(...ADDRESSES), { nil: null }),
           route: fc.constantFrom('/api/v1/whoami', '/api/v1/flights'),
         })
-        .map((e): RequestRecord => ({
+        .map((e): NamedRecord => ({
           ...recordFor(tenants[e.tenant]!, nowMs - WINDOW_MS + e.at, keys[e.key]),
           status: STATUSES[e.status]![0],
           outcome: STATUSES[e.status]![1],
@@ -147,7 +147,7 @@ describe.each(CASES)('request log pages (%s, %s)', (engine, wire) => {
     const nowMs = h.clock.nowMs();
     // 120 blocks (a batch each, a minute apart); the rare ones are the 3 oldest and the 40th newest.
     const rareAt = new Set([0, 1, 2, 80]);
-    const records: RequestRecord[] = Array.from({ length: 120 }, (_, i) => ({
+    const records: NamedRecord[] = Array.from({ length: 120 }, (_, i) => ({
       ...recordFor(tenantId, nowMs - (120 - i) * 60_000, rareAt.has(i) ? rare : key),
       ...(rareAt.has(i) ? { status: 401, outcome: 'rejected' as const, address: '203.0.113.5' } : {}),
     }));

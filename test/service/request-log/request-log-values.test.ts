@@ -142,4 +142,20 @@ describe.each(CASES)('request log values (%s, %s)', (engine, wire) => {
       records.map((r) => [r.method, r.outcome, r.credential, r.keyHint]),
     );
   });
+
+  it('names an entry the hook gave no id with a new version-4 uuid, and keeps an id it was given', async () => {
+    const repository = new RequestLogRepository(h.services.database.db, wire);
+    const keyId = randomUUID();
+    const given = recordFor(randomUUID(), h.clock.nowMs(), keyId);
+    const drawn = Array.from({ length: 500 }, (_, i) => ({
+      ...recordFor(randomUUID(), h.clock.nowMs() + 1 + i, keyId),
+      id: null,
+    }));
+    await repository.insert({ id: randomUUID(), records: [given, ...drawn] });
+    const ids = (await stored(keyId)).map((row) => row.id);
+    expect(ids[0]).toBe(given.id);
+    expect(new Set(ids).size).toBe(501);
+    for (const id of ids.slice(1))
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
 });

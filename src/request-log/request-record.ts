@@ -5,8 +5,8 @@ export type RequestCredential = 'key' | 'oauth';
 
 /**
  * One request as the writer writes it: plain values the request already held, no key material.
- * `id`, with `at`, orders a page and names an entry; `null` until the statement that writes it
- * draws one (neither the request thread nor the writer's thread spends a `randomUUID()` on it).
+ * `id`, with `at`, orders a page and names an entry; `null` until its block is encoded, which draws
+ * one (src/request-log/block-columns.ts): on the binary wire as bytes, with no `randomUUID()` string.
  */
 export type RequestRecord = {
   id: string | null;

@@ -25,6 +25,7 @@ import type { RequestRecord } from '../src/request-log/request-record.ts';
 import { recordFor } from '../test/support/request-log-kit.ts';
 import { insertRows } from '../test/support/request-log-rows.ts';
 import { throwawayPostgres } from './postgres.ts';
+import { asRows } from '../src/request-log/request-columns.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -86,7 +87,7 @@ const repository = new RequestLogRepository(db, WIRE);
 const shapes = {
   'a row per entry (before drizzle/0018)': (records: RequestRecord[]) => insertRows(db, records, WIRE),
   'a block per tenant, minute and batch (as shipped)': (records: RequestRecord[]) =>
-    repository.insert({ id: randomUUID(), records }),
+    repository.insert({ id: randomUUID(), rows: asRows(records) }),
 };
 console.log(`${BATCHES} batches of 1,000 entries a round; µs of CPU an entry`);
 console.log(`shape | round | ${client ? 'backend' : '(in this process)'} | this process`);

@@ -26,15 +26,15 @@ function header(buffer: Buffer, type: number, length: number, hasNull: boolean):
 function fixed<T>(
   type: number,
   width: number,
-  values: readonly T[],
+  values: ArrayLike<T>,
   put: (buffer: Buffer, at: number, value: T) => void,
 ) {
   const buffer = Buffer.allocUnsafe(HEADER + values.length * (4 + width));
   header(buffer, type, values.length, false);
   let at = HEADER;
-  for (const value of values) {
+  for (let i = 0; i < values.length; i++) {
     buffer.writeInt32BE(width, at);
-    put(buffer, at + 4, value);
+    put(buffer, at + 4, values[i]!);
     at += 4 + width;
   }
   return buffer;
@@ -83,7 +83,7 @@ export function uuidArray(values: readonly (string | null)[]): Buffer {
 }
 
 /** Instants in epoch milliseconds, as `timestamptz` (microseconds since 2000). */
-export const instantArray = (values: readonly number[]): Buffer =>
+export const instantArray = (values: ArrayLike<number>): Buffer =>
   fixed(TYPE.timestamptz, 8, values, (buffer, at, ms) => {
     const micros = (ms - PG_EPOCH_MS) * 1000;
     const high = Math.floor(micros / 2 ** 32);
@@ -91,14 +91,14 @@ export const instantArray = (values: readonly number[]): Buffer =>
     buffer.writeUInt32BE(micros - high * 2 ** 32, at + 4);
   });
 
-export const int2Array = (values: readonly number[]): Buffer =>
+export const int2Array = (values: ArrayLike<number>): Buffer =>
   fixed(TYPE.int2, 2, values, (buffer, at, value) => buffer.writeInt16BE(value, at));
 
 /** Integers up to 2^53, as `bigint`. */
-export const int8Array = (values: readonly number[]): Buffer =>
+export const int8Array = (values: ArrayLike<number>): Buffer =>
   fixed(TYPE.int8, 8, values, (buffer, at, value) => buffer.writeBigInt64BE(BigInt(value), at));
 
-export const float4Array = (values: readonly number[]): Buffer =>
+export const float4Array = (values: ArrayLike<number>): Buffer =>
   fixed(TYPE.float4, 4, values, (buffer, at, value) => buffer.writeFloatBE(value, at));
 
 /** Text as UTF-8, `null` as NULL. A string is written once, into room for its longest encoding. */

@@ -2,8 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { arrayLiteral, textArrayLiteral } from '../db/array-literal.ts';
 import { float4Array, instantArray, int2Array, int8Array, textArray, uuidArray } from './binary-arrays.ts';
 import { networkOf } from './networks.ts';
+import {
+  asRows,
+  numberColumn,
+  textAt,
+  textColumn,
+  type RequestChunk,
+  type RequestRows,
+  type TextField,
+} from './request-columns.ts';
 import type { RequestRecord } from './request-record.ts';
-import { credentialCode, methodCode, outcomeCode } from './stored-codes.ts';
+import { methodCode } from './stored-codes.ts';
 
 /** A block's span at most (docs/request-log.md (The block)): a page's position is then a range of `last_at`. */
 export const BLOCK_SPAN_MS = 60_000;
@@ -47,10 +56,10 @@ export type BlockParameters = {
 type Encoding = {
   /** `null` is a new random uuid. */
   uuids: (values: (string | null)[]) => string | Buffer;
-  instants: (values: number[]) => string | Buffer;
-  int2s: (values: number[]) => string | Buffer;
-  int8s: (values: number[]) => string | Buffer;
-  float4s: (values: number[]) => string | Buffer;
+  instants: (values: ArrayLike<number>) => string | Buffer;
+  int2s: (values: ArrayLike<number>) => string | Buffer;
+  int8s: (values: ArrayLike<number>) => string | Buffer;
+  float4s: (values: ArrayLike<number>) => string | Buffer;
   texts: (values: (string | null)[]) => string | Buffer;
 };
 
@@ -65,10 +74,10 @@ const ENCODINGS: Record<'binary' | 'text', Encoding> = {
   },
   text: {
     uuids: (values) => arrayLiteral(values.map((value) => value ?? randomUUID())),
-    instants: arrayLiteral,
-    int2s: arrayLiteral,
-    int8s: arrayLiteral,
-    float4s: arrayLiteral,
+    instants: (values) => arrayLiteral(Array.from(values)),
+    int2s: (values) => arrayLiteral(Array.from(values)),
+    int8s: (values) => arrayLiteral(Array.from(values)),
+    float4s: (values) => arrayLiteral(Array.from(values)),
     texts: textArrayLiteral,
   },
 };
@@ -76,23 +85,26 @@ const ENCODINGS: Record<'binary' | 'text', Encoding> = {
 /**
  * A batch as blocks: one per tenant and minute (so retention's days and a page's ranges hold), in
  * the order their tenants first appear. `binary` for PostgreSQL through `pg`, `text` for PGlite.
+ * Read straight from the chunk's columns: no object per entry is made for the collector to chase.
  */
-export function blocksOf(records: readonly RequestRecord[], wire: 'binary' | 'text'): BlockParameters[] {
-  // By tenant, then minute: two lookups and no key built per record.
-  const groups = new Map<string, Map<number, RequestRecord[]>>();
-  for (const record of records) {
-    const minute = Math.floor(record.atMs / BLOCK_SPAN_MS);
-    let minutes = groups.get(record.tenantId);
-    if (minutes === undefined) groups.set(record.tenantId, (minutes = new Map<number, RequestRecord[]>()));
+export function blocksOf(rows: RequestRows, wire: 'binary' | 'text'): BlockParameters[] {
+  const { chunk, start, end } = rows;
+  // By tenant, then minute: two lookups and no key built per entry.
+  const groups = new Map<string, Map<number, number[]>>();
+  for (let row = start; row < end; row++) {
+    const tenant = textAt(chunk, row, 'tenantId')!;
+    const minute = Math.floor(chunk.atMs[row]! / BLOCK_SPAN_MS);
+    let minutes = groups.get(tenant);
+    if (minutes === undefined) groups.set(tenant, (minutes = new Map<number, number[]>()));
     const group = minutes.get(minute);
-    if (group) group.push(record);
-    else minutes.set(minute, [record]);
+    if (group) group.push(row);
+    else minutes.set(minute, [row]);
   }
   const encode = ENCODINGS[wire];
-  return [...groups.values()].flatMap((minutes) => [...minutes.values()].map((group) => blockOf(group, encode)));
+  return [...groups.values()].flatMap((minutes) => [...minutes.values()].map((group) => blockOf(chunk, group, encode)));
 }
 
-function blockOf(records: RequestRecord[], encode: Encoding): BlockParameters {
+function blockOf(chunk: RequestChunk, group: number[], encode: Encoding): BlockParameters {
   let [first, last] = [Infinity, -Infinity];
   const [keys, statuses, outcomes, addresses] = [
     new Set<string>(),
@@ -100,13 +112,14 @@ function blockOf(records: RequestRecord[], encode: Encoding): BlockParameters {
     new Set<number>(),
     new Set<string>(),
   ];
-  for (const record of records) {
-    first = Math.min(first, record.atMs);
-    last = Math.max(last, record.atMs);
-    keys.add(record.keyId);
-    statuses.add(record.status);
-    outcomes.add(outcomeCode(record.outcome));
-    if (record.address !== null) addresses.add(record.address);
+  for (const row of group) {
+    first = Math.min(first, chunk.atMs[row]!);
+    last = Math.max(last, chunk.atMs[row]!);
+    keys.add(textAt(chunk, row, 'keyId')!);
+    statuses.add(chunk.status[row]!);
+    outcomes.add(chunk.outcome[row]!);
+    const address = textAt(chunk, row, 'address');
+    if (address !== null) addresses.add(address);
   }
   const networks = new Set<number>();
   for (const address of addresses) {
@@ -115,46 +128,53 @@ function blockOf(records: RequestRecord[], encode: Encoding): BlockParameters {
   }
   return {
     block: randomUUID(),
-    tenantId: records[0]!.tenantId,
+    tenantId: textAt(chunk, group[0]!, 'tenantId')!,
     // Whole milliseconds around the entries, which the database keeps to the microsecond.
     firstAt: new Date(Math.floor(first)).toISOString(),
     lastAt: new Date(Math.ceil(last)).toISOString(),
-    entries: records.length,
+    entries: group.length,
     keys: encode.uuids([...keys]),
     statuses: encode.int2s([...statuses]),
     outcomes: encode.int2s([...outcomes]),
     networks: encode.int8s([...networks]),
-    columns: entryColumns(records, encode),
+    columns: entryColumns(chunk, group, encode),
   };
 }
 
 /** Entries' columns as one array each (the rows an earlier version wrote take them too: bench/row-shapes.ts). */
-export const entryColumnsOf = (records: readonly RequestRecord[], wire: 'binary' | 'text'): EntryColumns =>
-  entryColumns(records, ENCODINGS[wire]);
+export function entryColumnsOf(records: readonly RequestRecord[], wire: 'binary' | 'text'): EntryColumns {
+  const { chunk } = asRows(records);
+  return entryColumns(
+    chunk,
+    records.map((_, row) => row),
+    ENCODINGS[wire],
+  );
+}
 
 /** Encodes tenants' ids as a column (the rows of an earlier version, which held one per entry). */
 export const uuidColumn = (values: string[], wire: 'binary' | 'text'): string | Buffer => ENCODINGS[wire].uuids(values);
 
-function entryColumns(records: readonly RequestRecord[], encode: Encoding): EntryColumns {
+function entryColumns(chunk: RequestChunk, group: number[], encode: Encoding): EntryColumns {
   const { uuids, int2s, texts } = encode;
-  const of = <T>(field: (record: RequestRecord) => T): T[] => records.map(field);
+  const text = (field: TextField) => textColumn(chunk, group, field);
+  const number = (column: Float64Array | Uint16Array | Uint8Array) => numberColumn(column, group);
   return {
-    id: uuids(of((r) => r.id)),
-    at: encode.instants(of((r) => r.atMs)),
-    credential: int2s(of((r) => credentialCode(r.credential))),
-    keyId: uuids(of((r) => r.keyId)),
-    keyName: texts(of((r) => r.keyName)),
-    keyHint: texts(of((r) => r.keyHint)),
-    method: int2s(of((r) => methodCode(r.method))),
-    path: texts(of((r) => r.path)),
-    route: texts(of((r) => r.route)),
-    status: int2s(of((r) => r.status)),
-    outcome: int2s(of((r) => outcomeCode(r.outcome))),
-    address: texts(of((r) => r.address)),
-    userAgent: texts(of((r) => r.userAgent)),
-    durationMs: encode.float4s(of((r) => r.durationMs)),
-    traceId: texts(of((r) => r.traceId)),
-    mcpMethod: texts(of((r) => r.mcpMethod)),
-    mcpTool: texts(of((r) => r.mcpTool)),
+    id: uuids(text('id')),
+    at: encode.instants(number(chunk.atMs)),
+    credential: int2s(number(chunk.credential)),
+    keyId: uuids(text('keyId')),
+    keyName: texts(text('keyName')),
+    keyHint: texts(text('keyHint')),
+    method: int2s(text('method').map((method) => methodCode(method!))),
+    path: texts(text('path')),
+    route: texts(text('route')),
+    status: int2s(number(chunk.status)),
+    outcome: int2s(number(chunk.outcome)),
+    address: texts(text('address')),
+    userAgent: texts(text('userAgent')),
+    durationMs: encode.float4s(number(chunk.durationMs)),
+    traceId: texts(text('traceId')),
+    mcpMethod: texts(text('mcpMethod')),
+    mcpTool: texts(text('mcpTool')),
   };
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../db/handle.ts';
 import { EarlierEntriesRepository, type MovePosition } from './earlier-entries-repository.ts';
+import { asRows } from './request-columns.ts';
 import type { WorkerDrain } from './worker-drain.ts';
 
 const BATCH = 1_000;
@@ -24,7 +25,7 @@ export async function moveEntriesToStore(db: Db, drain: Pick<WorkerDrain, 'ask'>
       continue;
     }
     const { records, newestAt, last } = read;
-    await drain.ask({ type: 'import', batch: { id: records[0]!.id, records } });
+    await drain.ask({ type: 'import', batch: { id: records[0]!.id, rows: asRows(records) } });
     const ids = records.map((record) => record.id);
     await earlier.delete(tenant, ids, newestAt, last);
     moved += records.length;

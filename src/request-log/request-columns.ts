@@ -1,7 +1,5 @@
-import { REQUEST_OUTCOMES, type RequestOutcome } from './request-log-schemas.ts';
-import type { RequestFields, RequestRecord } from './request-record.ts';
-
-const OUTCOME_CODE: ReadonlyMap<RequestOutcome, number> = new Map(REQUEST_OUTCOMES.map((outcome, i) => [outcome, i]));
+import type { RequestFields } from './request-record.ts';
+import { credentialCode, outcomeCode } from './stored-codes.ts';
 
 /** The string fields of a record, each kept as an index into the chunk's string table (-1 for null). */
 const TEXT_FIELDS = [
@@ -19,7 +17,8 @@ const TEXT_FIELDS = [
   'mcpMethod',
   'mcpTool',
 ] as const;
-type TextField = (typeof TEXT_FIELDS)[number];
+export type TextField = (typeof TEXT_FIELDS)[number];
+const TEXT_AT = Object.fromEntries(TEXT_FIELDS.map((field, i) => [field, i])) as Record<TextField, number>;
 const TEXTS = TEXT_FIELDS.length;
 
 /**
@@ -32,9 +31,9 @@ export type RequestChunk = {
   atMs: Float64Array;
   durationMs: Float64Array;
   status: Uint16Array;
+  /** The codes the log stores (stored-codes.ts). */
   outcome: Uint8Array;
-  /** 1 for an access token, 0 for a key. */
-  oauth: Uint8Array;
+  credential: Uint8Array;
   /** `size * TEXTS` indexes into `strings`, a record's fields side by side; -1 is null. */
   text: Int32Array;
   strings: string[];
@@ -70,8 +69,8 @@ export class RequestColumns {
     chunk.atMs[row] = record.atMs;
     chunk.durationMs[row] = record.durationMs;
     chunk.status[row] = record.status;
-    chunk.outcome[row] = OUTCOME_CODE.get(record.outcome) ?? 0;
-    chunk.oauth[row] = record.credential === 'oauth' ? 1 : 0;
+    chunk.outcome[row] = outcomeCode(record.outcome);
+    chunk.credential[row] = credentialCode(record.credential);
     const at = row * TEXTS;
     const text = chunk.text;
     text[at] = this.intern(record.id);
@@ -115,7 +114,7 @@ function emptyChunk(capacity: number): RequestChunk {
     durationMs: new Float64Array(capacity),
     status: new Uint16Array(capacity),
     outcome: new Uint8Array(capacity),
-    oauth: new Uint8Array(capacity),
+    credential: new Uint8Array(capacity),
     text: new Int32Array(capacity * TEXTS),
     strings: [],
   };
@@ -123,39 +122,46 @@ function emptyChunk(capacity: number): RequestChunk {
 
 /** The typed arrays of a chunk, to hand over to a worker without copying them. */
 export function transferablesOf(chunk: RequestChunk): ArrayBuffer[] {
-  return [chunk.atMs, chunk.durationMs, chunk.status, chunk.outcome, chunk.oauth, chunk.text].map(
+  return [chunk.atMs, chunk.durationMs, chunk.status, chunk.outcome, chunk.credential, chunk.text].map(
     (array) => array.buffer as ArrayBuffer,
   );
 }
 
-/** The writer's side: a chunk back into records; an id the hook gave none is drawn when the block is encoded. */
-export function recordsOf(chunk: RequestChunk): RequestRecord[] {
-  const records: RequestRecord[] = new Array<RequestRecord>(chunk.size);
-  const { strings, text } = chunk;
-  for (let row = 0; row < chunk.size; row++) {
-    const at = row * TEXTS;
-    const field = (i: number): string | null => (text[at + i]! < 0 ? null : strings[text[at + i]!]!);
-    const required = (name: TextField): string => field(TEXT_FIELDS.indexOf(name)) ?? '';
-    records[row] = {
-      id: field(0),
-      atMs: chunk.atMs[row]!,
-      tenantId: required('tenantId'),
-      credential: chunk.oauth[row] === 1 ? 'oauth' : 'key',
-      keyId: required('keyId'),
-      keyName: required('keyName'),
-      keyHint: field(4),
-      method: required('method'),
-      path: required('path'),
-      route: required('route'),
-      status: chunk.status[row]!,
-      outcome: REQUEST_OUTCOMES[chunk.outcome[row]!] ?? 'ok',
-      address: field(8),
-      userAgent: field(9),
-      durationMs: chunk.durationMs[row]!,
-      traceId: field(10),
-      mcpMethod: field(11),
-      mcpTool: field(12),
-    };
+/** Rows `start` to `end` of a chunk: what the writer sends as one batch, a block per tenant and minute. */
+export type RequestRows = { chunk: RequestChunk; start: number; end: number };
+
+/** Records given whole (a test's, the move of earlier entries) as rows, their ids kept. */
+export function asRows(records: readonly RequestFields[]): RequestRows {
+  const columns = new RequestColumns(Math.max(1, records.length));
+  for (const record of records) columns.append(record);
+  return { chunk: columns.take(), start: 0, end: records.length };
+}
+
+/** A row's text field, `null` where the record had none. */
+export function textAt(chunk: RequestChunk, row: number, field: TextField): string | null {
+  const at = chunk.text[row * TEXTS + TEXT_AT[field]]!;
+  return at < 0 ? null : chunk.strings[at]!;
+}
+
+/** One text field of the given rows, in their order. */
+export function textColumn(chunk: RequestChunk, rows: readonly number[], field: TextField): (string | null)[] {
+  const { text, strings } = chunk;
+  const offset = TEXT_AT[field];
+  const values = new Array<string | null>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const at = text[rows[i]! * TEXTS + offset]!;
+    values[i] = at < 0 ? null : strings[at]!;
   }
-  return records;
+  return values;
+}
+
+/** One numeric column of the given rows: rows side by side (a tenant's minute, as a rule) are a view, not a copy. */
+export function numberColumn(
+  column: Float64Array | Uint16Array | Uint8Array,
+  rows: readonly number[],
+): ArrayLike<number> {
+  const first = rows[0] ?? 0;
+  if (rows.length === 0 || rows[rows.length - 1]! - first === rows.length - 1)
+    return column.subarray(first, first + rows.length);
+  return Float64Array.from(rows, (row) => column[row]!);
 }

@@ -27,8 +27,8 @@ export class RequestLogRepository implements RequestLogStore {
    * twice. Each column of a block is one array parameter (src/request-log/block-columns.ts).
    */
   async insert(batch: RequestBatch): Promise<void> {
-    if (batch.records.length === 0) return;
-    const values = blocksOf(batch.records, this.wire).map((block) => this.valuesOf(block));
+    if (batch.rows.end <= batch.rows.start) return;
+    const values = blocksOf(batch.rows, this.wire).map((block) => this.valuesOf(block));
     await this.db.execute(sql`
       with marker as (
         insert into request_log_batches (id) values (${batch.id}::uuid) on conflict do nothing returning id)

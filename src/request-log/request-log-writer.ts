@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { RunReport } from '../shared/failure-streak.ts';
 import { WriteBehindBuffer } from '../shared/write-behind.ts';
-import type { RequestRecord } from './request-record.ts';
+import { RequestColumns, type RequestChunk, type RequestRows } from './request-columns.ts';
+import type { RequestFields } from './request-record.ts';
 
 /** Records written together. The id stays with them through every retry: it is how a retry is known. */
-export type RequestBatch = { id: string; records: readonly RequestRecord[] };
+export type RequestBatch = { id: string; rows: RequestRows };
 
 /** Where a batch goes: one statement for the whole batch, which writes nothing for a batch already written. */
 export interface RequestLogStore {
@@ -28,8 +29,9 @@ export type RequestLogWriterOptions = {
 };
 
 /**
- * The request log's write-behind (docs/request-log.md). A request only appends its record to an
- * array (no I/O, no promise); batches go out on a timer, or as soon as a batch is full. Past
+ * The request log's write-behind (docs/request-log.md). A request only appends its record to
+ * columns (no I/O, no promise), or a chunk of them arrives whole from the request thread; batches
+ * go out on a timer, or as soon as a batch is full. Past
  * `capacity` the newest records are dropped and counted, so an outage costs log entries, never a
  * request's time or answer. A failed batch is kept whole, with its id and ahead of newer records,
  * for the next try, so a batch that was written but whose answer was lost writes nothing twice.
@@ -39,7 +41,11 @@ export class RequestLogWriter extends WriteBehindBuffer {
   dropped = 0;
   /** Records written to the database by this instance. */
   written = 0;
-  private buffer: RequestRecord[] = [];
+  /** Rows waiting, a batch's worth at most each, oldest first. */
+  private queue: RequestRows[] = [];
+  private queued = 0;
+  /** Records given one at a time, until a batch's worth. */
+  private open: RequestColumns | undefined;
   /** Batches that failed, oldest first, each as it was first sent; they count against the capacity. */
   private retries: RequestBatch[] = [];
   private retriedRecords = 0;
@@ -67,18 +73,45 @@ export class RequestLogWriter extends WriteBehindBuffer {
 
   /** Records held and not yet written. */
   get pending(): number {
-    return this.buffer.length + this.inFlight + this.retriedRecords;
+    return this.queued + (this.open?.size ?? 0) + this.inFlight + this.retriedRecords;
   }
 
   /** Hot path (after the response): an append, or a count when full. */
-  record(entry: RequestRecord): void {
+  record(entry: RequestFields): void {
     if (this.pending >= this.capacity) {
       this.dropped += 1;
       return;
     }
-    this.buffer.push(entry);
-    // A whole round of batches waiting: written now rather than at the next tick.
-    if (this.buffer.length >= this.batchSize * this.parallel && this.healthy && !this.writing) void this.flush();
+    (this.open ??= new RequestColumns(this.batchSize)).append(entry);
+    if (this.open.full) this.close();
+    this.flushWhenFull();
+  }
+
+  /** A chunk whole, in batches of equal size; past the capacity its newest rows are dropped and counted. */
+  take(chunk: RequestChunk): void {
+    const kept = Math.max(0, Math.min(chunk.size, this.capacity - this.pending));
+    this.dropped += chunk.size - kept;
+    const size = Math.ceil(kept / Math.ceil(kept / this.batchSize));
+    for (let start = 0; start < kept; start += size) this.enqueue({ chunk, start, end: Math.min(kept, start + size) });
+    this.flushWhenFull();
+  }
+
+  private enqueue(rows: RequestRows): void {
+    this.queue.push(rows);
+    this.queued += rows.end - rows.start;
+  }
+
+  /** The records given one at a time join the queue. */
+  private close(): void {
+    if (this.open === undefined || this.open.size === 0) return;
+    const chunk = this.open.take();
+    this.open = undefined;
+    this.enqueue({ chunk, start: 0, end: chunk.size });
+  }
+
+  /** A whole round of batches waiting: written now rather than at the next tick. */
+  private flushWhenFull(): void {
+    if (this.queued >= this.batchSize * this.parallel && this.healthy && !this.writing) void this.flush();
   }
 
   /**
@@ -89,11 +122,14 @@ export class RequestLogWriter extends WriteBehindBuffer {
   protected async writePending(): Promise<void> {
     this.writing = true;
     try {
-      while (this.retries.length > 0 || this.buffer.length > 0) {
+      // Records given one at a time while a batch was written join the next round.
+      for (this.close(); this.retries.length > 0 || this.queue.length > 0; this.close()) {
         const batches = this.retries.splice(0, this.parallel);
         this.retriedRecords -= sizeOf(batches);
-        while (batches.length < this.parallel && this.buffer.length > 0) {
-          batches.push({ id: randomUUID(), records: this.buffer.splice(0, this.batchSize) });
+        while (batches.length < this.parallel && this.queue.length > 0) {
+          const rows = this.queue.shift()!;
+          this.queued -= rows.end - rows.start;
+          batches.push({ id: randomUUID(), rows });
         }
         const taken = sizeOf(batches);
         this.inFlight = taken;
@@ -125,7 +161,7 @@ export class RequestLogWriter extends WriteBehindBuffer {
         this.report.succeeded();
         // PGlite answers without ever leaving the event loop: without this turn, a backlog of
         // batches would hold every request behind it until the last one is written.
-        if (this.buffer.length > 0) await new Promise((resolve) => setImmediate(resolve));
+        if (this.pending > 0) await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       this.writing = false;
@@ -134,5 +170,5 @@ export class RequestLogWriter extends WriteBehindBuffer {
 }
 
 function sizeOf(batches: readonly RequestBatch[]): number {
-  return batches.reduce((n, batch) => n + batch.records.length, 0);
+  return batches.reduce((n, batch) => n + batch.rows.end - batch.rows.start, 0);
 }

@@ -7,7 +7,6 @@ import { openDatabase } from '../db/database.ts';
 import type { Db } from '../db/handle.ts';
 import { isDataRejected } from '../db/unavailable.ts';
 import { monotonicClock } from '../shared/clock.ts';
-import { recordsOf } from './request-columns.ts';
 import { keepLog } from './request-log-partitions.ts';
 import { RequestLogRepository } from './request-log-repository.ts';
 import { RequestLogWriter } from './request-log-writer.ts';
@@ -120,7 +119,7 @@ if ('pglite' in data.store) void store().catch((error: unknown) => post({ type: 
 port.on('message', (message: ToWriter) => {
   switch (message.type) {
     case 'chunk':
-      for (const record of recordsOf(message.chunk)) writer.record(record);
+      writer.take(message.chunk);
       void flushed();
       return;
     case 'flush':

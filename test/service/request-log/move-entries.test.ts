@@ -12,6 +12,7 @@ import { logRowsOf, rowsOf, type Harness } from '../../support/harness.ts';
 import { recordFor } from '../../support/request-log-kit.ts';
 import { insertRows } from '../../support/request-log-rows.ts';
 import { useHarness } from '../../support/use.ts';
+import { asRows } from '../../../src/request-log/request-columns.ts';
 
 const NOW = '2026-11-22T12:00:00Z';
 
@@ -60,7 +61,7 @@ describe("the embedded log's entries from before it had a store of its own", () 
     // The first batch (the tenant's newest 1,000) reached the store, and then the process stopped
     // before deleting it here.
     const first = records.slice(-1_000).reverse();
-    await drain.ask({ type: 'import', batch: { id: first[0]!.id, records: first } });
+    await drain.ask({ type: 'import', batch: { id: first[0]!.id, rows: asRows(first) } });
 
     expect(await moveEntriesToStore(h.services.database.db, drain)).toBe(2_500);
     expect(await counts(h, keyId)).toEqual({ main: 0, store: { n: 2_500, ids: 2_500 } });

@@ -10,6 +10,7 @@ import type { Engine } from '../../support/databases.ts';
 import { recordFor } from '../../support/request-log-kit.ts';
 import { insertRows } from '../../support/request-log-rows.ts';
 import { useHarness } from '../../support/use.ts';
+import { asRows } from '../../../src/request-log/request-columns.ts';
 
 const ADDRESSES = ['198.51.100.7', '198.51.100.200', '198.51.101.9', '203.0.113.5', '2001:db8::1', '2001:db8:0:1::2'];
 const RANGES = [
@@ -116,13 +117,13 @@ describe.each(CASES)('request log pages (%s, %s)', (engine, wire) => {
           // Fresh tenants each run; the first `rows` entries as an earlier version's rows, the rest in batches.
           const run = Object.fromEntries(tenants.map((t) => [t, randomUUID()]));
           const mine = records.map((r) => ({ ...r, tenantId: run[r.tenantId]! }));
-          const asRows = mine.slice(0, rows);
-          if (asRows.length > 0) await insertRows(h.services.database.db, asRows, wire);
+          const asOldRows = mine.slice(0, rows);
+          if (asOldRows.length > 0) await insertRows(h.services.database.db, asOldRows, wire);
           const rest = mine.slice(rows);
           const bounds = [0, ...cuts.filter((c) => c < rest.length).sort((a, b) => a - b), rest.length];
           for (let i = 1; i < bounds.length; i++) {
             const batch = rest.slice(bounds[i - 1], bounds[i]);
-            if (batch.length > 0) await repository.insert({ id: randomUUID(), records: batch });
+            if (batch.length > 0) await repository.insert({ id: randomUUID(), rows: asRows(batch) });
           }
           const tenantId = run[tenants[0]!]!;
           const read: string[] = [];
@@ -151,7 +152,7 @@ describe.each(CASES)('request log pages (%s, %s)', (engine, wire) => {
       ...recordFor(tenantId, nowMs - (120 - i) * 60_000, rareAt.has(i) ? rare : key),
       ...(rareAt.has(i) ? { status: 401, outcome: 'rejected' as const, address: '203.0.113.5' } : {}),
     }));
-    for (const record of records) await repository.insert({ id: randomUUID(), records: [record] });
+    for (const record of records) await repository.insert({ id: randomUUID(), rows: asRows([record]) });
     const newestFirst = records
       .filter((_, i) => rareAt.has(i))
       .reverse()

@@ -10,6 +10,7 @@ import { ENGINES, type Engine } from '../../support/databases.ts';
 import { rowsOf } from '../../support/harness.ts';
 import { recordFor } from '../../support/request-log-kit.ts';
 import { useHarness } from '../../support/use.ts';
+import { asRows } from '../../../src/request-log/request-columns.ts';
 
 type Stored = Pick<
   RequestRecord,
@@ -89,7 +90,7 @@ describe.each(CASES)('request log values (%s, %s)', (engine, wire) => {
             ...recordFor(randomUUID(), h.clock.nowMs() + i, keyId),
             ...values,
           }));
-          await repository.insert({ id: randomUUID(), records });
+          await repository.insert({ id: randomUUID(), rows: asRows(records) });
           const rows = await stored(keyId);
           expect(
             rows.map(({ keyName, path, userAgent, mcpMethod, mcpTool, traceId, address }) => ({
@@ -121,7 +122,7 @@ describe.each(CASES)('request log values (%s, %s)', (engine, wire) => {
       ...recordFor(randomUUID(), Date.parse(at), keyId),
       durationMs,
     }));
-    await repository.insert({ id: randomUUID(), records });
+    await repository.insert({ id: randomUUID(), rows: asRows(records) });
     const rows = await stored(keyId);
     expect(rows.map((row) => ({ at: row.at, durationMs: row.durationMs }))).toEqual(sent);
   });
@@ -136,7 +137,7 @@ describe.each(CASES)('request log values (%s, %s)', (engine, wire) => {
       credential: i % 2 === 0 ? ('key' as const) : ('oauth' as const),
       keyHint: i % 2 === 0 ? `ask_…${i}` : null,
     }));
-    await repository.insert({ id: randomUUID(), records });
+    await repository.insert({ id: randomUUID(), rows: asRows(records) });
     const entries = await repository.page(tenantId, {}, 200);
     expect(entries.map((e) => [e.method, e.outcome, e.credential, e.key.hint])).toEqual(
       records.map((r) => [r.method, r.outcome, r.credential, r.keyHint]),
@@ -151,7 +152,7 @@ describe.each(CASES)('request log values (%s, %s)', (engine, wire) => {
       ...recordFor(randomUUID(), h.clock.nowMs() + 1 + i, keyId),
       id: null,
     }));
-    await repository.insert({ id: randomUUID(), records: [given, ...drawn] });
+    await repository.insert({ id: randomUUID(), rows: asRows([given, ...drawn]) });
     const ids = (await stored(keyId)).map((row) => row.id);
     expect(ids[0]).toBe(given.id);
     expect(new Set(ids).size).toBe(501);

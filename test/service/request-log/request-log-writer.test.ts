@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { isDataRejected } from '../../../src/db/unavailable.ts';
+import { asRows } from '../../../src/request-log/request-columns.ts';
 import { RequestLogRepository } from '../../../src/request-log/request-log-repository.ts';
 import { RequestLogWriter, type RequestBatch } from '../../../src/request-log/request-log-writer.ts';
 import { rowsOf, type Harness } from '../../support/harness.ts';
@@ -99,7 +100,7 @@ describe('request log writer', () => {
     const flaky = {
       insert: async (batch: RequestBatch) => {
         if (down) throw new Error('database unreachable');
-        batches.push(batch.records.length);
+        batches.push(batch.rows.end - batch.rows.start);
         await repository.insert(batch);
       },
     };
@@ -192,6 +193,30 @@ describe('request log writer', () => {
       sql`select id from request_log_entries where key_id = ${keyId}::uuid order by at`,
     );
     expect(rows.map((r) => r.id)).toEqual(records.slice(0, 5).map((r) => r.id));
+  });
+
+  it("takes a thread's chunk whole, in batches of equal size, and past its capacity drops the newest", async () => {
+    const repository = new RequestLogRepository(h.services.database.db);
+    const batches: number[] = [];
+    const store = {
+      insert: async (batch: RequestBatch) => {
+        batches.push(batch.rows.end - batch.rows.start);
+        await repository.insert(batch);
+      },
+    };
+    const writer = new RequestLogWriter({ store, capacity: 9, intervalMs: 60_000, batchSize: 4, report: quiet });
+    const keyId = randomUUID();
+    const records = Array.from({ length: 11 }, (_, i) => recordFor(randomUUID(), h.clock.nowMs() + i, keyId));
+    writer.take(asRows(records).chunk);
+    expect({ pending: writer.pending, dropped: writer.dropped }).toEqual({ pending: 9, dropped: 2 });
+    await writer.flush();
+    // Nine rows at four a batch: three batches of three, never a batch of one at the end.
+    expect(batches).toEqual([3, 3, 3]);
+    const { rows } = await rowsOf<{ id: string }>(
+      h,
+      sql`select id from request_log_entries where key_id = ${keyId}::uuid order by at`,
+    );
+    expect(rows.map((r) => r.id)).toEqual(records.slice(0, 9).map((r) => r.id));
   });
 
   it('writes everything it holds when the services stop', async () => {

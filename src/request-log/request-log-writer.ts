@@ -31,9 +31,8 @@ export type RequestLogWriterOptions = {
 /**
  * The request log's write-behind (docs/request-log.md). A request only appends its record to
  * columns (no I/O, no promise), or a chunk of them arrives whole from the request thread; batches
- * go out on a timer, or as soon as a batch is full. Past
- * `capacity` the newest records are dropped and counted, so an outage costs log entries, never a
- * request's time or answer. A failed batch is kept whole, with its id and ahead of newer records,
+ * go out on a timer, or as soon as a batch is full. Past `capacity` the newest records are dropped
+ * and counted, so an outage costs log entries, never a request's time or answer. A failed batch is kept whole, with its id and ahead of newer records,
  * for the next try, so a batch that was written but whose answer was lost writes nothing twice.
  */
 export class RequestLogWriter extends WriteBehindBuffer {

@@ -77,17 +77,18 @@ function webRequestOf(request: FastifyRequest): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (typeof value === 'string') {
-      if (isByteString(value)) headers.set(name, value);
-    } else if (value !== undefined) for (const item of value) if (isByteString(item)) headers.append(name, item);
+      if (isHeaderValue(value)) headers.set(name, value);
+    } else if (value !== undefined) for (const item of value) if (isHeaderValue(item)) headers.append(name, item);
   }
   return new Request(MCP_URL, { method: 'POST', headers });
 }
 const MCP_URL = 'http://airkey.internal/mcp';
 
-// Node reads a header's bytes as Latin-1, so off the wire every value fits; an injected request's
-// may not, and `Headers` throws on it. Such a header is left out, as no reader of the SDK needs it.
-const BEYOND_LATIN1 = /[\u0100-\uffff]/;
-const isByteString = (value: string): boolean => !BEYOND_LATIN1.test(value);
+// Node reads a header's bytes as Latin-1 and refuses NUL, CR and LF, so off the wire every value
+// fits; an injected request's may not, and `Headers` throws on it (a 500). Such a header is left
+// out, as no reader of the SDK needs it.
+const NOT_A_HEADER_VALUE = /[\0\r\n\u0100-\uffff]/;
+const isHeaderValue = (value: string): boolean => !NOT_A_HEADER_VALUE.test(value);
 
 const STATELESS = problemFor(
   'method_not_allowed',

@@ -144,7 +144,7 @@ describe('MCP 2026-07-28 over raw HTTP', () => {
     });
   });
 
-  it('answers a request carrying a header value beyond Latin-1, which only an in-process request can', async () => {
+  it('answers a request carrying a header value beyond Latin-1 or with a NUL, which only an in-process request can', async () => {
     const { secret } = await key();
     // Off the wire Node reads header bytes as Latin-1; inject passes the string as given.
     const response = await h.app.inject({
@@ -156,6 +156,8 @@ describe('MCP 2026-07-28 over raw HTTP', () => {
         accept: 'application/json, text/event-stream',
         ...headersFor('tools/call', 'whoami'),
         'x-note': ['  Ħ', 'ok'],
+        // A NUL, which no wire request can carry either (found by the headers fuzz, seed 311370795).
+        'x-other': ['0', '\u0000'],
       },
       payload: modern('tools/call', { name: 'whoami' }),
     });

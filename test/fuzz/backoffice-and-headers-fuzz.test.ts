@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dateish, encode, expectContract, nasty, runs } from './fuzz-kit.ts';
 import { useFuzzTarget } from './fuzz-target.ts';
+import { scrubUrl } from '../../src/shared/redaction.ts';
 
 /**
  * Generated requests (back office and headers). Each must keep the error contract (no 5xx, problem details), and
@@ -116,7 +117,7 @@ describe('HTTP fuzzing (fast-check): back office and headers', () => {
           >;
           const response = await fuzz.send({ method, url, headers: all });
           if (!response) return;
-          expectContract(response, `${method} ${url} ${JSON.stringify(all).slice(0, 300)}`, {
+          expectContract(response, `${method} ${url} ${scrubUrl(JSON.stringify(all)).slice(0, 300)}`, {
             head: method === 'HEAD',
             jsonRpc: url === '/mcp',
           });

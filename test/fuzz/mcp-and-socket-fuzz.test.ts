@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { getRequest, rawRequest } from '../support/raw-http.ts';
 import { dateish, expectContract, nasty, runs } from './fuzz-kit.ts';
 import { useFuzzTarget } from './fuzz-target.ts';
+import { scrubUrl } from '../../src/shared/redaction.ts';
 
 /**
  * Generated requests (/mcp and raw bytes). Each must keep the error contract (no 5xx, problem details), and
@@ -82,7 +83,7 @@ describe('HTTP fuzzing (fast-check): /mcp and raw bytes', () => {
         if (originValue) headers.origin = originValue;
         const response = await fuzz.send({ method: 'POST', url: '/mcp', headers, payload: body });
         if (!response) return;
-        const context = `POST /mcp ${JSON.stringify(headers)} ${body.slice(0, 300)}`;
+        const context = `POST /mcp ${scrubUrl(JSON.stringify(headers))} ${body.slice(0, 300)}`;
         expectContract(response, context, { jsonRpc: true });
       }),
       { numRuns: runs(0.13) },

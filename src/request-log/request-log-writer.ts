@@ -90,6 +90,7 @@ export class RequestLogWriter extends WriteBehindBuffer {
   take(chunk: RequestChunk): void {
     const kept = Math.max(0, Math.min(chunk.size, this.capacity - this.pending));
     this.dropped += chunk.size - kept;
+    if (kept === 0) return;
     const size = Math.ceil(kept / Math.ceil(kept / this.batchSize));
     for (let start = 0; start < kept; start += size) this.enqueue({ chunk, start, end: Math.min(kept, start + size) });
     this.flushWhenFull();

@@ -7,14 +7,23 @@ import { recordFor } from '../../support/request-log-kit.ts';
 
 const quiet = { failed: () => {}, succeeded: () => {} };
 
+/** A store that keeps the size of each batch it is given. */
+function recordingStore() {
+  const batches: number[] = [];
+  const insert = (batch: RequestBatch) => {
+    batches.push(batch.rows.end - batch.rows.start);
+    return Promise.resolve();
+  };
+  return { batches, store: { insert } };
+}
+
 /**
  * The request thread's chunks as the writer cuts them (docs/request-log.md (Writing)), with the
  * defaults the server runs: a statement per batch, so a busy tenant's full chunk is two statements.
  */
 describe("the request log's chunks", () => {
   function sinkOverWriter(capacity: number) {
-    const batches: number[] = [];
-    const store = { insert: async (batch: RequestBatch) => void batches.push(batch.rows.end - batch.rows.start) };
+    const { batches, store } = recordingStore();
     const writer = new RequestLogWriter({ store, capacity, intervalMs: 60_000, report: quiet });
     const chunks: number[] = [];
     const drain: RequestLogDrain = {
@@ -57,8 +66,7 @@ describe("the request log's chunks", () => {
   });
 
   it('drops a chunk whole when the writer has no room, and queues no empty batch', async () => {
-    const batches: number[] = [];
-    const store = { insert: async (batch: RequestBatch) => void batches.push(batch.rows.end - batch.rows.start) };
+    const { batches, store } = recordingStore();
     const writer = new RequestLogWriter({ store, capacity: 4, intervalMs: 60_000, report: quiet });
     const tenantId = randomUUID();
     const rowsOf = (n: number) =>

@@ -66,7 +66,9 @@ describe('an airkey process', () => {
     expect(await lastUsedAt(sql, id)).toBeNull();
     expect(await listenerPids(sql)).toEqual([server.pid]);
 
-    // A sign-in whose body is still arriving when the signal comes.
+    // A sign-in whose body is still arriving when the signal comes. `Expect: 100-continue` makes the
+    // server say when it has taken the request in: a request it had not seen yet when the signal
+    // came is refused with 503, as a closing server should (Fastify's return503OnClosing).
     const body = JSON.stringify({ email: ADMIN.email, password: ADMIN.password });
     const { port } = new URL(server.url);
     const inFlight = request({
@@ -74,8 +76,14 @@ describe('an airkey process', () => {
       port,
       method: 'POST',
       path: '/backoffice/api/session',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      headers: {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        expect: '100-continue',
+      },
     });
+    const takenIn = new Promise<void>((resolve) => inFlight.once('continue', resolve));
+    inFlight.flushHeaders();
     const answered = new Promise<number>((resolve, reject) => {
       inFlight.once('response', (response) => {
         response.resume();
@@ -83,7 +91,8 @@ describe('an airkey process', () => {
       });
       inFlight.once('error', reject);
     });
-    // Signalled only once the connection is up and the first bytes have left this process.
+    // Signalled only once the server has the request and the first bytes of its body have left.
+    await takenIn;
     await new Promise<void>((resolve, reject) =>
       inFlight.write(body.slice(0, 10), (error) => (error ? reject(error) : resolve())),
     );
@@ -94,9 +103,10 @@ describe('an airkey process', () => {
     expect(await answered).toBe(200);
     const answeredAt = performance.now();
 
-    // The client keeps its connection open; the server must not wait for that.
+    // The client keeps its connection open; the server must not wait for that, which would take
+    // the 10 s grace (src/server.ts). Its own stop (flushes, the database) took up to 2 s in CI.
     expect(await server.exited).toBe(0);
-    expect(performance.now() - answeredAt).toBeLessThan(2_000);
+    expect(performance.now() - answeredAt).toBeLessThan(5_000);
     expect(await lastUsedAt(sql, id)).toBeInstanceOf(Date);
     expect(await listenerPids(sql)).toEqual([]);
   });

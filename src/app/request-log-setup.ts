@@ -5,6 +5,7 @@ import { RequestLogRepository } from '../request-log/request-log-repository.ts';
 import { RequestLogService } from '../request-log/request-log-service.ts';
 import { moveEntriesToStore } from '../request-log/move-entries.ts';
 import { RequestLogSink, type RequestLogDrain } from '../request-log/request-log-sink.ts';
+import { BATCH_SIZE } from '../request-log/request-log-writer.ts';
 import { WorkerDrain } from '../request-log/worker-drain.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { BackgroundJob } from './background-jobs.ts';
@@ -90,9 +91,9 @@ function drainOf(deps: RequestLogDeps): { drain: RequestLogDrain; store?: { thre
   const intervalMs = config.usageFlushMs;
   if (deps.database.kind === 'postgres' && config.databaseUrl) {
     const store = { databaseUrl: config.databaseUrl };
-    return { drain: new WorkerDrain({ store, intervalMs, batchSize: 1_000, parallel: 2 }, report) };
+    return { drain: new WorkerDrain({ store, intervalMs, batchSize: BATCH_SIZE, parallel: 2 }, report) };
   }
   const dir = config.dataDir === ':memory:' ? ':memory:' : join(config.dataDir, 'request-log');
-  const thread = new WorkerDrain({ store: { pglite: dir }, intervalMs, batchSize: 1_000, parallel: 1 }, report);
+  const thread = new WorkerDrain({ store: { pglite: dir }, intervalMs, batchSize: BATCH_SIZE, parallel: 1 }, report);
   return { drain: thread, store: { thread, db: threadDb((statement) => thread.ask(statement)) } };
 }

@@ -1,5 +1,6 @@
 import { RequestColumns, type RequestChunk } from './request-columns.ts';
 import type { RequestFields } from './request-record.ts';
+import { BATCH_SIZE } from './request-log-writer.ts';
 
 /** What a drain has done with the records handed to it: written and dropped so far, and still held. */
 export type DrainState = { readonly written: number; readonly dropped: number; readonly pending: number };
@@ -30,10 +31,10 @@ export type RequestLogSinkOptions = {
 };
 
 /**
- * A chunk big enough that one hand-over serves many requests, small enough to die young; a multiple
- * of the writer's batch of 1,000, so a full chunk is two statements, not three of 683.
+ * A chunk big enough that one hand-over serves many requests, small enough to die young; two of the
+ * writer's batches, so a full chunk is two statements (2,048 rows were three of 683).
  */
-const CHUNK_SIZE = 2_000;
+const CHUNK_SIZE = 2 * BATCH_SIZE;
 
 /**
  * The request log as the request thread sees it (docs/request-log.md (Writing)): `record` appends

@@ -7,6 +7,9 @@ import type { RequestFields } from './request-record.ts';
 /** Records written together. The id stays with them through every retry: it is how a retry is known. */
 export type RequestBatch = { id: string; rows: RequestRows };
 
+/** Rows a statement inserts at most: the batch the server's drains write. */
+export const BATCH_SIZE = 1_000;
+
 /** Where a batch goes: one statement for the whole batch, which writes nothing for a batch already written. */
 export interface RequestLogStore {
   insert(batch: RequestBatch): Promise<void>;
@@ -32,8 +35,9 @@ export type RequestLogWriterOptions = {
  * The request log's write-behind (docs/request-log.md). A request only appends its record to
  * columns (no I/O, no promise), or a chunk of them arrives whole from the request thread; batches
  * go out on a timer, or as soon as a batch is full. Past `capacity` the newest records are dropped
- * and counted, so an outage costs log entries, never a request's time or answer. A failed batch is kept whole, with its id and ahead of newer records,
- * for the next try, so a batch that was written but whose answer was lost writes nothing twice.
+ * and counted, so an outage costs log entries, never a request's time or answer. A failed batch is
+ * kept whole, with its id and ahead of newer records, for the next try, so a batch that was written
+ * but whose answer was lost writes nothing twice.
  */
 export class RequestLogWriter extends WriteBehindBuffer {
   /** Records dropped because the buffer was full or the database refused their batch (airkey_request_log_dropped_total). */
@@ -64,7 +68,7 @@ export class RequestLogWriter extends WriteBehindBuffer {
     super(options.intervalMs);
     this.store = options.store;
     this.capacity = options.capacity;
-    this.batchSize = options.batchSize ?? 1_000;
+    this.batchSize = options.batchSize ?? BATCH_SIZE;
     this.parallel = options.parallel ?? 1;
     this.report = options.report;
     this.isPermanent = options.isPermanent ?? (() => false);

@@ -28,16 +28,17 @@ const phases = extra.length
       { name: 'scale', args: ['test/scale', '--maxWorkers=1', '--no-file-parallelism'] },
       // TEST_NODE26=1 (.ci/run sets it): again on the newest Node line, the suites whose outcome can
       // differ between Node lines: native and WebCrypto (sign-in, passkeys, OAuth, SSO), worker
-      // threads (tracing, the request log), child processes (CLI, package, conformance), MCP, and the
-      // contract's smoke, framework-error and revocation files. Everything runs on the floor (24 LTS)
-      // above; the rest of test/http is the same JavaScript on the same engine APIs (docs/testing.md).
+      // threads (tracing, the request log), child processes (the first start, package, conformance),
+      // MCP, and the contract's smoke, framework-error and revocation files. Everything runs on the
+      // floor (24 LTS) above; the rest of test/http and test/cli is the same JavaScript on the same
+      // engine APIs (docs/testing.md).
       ...(process.env.TEST_NODE26 === '1'
         ? [
             {
               name: 'node26',
               node: nodeBinary(26),
               args: [
-                ...['test/cli', 'test/mcp', 'test/standards', 'test/telemetry', 'test/package'],
+                ...['test/cli/first-start.test.ts', 'test/mcp', 'test/standards', 'test/telemetry', 'test/package'],
                 ...['test/http/oauth', 'test/http/sso', 'test/http/sign-in', 'test/http/request-log'],
                 ...['test/http/smoke', 'test/http/framework-errors', 'test/http/isolation-and-revocation'],
               ],

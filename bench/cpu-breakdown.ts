@@ -81,8 +81,18 @@ function threadCpuMs(pid: number): Map<string, number> {
   return byThread;
 }
 
+/** The request thread's scheduler counters so far (`/proc/<pid>/task/<pid>/sched`). */
+const SCHED_FIELDS = ['se.nr_migrations', 'nr_voluntary_switches', 'nr_involuntary_switches'] as const;
+function schedCounts(pid: number): number[] {
+  const text = readFileSync(`/proc/${pid}/task/${pid}/sched`, 'utf8');
+  return SCHED_FIELDS.map((field) =>
+    Number(new RegExp(`^${field.replace('.', '\\.')}\\s+:\\s+(\\d+)`, 'm').exec(text)?.[1]),
+  );
+}
+
 type Tally = {
   rps: number[];
+  sched: number[][];
   p99: number[];
   requests: number;
   threads: Map<string, number[]>;
@@ -98,7 +108,7 @@ type Running = {
 const tallies = new Map<string, Tally>(
   configs.map((config) => [
     config,
-    { rps: [], p99: [], requests: 0, threads: new Map(), functions: new Map(), files: new Map() },
+    { rps: [], sched: [], p99: [], requests: 0, threads: new Map(), functions: new Map(), files: new Map() },
   ]),
 );
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -138,10 +148,13 @@ for (let set = 1; set <= sets; set++) {
       const each = running.get(config)!;
       const tally = tallies.get(config)!;
       const before = await cpuMs(each);
+      const schedBefore = schedCounts(each.server.child.pid!);
       const started = nowUs();
       const sample = await wrkLoad(loadOf(each));
       each.loads.push([started + EDGE_US, nowUs() - EDGE_US]);
       const after = await cpuMs(each);
+      const schedAfter = schedCounts(each.server.child.pid!);
+      tally.sched.push(schedAfter.map((count, i) => ((count - schedBefore[i]!) * 1000) / sample.requests));
       tally.rps.push(sample.rps);
       tally.p99.push(sample.p99);
       tally.requests += options.profile ? sample.requests * (1 - (2 * EDGE_US) / 1e6 / seconds) : sample.requests;
@@ -254,6 +267,14 @@ for (const config of configs) {
       fixed(pairedDifference(tally.threads.get('all threads')!, first.threads.get('all threads')!), 2),
     ].join(' | '),
   );
+}
+// Moved between CPUs or taken off one, a thread comes back to colder caches.
+console.log(`\nthe request thread's scheduling, per 1,000 requests (medians of rounds)`);
+console.log(['configuration', 'CPU migrations', 'voluntary switches', 'involuntary switches'].join(' | '));
+for (const config of configs) {
+  const { sched } = tallies.get(config)!;
+  const cells = SCHED_FIELDS.map((_, i) => fixed(median(sched.map((round) => round[i]!)), 2));
+  console.log([config, ...cells].join(' | '));
 }
 if (options.profile) {
   const perRequest = (tally: Tally, table: Map<string, number>, key: string) => (table.get(key) ?? 0) / tally.requests;

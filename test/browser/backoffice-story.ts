@@ -4,7 +4,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { signedInAs } from '../support/actors.ts';
 import type { Role } from '../../src/shared/roles.ts';
-import { freshDataDir } from '../support/databases.ts';
+import { migratedDataDir } from '../support/databases.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { ensureWebBuilt, launchChromium, openContext, signIn } from './browser-kit.ts';
 import { SYSTEM_ACTOR } from '../../src/shared/actor.ts';
@@ -50,7 +50,7 @@ export function useBackOffice({
     const config = {
       ...loadConfig({}),
       port: 0,
-      dataDir: freshDataDir(),
+      dataDir: migratedDataDir(),
       adminEmail: ADMIN.email,
       adminPassword: ADMIN.password,
       demo: false,

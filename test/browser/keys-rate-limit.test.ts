@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { freshDataDir } from '../support/databases.ts';
+import { migratedDataDir } from '../support/databases.ts';
 import { rateLimitFieldsOf } from '../support/rate-limit-kit.ts';
 import { withKey } from '../support/keys.ts';
 import { expectAccessible, ensureWebBuilt, launchChromium, openContext, shot, signIn } from './browser-kit.ts';
@@ -28,7 +28,7 @@ describe('a key’s rate limit in Chromium', { timeout: 90_000 }, () => {
     server = await startServer({
       ...loadConfig({}),
       port: 0,
-      dataDir: freshDataDir(),
+      dataDir: migratedDataDir(),
       adminEmail: ADMIN.email,
       adminPassword: ADMIN.password,
       demo: false,

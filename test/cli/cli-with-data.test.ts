@@ -19,7 +19,8 @@ describe.each(ENGINES)('the CLI on %s with no server running', (engine) => {
   };
 
   beforeAll(async () => {
-    storage = await storageFor(engine);
+    // Empty: the first test migrates it.
+    storage = await storageFor(engine, { migrated: false });
     env = storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : { DATA_DIR: storage.dataDir };
   });
 

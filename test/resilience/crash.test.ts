@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDataDir, freshPostgresUrl, ENGINES, type Engine } from '../support/databases.ts';
+import { freshPostgresUrl, migratedDataDir, ENGINES, type Engine } from '../support/databases.ts';
 import {
   ADMIN,
   clientAddress,
@@ -38,7 +38,7 @@ describe.each(ENGINES)('kill -9 during back-office churn (%s)', (engine: Engine)
         const storage =
           engine === 'postgres'
             ? { url: await freshPostgresUrl(), env: {} as Record<string, string> }
-            : { url: undefined, env: { DATA_DIR: freshDataDir() } };
+            : { url: undefined, env: { DATA_DIR: migratedDataDir() } };
         const keys = new Map<string, Known>();
         const figures = { rounds: 0, checked: 0, answered: 0, cutOff: 0 };
         for (let round = 0; round <= ROUNDS; round++) {

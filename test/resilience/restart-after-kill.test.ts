@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { processStat } from '../../src/db/data-dir-lock.ts';
-import { freshDataDir } from '../support/databases.ts';
+import { migratedDataDir } from '../support/databases.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { airkeyEnv, takeTurn } from '../support/instances.ts';
 
@@ -63,7 +63,7 @@ function kill(pid: number): void {
 
 describe.skipIf(process.platform !== 'linux')('restart right after kill -9 of the process group (PGlite)', () => {
   const groups: Group[] = [];
-  const dataDir = freshDataDir();
+  const dataDir = migratedDataDir();
   afterAll(() => {
     // The last server, still running (a server that stopped has removed its lock).
     if (existsSync(join(dataDir, 'airkey.lock'))) kill(serverPid(dataDir));

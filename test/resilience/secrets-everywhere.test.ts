@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENGINES, freshDataDir, freshPostgresUrl, type Engine } from '../support/databases.ts';
+import { ENGINES, freshDataDir, freshPostgresUrl, migratedDataDir, type Engine } from '../support/databases.ts';
 import {
   ADMIN,
   clientAddress,
@@ -29,7 +29,7 @@ describe.each(ENGINES)('no key leaks anywhere (%s)', (engine: Engine) => {
   it('after header, Bearer and query use, failures, 404s and a crash', { timeout: 240_000 }, async () => {
     const release = await takeTurn();
     try {
-      const dataDir = freshDataDir();
+      const dataDir = engine === 'pglite' ? migratedDataDir() : freshDataDir();
       const databaseUrl = engine === 'postgres' ? await freshPostgresUrl() : undefined;
       const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info' };
       const start = async (name: string) => {

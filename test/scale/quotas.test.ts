@@ -1,9 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresUrl } from '../support/databases.ts';
+import { freshPostgresUrl, migratedDataDir } from '../support/databases.ts';
 import { hammer, statusCounts, type Outcome } from '../support/hammer.ts';
 import {
   ADMIN,
@@ -158,7 +155,7 @@ describe('a total quota in the embedded mode, across kill -9', () => {
   });
 
   it('keeps what was used in its database: 60 used, killed, restarted, then exactly 40 more', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'airkey-quota-'));
+    const dataDir = migratedDataDir();
     server = await startInstance('embedded', undefined, { DATA_DIR: dataDir });
     const session = await signIn(server, ADMIN.email);
     const key = await meteredKey(session, server, { requests: 100, period: 'total' });

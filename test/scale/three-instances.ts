@@ -112,8 +112,8 @@ export function threeInstances(): ThreeInstances {
 
   beforeAll(async () => {
     release = await takeTurn();
-    t.databaseUrl = await freshPostgresUrl();
-    // Started together: migrations and first-start data must still happen once.
+    t.databaseUrl = await freshPostgresUrl({ migrated: false });
+    // Empty, and started together: migrations and first-start data must still happen once.
     [t.a, t.b, t.c] = await Promise.all([
       startInstance('A', t.databaseUrl),
       startInstance('B', t.databaseUrl),

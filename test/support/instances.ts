@@ -1,3 +1,4 @@
+import { migratedDataDir } from './databases.ts';
 import { freePort } from './free-port.ts';
 import { withKey } from './keys.ts';
 import { waitFor } from './wait-for.ts';
@@ -30,13 +31,16 @@ export type Instance = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
-/** Environment for a server or CLI process on `databaseUrl`; nothing inherited can point elsewhere. */
+/**
+ * Environment for a server or CLI process on `databaseUrl`; nothing inherited can point elsewhere.
+ * Without one, the embedded stores start migrated (a test of the first start names its own DATA_DIR).
+ */
 export function airkeyEnv(databaseUrl: string | undefined, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'airkey-scale-')),
+    DATA_DIR: extra.DATA_DIR ?? (databaseUrl ? mkdtempSync(join(tmpdir(), 'airkey-scale-')) : migratedDataDir()),
     AIRKEY_ADMIN_EMAIL: ADMIN.email,
     AIRKEY_ADMIN_PASSWORD: ADMIN.password,
     AIRKEY_DEMO: '0',

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDataDir } from '../../support/databases.ts';
+import { migratedDataDir } from '../../support/databases.ts';
 import { startDocumentServer, type DocumentServer } from '../../support/document-server.ts';
 import { ADMIN, airkeyEnv, cli, signIn, startInstance, type Instance, type Session } from '../../support/instances.ts';
 import { REDIRECT_URI } from '../../support/oauth-kit.ts';
@@ -36,7 +36,7 @@ describe('the MCP SDK connecting by its client metadata document to airkey serve
         token_endpoint_auth_method: 'none',
       },
     });
-    const dataDir = freshDataDir();
+    const dataDir = migratedDataDir();
     server = await startInstance('oauth-document', undefined, {
       DATA_DIR: dataDir,
       OAUTH_ALLOW_PRIVATE: '1',

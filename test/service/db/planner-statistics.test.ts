@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/db/database.ts';
 import type { Database } from '../../../src/db/handle.ts';
-import { freshDataDir } from '../../support/databases.ts';
+import { migratedDataDir } from '../../support/databases.ts';
 
 /** PGlite has no autovacuum: airkey analyzes the tables that changed, on open and in housekeeping. */
 describe('planner statistics on the embedded database', () => {
@@ -39,7 +39,7 @@ describe('planner statistics on the embedded database', () => {
   });
 
   it('analyzes on open what changed while it was closed, and nothing once it is up to date', async () => {
-    const dataDir = freshDataDir();
+    const dataDir = migratedDataDir();
     database = await openDatabase({ dataDir });
     await database.db.execute(sql`create table planner_probe (id int, padding text)`);
     await addRows(5_000);

@@ -173,6 +173,11 @@ for (let set = 1; set <= sets; set++) {
     return `${config} ${median(requestThread).toFixed(1)}`;
   });
   console.log(`set ${set}, request thread µs a request: ${thisSet.join(' · ')}`);
+  // A writer that falls behind drops entries (counted) rather than slow requests: say so.
+  const drops = await Promise.all(
+    [...running].map(async ([config, { server }]) => `${config} ${await droppedEntries(server.info.url)}`),
+  );
+  console.log(`set ${set}, request log entries dropped: ${drops.join(' · ')}`);
   for (const [config, each] of running) {
     await each.server.stop();
     await each.database?.drop();
@@ -296,4 +301,10 @@ if (options.profile) {
         console.log(`${fixed(now - was, 3).padStart(8)} ${fixed(was, 3).padStart(8)}  ${key}`);
     }
   }
+}
+
+/** The server's `airkey_request_log_dropped_total`, or "-" when it exports none (an older checkout). */
+async function droppedEntries(url: string): Promise<string> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return /^airkey_request_log_dropped_total (\d+)/m.exec(text)?.[1] ?? '-';
 }

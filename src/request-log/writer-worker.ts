@@ -6,6 +6,7 @@ import pg from 'pg';
 import { openDatabase } from '../db/database.ts';
 import type { Db } from '../db/handle.ts';
 import { isDataRejected } from '../db/unavailable.ts';
+import { runInBackground } from '../shared/background-priority.ts';
 import { monotonicClock } from '../shared/clock.ts';
 import { keepLog } from './request-log-partitions.ts';
 import { RequestLogRepository } from './request-log-repository.ts';
@@ -19,6 +20,7 @@ import { STORE_PAUSED, type FromWriter, type ToWriter, type WriterWorkerData } f
  * here. On PostgreSQL the store is a pool of its own; on the embedded engine it is a PGlite of its
  * own (docs/request-log.md, The embedded log), whose reads and housekeeping run here too.
  */
+runInBackground();
 const port = parentPort!;
 const data = workerData as WriterWorkerData;
 const post = (message: FromWriter) => port.postMessage(message);

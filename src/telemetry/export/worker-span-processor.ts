@@ -54,7 +54,7 @@ export class WorkerSpanProcessor implements SpanProcessor {
 
   /** Resolves once the worker has its processor, its configuration diagnostics already reported. */
   static start(options: WorkerSpanProcessorOptions): Promise<WorkerSpanProcessor> {
-    const worker = new Worker(WORKER, { env: options.env, workerData: { level: options.level } });
+    const worker = new Worker(WORKER, { env: options.env, workerData: { level: options.level }, name: 'span-export' });
     const processor = new WorkerSpanProcessor(worker);
     return new Promise((resolve, reject) => {
       worker.on('message', (message: FromWorker) => {

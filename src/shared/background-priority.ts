@@ -6,9 +6,9 @@ const BACKGROUND_NICE = 10;
 
 /**
  * Lowers the calling thread's scheduling priority, so that on a shared core the request thread
- * runs first and a background thread (the request log's writer) takes the
- * time left over. On Linux a nice value belongs to a thread, not to the process
- * (setpriority(2)); elsewhere, or where it is not permitted, the thread keeps its priority.
+ * runs first and a background thread (the request log's writer) takes the time left over. On
+ * Linux a nice value belongs to a thread, not to the process (setpriority(2)); elsewhere, or where
+ * it is not permitted, the thread keeps its priority.
  */
 export function runInBackground(): void {
   if (process.platform !== 'linux') return;

@@ -10,7 +10,7 @@ export const ENGINES: Engine[] = ['pglite', 'postgres'];
 
 /**
  * A new database on the test PostgreSQL server; each test file gets its own. Migrated already (a
- * copy of the template the global setup migrated once: 20 ms, where migrating takes about a second)
+ * copy of the template the global setup migrated once: tens of ms, where migrating takes a second)
  * unless `migrated` is false, for the tests of a first start and of the migrations themselves.
  */
 export async function freshPostgresUrl({ migrated = true } = {}): Promise<string> {

@@ -57,7 +57,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-/** A migrated database on the test server, dropped at the end (a shared server keeps no leftovers). */
+/** A migrated database on the test server, dropped at the end: a shared server keeps no template per run. */
 async function migratedPostgresTemplate(base: string): Promise<{ name: string; drop: () => Promise<void> }> {
   const name = `airkey_template_${randomBytes(6).toString('hex')}`;
   const admin = async (statement: string) => {

@@ -43,7 +43,7 @@ describe.skipIf(process.platform !== 'linux')('threads of a serving process', ()
     });
     const threads = niceByThread(traced.server.pid);
     expect(threads.get('main')).toEqual([inherited]);
-    // Measured no faster lowered (bench/RESULTS.md): it keeps the process's priority.
+    // Lowering it measured no faster (bench/RESULTS.md), so it keeps the process's priority.
     expect(threads.get('span-export')).toEqual([inherited]);
   });
 });

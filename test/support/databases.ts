@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { inject } from 'vitest';
+import { databaseUrl, onServer } from './postgres-admin.ts';
 
 export type Engine = 'pglite' | 'postgres';
 export const ENGINES: Engine[] = ['pglite', 'postgres'];
@@ -16,16 +16,8 @@ export const ENGINES: Engine[] = ['pglite', 'postgres'];
 export async function freshPostgresUrl({ migrated = true } = {}): Promise<string> {
   const base = inject('postgresUrl');
   const name = `airkey_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}${migrated ? ` template ${inject('postgresTemplate')}` : ''}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
+  await onServer(base, `create database ${name}${migrated ? ` template ${inject('postgresTemplate')}` : ''}`);
+  return databaseUrl(base, name);
 }
 
 /** A new empty PGlite data directory. */

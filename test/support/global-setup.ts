@@ -4,9 +4,9 @@ import { mkdtempSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { openDatabase } from '../../src/db/database.ts';
 import { freePort } from './free-port.ts';
+import { databaseUrl, onServer } from './postgres-admin.ts';
 import { useRunRoot } from './run-root.ts';
 import { startThrowawayPostgres } from './throwaway-postgres.ts';
 import type { TestProject } from 'vitest/node';
@@ -60,22 +60,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
 /** A migrated database on the test server, dropped at the end: a shared server keeps no template per run. */
 async function migratedPostgresTemplate(base: string): Promise<{ name: string; drop: () => Promise<void> }> {
   const name = `airkey_template_${randomBytes(6).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
+  await onServer(base, `create database ${name}`);
   // The server's own start migrates; closed again, since a template copied from must have no sessions.
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: mkdtempSync(join(tmpdir(), 'pg-')) });
+  const database = await openDatabase({
+    databaseUrl: databaseUrl(base, name),
+    dataDir: mkdtempSync(join(tmpdir(), 'pg-')),
+  });
   await database.close();
-  return { name, drop: () => admin(`drop database if exists ${name} with (force)`) };
+  return { name, drop: () => onServer(base, `drop database if exists ${name} with (force)`) };
 }
 
 /** A data directory whose main store and request-log store (`DATA_DIR/request-log`) are migrated. */

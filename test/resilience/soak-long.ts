@@ -3,24 +3,20 @@
 // anything but 200 for a live key and 401 for a revoked or unknown one), or a heap retained after a
 // forced GC at the end more than 10 % above the one after warm-up (soak.test.ts says why not RSS).
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { startThrowawayPostgres } from '../support/throwaway-postgres.ts';
 import { freePort } from '../support/free-port.ts';
+import { databaseUrl, onServer } from '../support/postgres-admin.ts';
 import { runSoak } from './soak-run.ts';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 600);
 const base = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 const throwaway = base ? undefined : await startThrowawayPostgres(await freePort());
-const admin = new pg.Client({ connectionString: base ?? throwaway!.url });
-await admin.connect();
+const server = base ?? throwaway!.url;
 const name = `airkey_soak_${randomBytes(4).toString('hex')}`;
-await admin.query(`create database ${name}`);
-await admin.end();
-const url = new URL(base ?? throwaway!.url);
-url.pathname = `/${name}`;
+await onServer(server, `create database ${name}`);
 
 const figures = await runSoak({
-  databaseUrl: url.toString(),
+  databaseUrl: databaseUrl(server, name),
   seconds,
   warmupSeconds: Math.min(60, seconds / 5),
   concurrency: 4,
